@@ -1,0 +1,26 @@
+"""Named constants for catalogs (the same vocabulary as catalogd's ClusterCatalog)."""
+
+from django.db import models
+
+__all__ = ["METADATA_NAME_LABEL", "AvailabilityMode", "ConditionType", "Reason"]
+
+METADATA_NAME_LABEL = "olm.operatorframework.io/metadata.name"
+
+
+class AvailabilityMode(models.TextChoices):
+    AVAILABLE = "Available"
+    UNAVAILABLE = "Unavailable"
+
+
+class ConditionType(models.TextChoices):
+    PROGRESSING = "Progressing"
+    SERVING = "Serving"
+
+
+class Reason(models.TextChoices):
+    SUCCEEDED = "Succeeded"
+    RETRYING = "Retrying"
+    BLOCKED = "Blocked"
+    AVAILABLE = "Available"
+    UNAVAILABLE = "Unavailable"
+    USER_SPECIFIED_UNAVAILABLE = "UserSpecifiedUnavailable"

@@ -1,0 +1,1 @@
+"""Shared REST API building blocks: error format, pagination, permissions, base serializers and views."""

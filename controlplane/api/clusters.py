@@ -1,0 +1,82 @@
+"""ManagedCluster endpoints (platform admins only). The kubeconfig is write-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from controlplane.api.errors import Conflict
+from controlplane.api.fields import StrictCharField
+from controlplane.api.permissions import IsPlatformAdmin
+from controlplane.api.serializers import ModelCleanSerializer
+from controlplane.api.views import ReconciledModelViewSet
+from controlplane.dispatch import enqueue_on_commit
+from controlplane.models import ManagedCluster
+
+__all__ = ["ClusterSerializer", "ClusterViewSet"]
+
+PROBE_TASK = "workers.tasks.probe_cluster"
+
+
+class ClusterStatusSerializer(serializers.Serializer):
+    reachable = serializers.BooleanField(allow_null=True, read_only=True)
+    kubernetes_version = StrictCharField(read_only=True)
+    last_probe_at = serializers.DateTimeField(allow_null=True, read_only=True)
+    message = StrictCharField(source="probe_message", read_only=True)
+
+
+class ClusterSerializer(ModelCleanSerializer):
+    kubeconfig = StrictCharField(write_only=True, trim_whitespace=False, style={"base_template": "textarea.html"})
+    status = ClusterStatusSerializer(source="*", read_only=True)
+    immutable_fields = ("name",)
+
+    class Meta:
+        model = ManagedCluster
+        fields = (
+            "id", "name", "flavour", "kubeconfig", "base_domain", "gateway_api", "trusted_ca_pem",
+            "status", "created_at", "updated_at",
+        )
+        read_only_fields = ("id", "created_at", "updated_at")
+
+
+class ClusterFilter(django_filters.FilterSet):
+    class Meta:
+        model = ManagedCluster
+        fields = {"name": ["exact"], "flavour": ["exact"], "reachable": ["exact"], "gateway_api": ["exact"]}
+
+
+@extend_schema_view(
+    list=extend_schema(operation_id="clusters_list"),
+    create=extend_schema(operation_id="clusters_create"),
+    retrieve=extend_schema(operation_id="clusters_retrieve"),
+    update=extend_schema(operation_id="clusters_update"),
+    partial_update=extend_schema(operation_id="clusters_partial_update"),
+    destroy=extend_schema(operation_id="clusters_destroy"),
+)
+class ClusterViewSet(ReconciledModelViewSet):
+    queryset = ManagedCluster.objects.all()
+    serializer_class = ClusterSerializer
+    permission_classes = (IsPlatformAdmin,)
+    filterset_class = ClusterFilter
+    search_fields = ("name", "base_domain")
+    ordering_fields = ("name", "created_at")
+    reconcile_task = PROBE_TASK
+
+    def perform_destroy(self, instance: ManagedCluster) -> None:
+        if instance.gateways.exists():
+            raise Conflict("The cluster still has gateways; delete them first.")
+        instance.delete()
+
+    @extend_schema(operation_id="clusters_probe", request=None, responses={202: ClusterSerializer})
+    @action(detail=True, methods=["post"])
+    def probe(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Probe the cluster now; the result appears in ``status`` shortly."""
+        cluster = self.get_object()
+        enqueue_on_commit(PROBE_TASK, cluster.pk)
+        return Response(self.get_serializer(cluster).data, status=202)

@@ -1,0 +1,35 @@
+"""Permissions: platform admins (staff) manage clusters and see everything; users see their own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+
+__all__ = ["IsOwnerOrAdmin", "IsPlatformAdmin", "ReadOnlyOrPlatformAdmin", "is_platform_admin"]
+
+
+def is_platform_admin(user: Any) -> bool:
+    return bool(user and user.is_authenticated and user.is_staff)
+
+
+class IsPlatformAdmin(BasePermission):
+    message = "Only platform admins may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return is_platform_admin(request.user)
+
+
+class ReadOnlyOrPlatformAdmin(BasePermission):
+    message = "Only platform admins may change this resource."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in SAFE_METHODS or is_platform_admin(request.user)
+
+
+class IsOwnerOrAdmin(BasePermission):
+    message = "This resource belongs to another tenant."
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        return is_platform_admin(request.user) or obj.owner_id == request.user.pk

@@ -1,0 +1,112 @@
+"""Base serializer: validation lives once, on the model; the serializer runs ``full_clean``."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, models, transaction
+from rest_framework import serializers
+from rest_framework.validators import UniqueTogetherValidator, UniqueValidator
+
+from controlplane.api.errors import Conflict
+from controlplane.api.fields import StrictCharField, StrictIntegerField
+
+__all__ = ["ConditionSerializer", "ModelCleanSerializer"]
+
+
+class ModelCleanSerializer(serializers.ModelSerializer):
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+    """
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.CharField: StrictCharField,
+        models.TextField: StrictCharField,
+        models.URLField: StrictCharField,
+        models.IntegerField: StrictIntegerField,
+        models.PositiveIntegerField: StrictIntegerField,
+        models.PositiveBigIntegerField: StrictIntegerField,
+    }
+    error_fields: ClassVar[dict[str, str]] = {}
+    immutable_fields: ClassVar[tuple[str, ...]] = ()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        for field in fields.values():
+            field.validators = [v for v in field.validators if not isinstance(v, UniqueValidator)]
+        return fields
+
+    def get_validators(self) -> list[Any]:
+        return [v for v in super().get_validators() if not isinstance(v, UniqueTogetherValidator)]
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]}, code="invalid")
+        unknown = sorted(set(data) - {name for name, f in self.fields.items() if not f.read_only})
+        if unknown:
+            raise serializers.ValidationError({name: ["Unknown or read-only field."] for name in unknown})
+        return super().to_internal_value(data)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if self.instance is not None:
+            changed = [n for n in self.immutable_fields if n in attrs and attrs[n] != getattr(self.instance, n)]
+            if changed:
+                message = ["This field cannot be changed."]
+                raise serializers.ValidationError({self.error_fields.get(n, n): message for n in changed})
+        candidate = self.build_candidate(attrs)
+        try:
+            candidate.full_clean(validate_unique=False, validate_constraints=False)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(self._map_errors(exc)) from None
+        return attrs
+
+    def build_candidate(self, attrs: dict[str, Any]) -> models.Model:
+        """An unsaved model with ``attrs`` applied, used only for validation."""
+        model = self.Meta.model
+        if self.instance is None:
+            candidate = model(**{k: v for k, v in attrs.items() if k in self._concrete_names()})
+        else:
+            candidate = model.objects.get(pk=self.instance.pk)
+            for key, value in attrs.items():
+                setattr(candidate, key, value)
+        self.prepare_candidate(candidate)
+        return candidate
+
+    def prepare_candidate(self, candidate: models.Model) -> None:
+        """Hook: fill fields the client does not send (owner, derived names) before validation."""
+
+    def _concrete_names(self) -> set[str]:
+        return {f.name for f in self.Meta.model._meta.concrete_fields}
+
+    def _map_errors(self, exc: DjangoValidationError) -> dict[str, list[str]]:
+        mapped: dict[str, list[str]] = {}
+        for name, messages in exc.message_dict.items():
+            key = "non_field_errors" if name == "__all__" else self.error_fields.get(name, name)
+            mapped.setdefault(key, []).extend(messages)
+        return mapped
+
+    def create(self, validated_data: dict[str, Any]) -> models.Model:
+        return self._save(lambda: super(ModelCleanSerializer, self).create(validated_data))
+
+    def update(self, instance: models.Model, validated_data: dict[str, Any]) -> models.Model:
+        return self._save(lambda: super(ModelCleanSerializer, self).update(instance, validated_data))
+
+    def _save(self, write: Any) -> models.Model:
+        try:
+            with transaction.atomic():
+                return write()
+        except IntegrityError:
+            raise Conflict(f"A {self.Meta.model._meta.verbose_name} with this name already exists.") from None
+
+
+class ConditionSerializer(serializers.Serializer):
+    type = StrictCharField()
+    status = serializers.ChoiceField(choices=["True", "False", "Unknown"])
+    reason = StrictCharField()
+    message = StrictCharField(allow_blank=True)
+    lastTransitionTime = serializers.DateTimeField()  # noqa: N815 - Kubernetes field name
+    observedGeneration = StrictIntegerField()  # noqa: N815 - Kubernetes field name

@@ -1,0 +1,21 @@
+"""Named constants shared across the project."""
+
+from django.db import models
+
+__all__ = ["ConditionStatus", "EventType", "Flavour"]
+
+
+class Flavour(models.TextChoices):
+    KUBERNETES = "kubernetes", "Kubernetes"
+    OPENSHIFT = "openshift", "OpenShift"
+
+
+class ConditionStatus(models.TextChoices):
+    TRUE = "True"
+    FALSE = "False"
+    UNKNOWN = "Unknown"
+
+
+class EventType(models.TextChoices):
+    NORMAL = "Normal"
+    WARNING = "Warning"

@@ -1,0 +1,32 @@
+"""Enqueue background work by task name, only after the surrounding transaction commits.
+
+Views never import worker code: tasks are addressed by name. A broker outage never fails the
+API write; the periodic resync picks the object up, because the database is the source of truth.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+
+__all__ = ["enqueue_on_commit", "send"]
+
+log = logging.getLogger(__name__)
+
+
+def send(task_name: str, *args: Any) -> bool:
+    """Publish one task without retrying; return False (and log) when the broker is down."""
+    from controlplane.celery import app
+
+    try:
+        app.send_task(task_name, args=[str(a) for a in args], retry=False)
+    except Exception as exc:
+        log.warning("could not enqueue %s(%s): %s; the periodic resync will retry", task_name, args, exc)
+        return False
+    return True
+
+
+def enqueue_on_commit(task_name: str, *args: Any) -> None:
+    transaction.on_commit(lambda: send(task_name, *args))

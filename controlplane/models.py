@@ -1,0 +1,93 @@
+"""Shared models: ManagedCluster, plus the abstract bases for spec/status resources and events."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, ClassVar
+
+from django.db import models
+
+from controlplane.choices import EventType, Flavour
+from controlplane.fields import EncryptedTextField
+from controlplane.kubeconfig import validate_kubeconfig
+from controlplane.validators import validate_dns1123_label, validate_dns1123_subdomain, validate_pem_bundle
+
+__all__ = ["EventRecord", "ManagedCluster", "SpecResource"]
+
+
+class SpecResource(models.Model):
+    """A desired-state resource whose ``generation`` grows on every change of a spec field."""
+
+    SPEC_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    generation = models.PositiveBigIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> SpecResource:
+        instance = super().from_db(db, field_names, values)
+        instance._loaded_spec = instance.spec_snapshot()
+        return instance
+
+    def spec_snapshot(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.SPEC_FIELDS}
+
+    def spec_changed(self) -> bool:
+        loaded = getattr(self, "_loaded_spec", None)
+        return loaded is not None and loaded != self.spec_snapshot()
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.spec_changed():
+            self.generation += 1
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "generation"}
+        super().save(*args, **kwargs)
+        self._loaded_spec = self.spec_snapshot()
+
+
+class EventRecord(models.Model):
+    """One entry of an object's event history (Kubernetes Event style)."""
+
+    timestamp = models.DateTimeField(auto_now_add=True, db_index=True)
+    type = models.CharField(max_length=16, choices=EventType.choices, default=EventType.NORMAL)
+    reason = models.CharField(max_length=64)
+    message = models.TextField(max_length=2048)
+
+    class Meta:
+        abstract = True
+        ordering = ("-timestamp", "-id")
+
+
+class ManagedCluster(models.Model):
+    """A Kubernetes cluster the control plane manages; only platform admins see these."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
+    flavour = models.CharField(max_length=16, choices=Flavour.choices, default=Flavour.KUBERNETES)
+    kubeconfig = EncryptedTextField(validators=[validate_kubeconfig])
+    base_domain = models.CharField(max_length=253, validators=[validate_dns1123_subdomain])
+    gateway_api = models.BooleanField(default=True, help_text="Whether the cluster serves the Gateway API.")
+    trusted_ca_pem = models.TextField(blank=True, max_length=256 * 1024, validators=[validate_pem_bundle])
+
+    reachable = models.BooleanField(null=True, editable=False)
+    kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)
+    last_probe_at = models.DateTimeField(null=True, blank=True, editable=False)
+    probe_message = models.CharField(max_length=1024, blank=True, editable=False)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("name",)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"<ManagedCluster {self.name} ({self.flavour})>"

@@ -1,0 +1,84 @@
+"""Validators shared by the models: Kubernetes names, labels, PEM bundles, printable text."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+__all__ = [
+    "validate_dns1123_label",
+    "validate_dns1123_subdomain",
+    "validate_labels",
+    "validate_pem_bundle",
+    "validate_printable",
+]
+
+_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+_LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_PEM_BLOCK = re.compile(
+    r"-----BEGIN CERTIFICATE-----\s*[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----", re.MULTILINE
+)
+MAX_LABELS = 64
+
+
+def validate_dns1123_label(value: str) -> None:
+    if len(value) > 63 or not _LABEL.match(value):
+        raise ValidationError(
+            f"{value!r} is not a DNS-1123 label: use at most 63 lowercase letters, digits or '-', "
+            "starting and ending with a letter or digit.",
+            code="invalid_name",
+        )
+
+
+def validate_dns1123_subdomain(value: str) -> None:
+    if len(value) > 253 or not all(_LABEL.match(part) and len(part) <= 63 for part in value.split(".")):
+        raise ValidationError(
+            f"{value!r} is not a DNS-1123 subdomain: use at most 253 characters of dot-separated "
+            "lowercase labels (letters, digits, '-').",
+            code="invalid_name",
+        )
+
+
+def validate_printable(value: str) -> None:
+    if _CONTROL.search(value):
+        raise ValidationError("Control characters are not allowed.", code="control_characters")
+
+
+def _validate_label_key(key: str) -> None:
+    prefix, _, name = key.rpartition("/")
+    if prefix:
+        validate_dns1123_subdomain(prefix)
+    if len(name) > 63 or not _LABEL_NAME.match(name):
+        raise ValidationError(f"Label key {key!r} is invalid.", code="invalid_label")
+
+
+def validate_labels(value: Any) -> None:
+    """Labels follow Kubernetes rules: a string-to-string map of valid keys and values."""
+    if not isinstance(value, dict):
+        raise ValidationError("Labels must be an object of string keys to string values.", code="invalid_label")
+    if len(value) > MAX_LABELS:
+        raise ValidationError(f"At most {MAX_LABELS} labels are allowed.", code="invalid_label")
+    for key, item in value.items():
+        if not isinstance(key, str) or not isinstance(item, str):
+            raise ValidationError("Label keys and values must be strings.", code="invalid_label")
+        try:
+            _validate_label_key(key)
+        except ValidationError:
+            raise ValidationError(f"Label key {key!r} is invalid.", code="invalid_label") from None
+        if len(item) > 63 or not _LABEL_VALUE.match(item):
+            raise ValidationError(f"Label value {item!r} for {key!r} is invalid.", code="invalid_label")
+
+
+def validate_pem_bundle(value: str) -> None:
+    """Accept one or more PEM certificates and nothing else but whitespace."""
+    if not value:
+        return
+    if not _PEM_BLOCK.search(value) or _PEM_BLOCK.sub("", value).strip():
+        raise ValidationError(
+            "Expected one or more PEM certificates (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----).",
+            code="invalid_pem",
+        )

@@ -1,0 +1,122 @@
+"""Gateway API shapes: the spec is writable, ``status`` is read-only, the database URI is write-only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from controlplane.api.fields import StrictCharField, StrictIntegerField
+from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
+from controlplane.models import ManagedCluster
+from gateways.choices import DatabaseProvider, Phase
+from gateways.models import Gateway
+
+__all__ = ["GatewaySerializer"]
+
+
+class RouteSerializer(serializers.Serializer):
+    host = StrictCharField(
+        source="route_host", required=False, allow_blank=True, max_length=253,
+        help_text="Defaults to gw-<namespace>.<cluster base domain>.",
+    )
+
+
+class OidcSerializer(serializers.Serializer):
+    issuer = StrictCharField(source="oidc_issuer", max_length=512)
+    audience = StrictCharField(source="oidc_audience", required=False, allow_blank=True, max_length=255)
+    roles_claim = StrictCharField(source="oidc_roles_claim", required=False, allow_blank=True, max_length=255)
+    admin_role = StrictCharField(source="oidc_admin_role", required=False, allow_blank=True, max_length=255)
+    user_role = StrictCharField(source="oidc_user_role", required=False, allow_blank=True, max_length=255)
+    ca_configmap = StrictCharField(source="oidc_ca_configmap", required=False, allow_blank=True, max_length=253)
+
+
+class DatabaseSerializer(serializers.Serializer):
+    provider = serializers.ChoiceField(source="database_provider", choices=DatabaseProvider.choices)
+    uri = StrictCharField(source="database_uri", write_only=True, required=False, allow_blank=True, max_length=2048)
+
+
+class ReleaseSerializer(serializers.Serializer):
+    name = StrictCharField(source="release_name", read_only=True)
+    revision = StrictIntegerField(source="release_revision", read_only=True)
+    status = StrictCharField(source="release_status", read_only=True)
+    chart_version = StrictCharField(read_only=True)
+
+
+class GatewayStatusSerializer(serializers.Serializer):
+    phase = serializers.ChoiceField(choices=Phase.choices, read_only=True)
+    conditions = ConditionSerializer(many=True, read_only=True)
+    observed_generation = StrictIntegerField(read_only=True)
+    route_address = StrictCharField(read_only=True)
+    release = ReleaseSerializer(source="*", read_only=True)
+    failure_count = StrictIntegerField(read_only=True)
+    next_attempt_at = serializers.DateTimeField(allow_null=True, read_only=True)
+    deletion_requested_at = serializers.DateTimeField(allow_null=True, read_only=True)
+
+
+_NESTED_DEFAULTS: dict[str, dict[str, Any]] = {
+    "route": {"route_enabled": False, "route_host": ""},
+    "oidc": {
+        "oidc_issuer": "", "oidc_audience": "", "oidc_roles_claim": "", "oidc_admin_role": "",
+        "oidc_user_role": "", "oidc_ca_configmap": "",
+    },
+}
+
+
+class GatewaySerializer(ModelCleanSerializer):
+    """Nested groups (``route``, ``oidc``, ``database``) map onto flat model columns.
+
+    Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+    """
+
+    cluster = serializers.SlugRelatedField(slug_field="name", queryset=ManagedCluster.objects.all())
+    owner = StrictCharField(source="owner.username", read_only=True)
+    route = RouteSerializer(source="*", required=False, allow_null=True)
+    oidc = OidcSerializer(source="*", required=False, allow_null=True)
+    database = DatabaseSerializer(source="*", required=False)
+    labels = serializers.DictField(child=StrictCharField(allow_blank=True, max_length=63), required=False)
+    status = GatewayStatusSerializer(source="*", read_only=True)
+
+    immutable_fields = ("name", "cluster")
+    error_fields = {
+        "route_host": "route.host", "oidc_issuer": "oidc.issuer", "oidc_audience": "oidc.audience",
+        "oidc_roles_claim": "oidc.roles_claim", "oidc_admin_role": "oidc.admin_role",
+        "oidc_user_role": "oidc.user_role", "oidc_ca_configmap": "oidc.ca_configmap",
+        "database_provider": "database.provider", "database_uri": "database.uri",
+    }
+
+    class Meta:
+        model = Gateway
+        fields = (
+            "id", "name", "owner", "cluster", "namespace", "image", "supervisor_image", "route", "oidc",
+            "database", "suspended", "labels", "generation", "status", "created_at", "updated_at",
+        )
+        read_only_fields = ("id", "namespace", "generation", "created_at", "updated_at")
+
+    def to_internal_value(self, data: Any) -> Any:
+        cleared: dict[str, Any] = {}
+        if isinstance(data, dict):
+            for group, defaults in _NESTED_DEFAULTS.items():
+                if group in data and data[group] is None:
+                    cleared.update(defaults)
+                    data = {k: v for k, v in data.items() if k != group}
+            if isinstance(data.get("route"), dict):
+                cleared["route_enabled"] = True
+        return {**super().to_internal_value(data), **cleared}
+
+    def to_representation(self, instance: Gateway) -> dict[str, Any]:
+        body = super().to_representation(instance)
+        if not instance.route_enabled:
+            body["route"] = None
+        if not instance.oidc_issuer:
+            body["oidc"] = None
+        return body
+
+    def prepare_candidate(self, candidate: Gateway) -> None:
+        if candidate.owner_id is None:
+            candidate.owner = self.context["request"].user
+
+    def create(self, validated_data: dict[str, Any]) -> Gateway:
+        gateway = Gateway(owner=self.context["request"].user, **validated_data)
+        gateway.assign_namespace()
+        return self._save(lambda: (gateway.save(), gateway)[1])

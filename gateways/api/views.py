@@ -1,0 +1,76 @@
+"""Gateway endpoints. Users see and change only their own gateways; platform admins see all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from controlplane.api.errors import Conflict
+from controlplane.api.permissions import IsOwnerOrAdmin, is_platform_admin
+from controlplane.api.views import ReconciledModelViewSet
+from gateways.api.serializers import GatewaySerializer
+from gateways.choices import Phase
+from gateways.models import Gateway
+
+__all__ = ["GatewayViewSet"]
+
+
+class GatewayFilter(django_filters.FilterSet):
+    cluster = django_filters.CharFilter(field_name="cluster__name")
+    owner = django_filters.CharFilter(field_name="owner__username")
+    phase = django_filters.ChoiceFilter(choices=Phase.choices)
+
+    class Meta:
+        model = Gateway
+        fields = ("name", "cluster", "owner", "phase", "suspended")
+
+
+@extend_schema_view(
+    list=extend_schema(operation_id="gateways_list"),
+    create=extend_schema(operation_id="gateways_create"),
+    retrieve=extend_schema(operation_id="gateways_retrieve"),
+    update=extend_schema(operation_id="gateways_update"),
+    partial_update=extend_schema(operation_id="gateways_partial_update"),
+    destroy=extend_schema(
+        operation_id="gateways_destroy",
+        responses={202: GatewaySerializer},
+        description="Marks the gateway Deleting; a worker uninstalls it and then removes the record.",
+    ),
+)
+class GatewayViewSet(ReconciledModelViewSet):
+    queryset = Gateway.objects.select_related("cluster", "owner")
+    serializer_class = GatewaySerializer
+    permission_classes = (IsAuthenticated, IsOwnerOrAdmin)
+    filterset_class = GatewayFilter
+    search_fields = ("name", "namespace", "image")
+    ordering_fields = ("name", "created_at", "phase")
+    reconcile_task = "workers.tasks.reconcile_gateway"
+
+    def get_queryset(self) -> QuerySet[Gateway]:
+        queryset = super().get_queryset()
+        if self.action == "list" and not is_platform_admin(self.request.user):
+            queryset = queryset.filter(owner=self.request.user)
+        return queryset
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with transaction.atomic():
+            gateway = self.get_object()
+            if gateway.deletion_requested_at is None:
+                gateway.deletion_requested_at = timezone.now()
+                gateway.phase = Phase.DELETING
+                gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
+            self.enqueue(gateway)
+        return Response(self.get_serializer(gateway).data, status=202)
+
+    def perform_update(self, serializer: Any) -> None:
+        if serializer.instance.deletion_requested_at is not None:
+            raise Conflict("The gateway is being deleted; it can no longer be changed.")
+        super().perform_update(serializer)

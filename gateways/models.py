@@ -1,0 +1,118 @@
+"""The Gateway: desired state (spec) written by users, observed state (status) written by workers."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from controlplane.fields import EncryptedTextField
+from controlplane.imageref import InvalidImageRefError, parse_image_ref
+from controlplane.models import EventRecord, ManagedCluster, SpecResource
+from controlplane.validators import (
+    validate_dns1123_label,
+    validate_dns1123_subdomain,
+    validate_labels,
+    validate_printable,
+)
+from gateways.choices import DatabaseProvider, Phase
+
+__all__ = ["Gateway", "GatewayEvent", "validate_image"]
+
+NAME_MAX_LENGTH = 40
+
+
+def validate_image(value: str) -> None:
+    try:
+        parse_image_ref(value)
+    except InvalidImageRefError as exc:
+        raise ValidationError(str(exc), code="invalid_image") from None
+
+
+def validate_gateway_name(value: str) -> None:
+    validate_dns1123_label(value)
+    if len(value) > NAME_MAX_LENGTH:
+        raise ValidationError(f"Gateway names are at most {NAME_MAX_LENGTH} characters.", code="invalid_name")
+
+
+class Gateway(SpecResource):
+    """A tenant gateway, installed with Helm into its own namespace on a managed cluster."""
+
+    SPEC_FIELDS = (
+        "cluster_id", "image", "supervisor_image", "route_enabled", "route_host",
+        "oidc_issuer", "oidc_audience", "oidc_roles_claim", "oidc_admin_role", "oidc_user_role",
+        "oidc_ca_configmap", "database_provider", "database_uri", "suspended", "labels",
+    )
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="gateways")
+    cluster = models.ForeignKey(ManagedCluster, on_delete=models.PROTECT, related_name="gateways")
+    name = models.CharField(max_length=NAME_MAX_LENGTH, validators=[validate_gateway_name])
+    namespace = models.CharField(max_length=63, unique=True, editable=False)
+
+    image = models.CharField(max_length=512, validators=[validate_image])
+    supervisor_image = models.CharField(max_length=512, validators=[validate_image])
+    route_enabled = models.BooleanField(default=True)
+    route_host = models.CharField(max_length=253, blank=True, validators=[validate_dns1123_subdomain])
+    oidc_issuer = models.URLField(max_length=512, blank=True)
+    oidc_audience = models.CharField(max_length=255, blank=True, validators=[validate_printable])
+    oidc_roles_claim = models.CharField(max_length=255, blank=True, validators=[validate_printable])
+    oidc_admin_role = models.CharField(max_length=255, blank=True, validators=[validate_printable])
+    oidc_user_role = models.CharField(max_length=255, blank=True, validators=[validate_printable])
+    oidc_ca_configmap = models.CharField(max_length=253, blank=True, validators=[validate_dns1123_subdomain])
+    database_provider = models.CharField(
+        max_length=16, choices=DatabaseProvider.choices, default=DatabaseProvider.EMBEDDED
+    )
+    database_uri = EncryptedTextField(blank=True, max_length=2048)
+    suspended = models.BooleanField(default=False)
+    labels = models.JSONField(default=dict, blank=True, validators=[validate_labels])
+
+    phase = models.CharField(max_length=16, choices=Phase.choices, default=Phase.PENDING, editable=False)
+    conditions = models.JSONField(default=list, editable=False)
+    observed_generation = models.PositiveBigIntegerField(default=0, editable=False)
+    route_address = models.CharField(max_length=300, blank=True, editable=False)
+    release_name = models.CharField(max_length=53, blank=True, editable=False)
+    release_revision = models.PositiveIntegerField(default=0, editable=False)
+    release_status = models.CharField(max_length=32, blank=True, editable=False)
+    chart_version = models.CharField(max_length=64, blank=True, editable=False)
+    failure_count = models.PositiveIntegerField(default=0, editable=False)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, editable=False)
+    deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ("name", "id")
+        constraints = [models.UniqueConstraint(fields=("owner", "name"), name="gateway_unique_name_per_owner")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def assign_namespace(self) -> None:
+        """Namespaces are assigned once, from the name and the id, and never change."""
+        if not self.namespace:
+            self.namespace = f"gw-{self.name}-{self.id.hex[:8]}"
+
+    def clean(self) -> None:
+        errors: dict[str, Any] = {}
+        if self.database_provider == DatabaseProvider.EXTERNAL:
+            if urlparse(self.database_uri or "").scheme not in ("postgres", "postgresql"):
+                errors["database_uri"] = "An external database needs a postgres:// or postgresql:// URI."
+        elif self.database_uri:
+            errors["database_uri"] = "A URI is only allowed with the external database provider."
+        oidc_details = (self.oidc_audience, self.oidc_roles_claim, self.oidc_admin_role, self.oidc_user_role)
+        if (any(oidc_details) or self.oidc_ca_configmap) and not self.oidc_issuer:
+            errors["oidc_issuer"] = "OIDC settings need an issuer."
+        if self.oidc_issuer and urlparse(self.oidc_issuer).scheme != "https":
+            errors["oidc_issuer"] = "The OIDC issuer must be an https:// URL."
+        if self.route_host and not self.route_enabled:
+            errors["route_host"] = "A route host needs the route enabled."
+        if errors:
+            raise ValidationError(errors)
+
+
+class GatewayEvent(EventRecord):
+    gateway = models.ForeignKey(Gateway, on_delete=models.CASCADE, related_name="events")
+
+    class Meta(EventRecord.Meta):
+        pass

@@ -1,0 +1,84 @@
+"""Shared fixtures: users and token-authenticated API clients, and a registered cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from controlplane.models import ManagedCluster
+
+# pytest_plugins = ["tests.fixtures.devcluster"]
+
+KUBECONFIG = """\
+apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "http://127.0.0.1:1"}
+contexts:
+- name: c
+  context: {cluster: c, user: u}
+current-context: c
+users:
+- name: u
+  user: {token: super-secret-token-value}
+"""
+
+
+def _client_for(user: Any) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    def make(username: str, *, admin: bool = False) -> Any:
+        return get_user_model().objects.create_user(username, is_staff=admin)
+
+    return make
+
+
+@pytest.fixture
+def admin_user(make_user: Callable[..., Any]) -> Any:
+    return make_user("platform-admin", admin=True)
+
+
+@pytest.fixture
+def alice(make_user: Callable[..., Any]) -> Any:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user: Callable[..., Any]) -> Any:
+    return make_user("bob")
+
+
+@pytest.fixture
+def admin_api(admin_user: Any) -> APIClient:
+    return _client_for(admin_user)
+
+
+@pytest.fixture
+def alice_api(alice: Any) -> APIClient:
+    return _client_for(alice)
+
+
+@pytest.fixture
+def bob_api(bob: Any) -> APIClient:
+    return _client_for(bob)
+
+
+@pytest.fixture
+def anon_api() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def cluster(db: None) -> ManagedCluster:
+    return ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="apps.east.example.com")

@@ -1,0 +1,47 @@
+"""Probe a ManagedCluster: read ``/version`` with the kubernetes client and record what was seen."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from django.conf import settings
+from django.utils import timezone
+
+from controlplane.models import ManagedCluster
+from workers.drivers.errors import DriverError
+from workers.drivers.kube import KubeClient
+
+__all__ = ["all_cluster_ids", "probe", "probe_by_id"]
+
+log = logging.getLogger(__name__)
+
+
+def all_cluster_ids() -> list[uuid.UUID]:
+    return list(ManagedCluster.objects.values_list("id", flat=True))
+
+
+def probe(cluster: ManagedCluster) -> ManagedCluster:
+    """Read the cluster's version; write reachable, version and message back in one update."""
+    try:
+        version = KubeClient(cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS).version()
+    except DriverError as exc:
+        cluster.reachable, cluster.probe_message = False, str(exc)[:1024]
+    else:
+        cluster.reachable = True
+        cluster.kubernetes_version = str(version.get("gitVersion", ""))[:64]
+        cluster.probe_message = f"Kubernetes {cluster.kubernetes_version} on {version.get('platform', 'unknown')}"
+    cluster.last_probe_at = timezone.now()
+    ManagedCluster.objects.filter(pk=cluster.pk).update(
+        reachable=cluster.reachable,
+        kubernetes_version=cluster.kubernetes_version,
+        probe_message=cluster.probe_message,
+        last_probe_at=cluster.last_probe_at,
+    )
+    log.info("probed cluster %s: reachable=%s", cluster.name, cluster.reachable)
+    return cluster
+
+
+def probe_by_id(cluster_id: str) -> ManagedCluster | None:
+    cluster = ManagedCluster.objects.filter(pk=cluster_id).first()
+    return probe(cluster) if cluster else None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import django_filters
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework.permissions import IsAuthenticated
 
 from catalogs.api.serializers import CatalogSerializer
 from catalogs.choices import AvailabilityMode
 from catalogs.models import Catalog
 from controlplane.api.permissions import ReadOnlyOrPlatformAdmin
+from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
 
 __all__ = ["CatalogViewSet"]
@@ -22,18 +23,13 @@ class CatalogFilter(django_filters.FilterSet):
         fields = ("name", "availability_mode")
 
 
-@extend_schema_view(
-    list=extend_schema(operation_id="catalogs_list"),
-    create=extend_schema(operation_id="catalogs_create"),
-    retrieve=extend_schema(operation_id="catalogs_retrieve"),
-    update=extend_schema(operation_id="catalogs_update"),
-    partial_update=extend_schema(operation_id="catalogs_partial_update"),
-    destroy=extend_schema(operation_id="catalogs_destroy"),
-)
+@crud_operation_ids("catalogs")
 class CatalogViewSet(ReconciledModelViewSet):
+    """File-based catalogs from OCI images. Everyone may read; platform admins write."""
+
     queryset = Catalog.objects.all()
     serializer_class = CatalogSerializer
-    permission_classes = (ReadOnlyOrPlatformAdmin,)
+    permission_classes = (IsAuthenticated, ReadOnlyOrPlatformAdmin)
     filterset_class = CatalogFilter
     search_fields = ("name", "image_ref")
     ordering_fields = ("name", "priority", "created_at")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from controlplane.api.errors import Conflict
 from controlplane.api.fields import StrictCharField
 from controlplane.api.permissions import IsPlatformAdmin
+from controlplane.api.schema import crud_operation_ids
 from controlplane.api.serializers import ModelCleanSerializer
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.dispatch import enqueue_on_commit
@@ -51,15 +52,10 @@ class ClusterFilter(django_filters.FilterSet):
         fields = {"name": ["exact"], "flavour": ["exact"], "reachable": ["exact"], "gateway_api": ["exact"]}
 
 
-@extend_schema_view(
-    list=extend_schema(operation_id="clusters_list"),
-    create=extend_schema(operation_id="clusters_create"),
-    retrieve=extend_schema(operation_id="clusters_retrieve"),
-    update=extend_schema(operation_id="clusters_update"),
-    partial_update=extend_schema(operation_id="clusters_partial_update"),
-    destroy=extend_schema(operation_id="clusters_destroy"),
-)
+@crud_operation_ids("clusters")
 class ClusterViewSet(ReconciledModelViewSet):
+    """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only."""
+
     queryset = ManagedCluster.objects.all()
     serializer_class = ClusterSerializer
     permission_classes = (IsPlatformAdmin,)

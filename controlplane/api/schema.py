@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
-__all__ = ["AutoSchema", "ErrorSerializer"]
+__all__ = ["AutoSchema", "ErrorSerializer", "crud_operation_ids"]
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -49,3 +50,15 @@ class AutoSchema(SpectacularAutoSchema):
         for code in self._error_codes():
             responses.setdefault(code, self._get_response_for_code(ErrorSerializer, code, direction=direction))
         return responses
+
+
+_CRUD_ACTIONS = ("list", "create", "retrieve", "update", "partial_update", "destroy")
+
+
+def crud_operation_ids(prefix: str, **overrides: Any) -> Any:
+    """Pin ``<prefix>_<action>`` operationIds so generated clients keep their method names."""
+    schemas = {
+        action: extend_schema(operation_id=f"{prefix}_{action}", **overrides.get(action, {}))
+        for action in _CRUD_ACTIONS
+    }
+    return extend_schema_view(**schemas)

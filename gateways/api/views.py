@@ -8,13 +8,13 @@ import django_filters
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from controlplane.api.errors import Conflict
 from controlplane.api.permissions import IsOwnerOrAdmin, is_platform_admin
+from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
 from gateways.api.serializers import GatewaySerializer
 from gateways.choices import Phase
@@ -33,19 +33,16 @@ class GatewayFilter(django_filters.FilterSet):
         fields = ("name", "cluster", "owner", "phase", "suspended")
 
 
-@extend_schema_view(
-    list=extend_schema(operation_id="gateways_list"),
-    create=extend_schema(operation_id="gateways_create"),
-    retrieve=extend_schema(operation_id="gateways_retrieve"),
-    update=extend_schema(operation_id="gateways_update"),
-    partial_update=extend_schema(operation_id="gateways_partial_update"),
-    destroy=extend_schema(
-        operation_id="gateways_destroy",
-        responses={202: GatewaySerializer},
-        description="Marks the gateway Deleting; a worker uninstalls it and then removes the record.",
-    ),
+@crud_operation_ids(
+    "gateways",
+    destroy={
+        "responses": {202: GatewaySerializer},
+        "description": "Marks the gateway Deleting; a worker uninstalls it, then removes the record.",
+    },
 )
 class GatewayViewSet(ReconciledModelViewSet):
+    """Tenant gateways. Users see and change only their own; platform admins see all."""
+
     queryset = Gateway.objects.select_related("cluster", "owner")
     serializer_class = GatewaySerializer
     permission_classes = (IsAuthenticated, IsOwnerOrAdmin)

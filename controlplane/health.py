@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import connection
+from kombu import Connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
@@ -19,10 +21,8 @@ def _check_database() -> str | None:
 
 
 def _check_broker() -> str | None:
-    from controlplane.celery import app
-
     try:
-        with app.connection_for_write() as conn:
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:
         return f"broker unreachable: {type(exc).__name__}"

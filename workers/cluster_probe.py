@@ -24,7 +24,8 @@ def all_cluster_ids() -> list[uuid.UUID]:
 def probe(cluster: ManagedCluster) -> ManagedCluster:
     """Read the cluster's version; write reachable, version and message back in one update."""
     try:
-        version = KubeClient(cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS).version()
+        with KubeClient(cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS) as kube:
+            version = kube.version()
     except DriverError as exc:
         cluster.reachable, cluster.probe_message = False, str(exc)[:1024]
     else:

@@ -6,7 +6,6 @@ import os
 
 import pytest
 
-from controlplane.celery import app
 from tests.helpers import run_manage
 
 
@@ -41,8 +40,8 @@ def test_readyz_ok_with_real_database_and_broker(client) -> None:
 
 
 @pytest.mark.django_db
-def test_readyz_503_when_broker_is_down(client, monkeypatch) -> None:
-    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:1/0")
+def test_readyz_503_when_broker_is_down(client, settings) -> None:
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json()["checks"]["broker"].startswith("broker unreachable")

@@ -1,4 +1,4 @@
-"""The Celery app: worker and beat share it. Tasks live in ``workers.tasks``."""
+"""The Celery app: worker and beat share it. Tasks live in ``workers.tasks.*``."""
 
 from __future__ import annotations
 
@@ -10,13 +10,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
 
 app = Celery("controlplane")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.imports = ("workers.tasks",)
-
-
-@app.on_after_configure.connect
-def _schedule_resync(sender: Celery, **_: object) -> None:
-    from django.conf import settings
-
-    sender.add_periodic_task(
-        settings.RESYNC_INTERVAL_SECONDS, sender.signature("workers.tasks.resync_all"), name="resync all objects"
-    )
+app.conf.imports = ("workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.catalogs")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import connection
-from kombu import Connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
+from kombu import Connection
 
 __all__ = ["healthz", "readyz"]
 

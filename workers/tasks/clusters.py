@@ -1,4 +1,4 @@
-"""Thin Celery tasks: take a primary key, load the object, call the code that does the work."""
+"""Cluster tasks: probe one cluster, or fan out a probe to every cluster."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from celery import shared_task
 
 from workers import cluster_probe
 
-__all__ = ["probe_all_clusters", "probe_cluster", "resync_all"]
+__all__ = ["probe_all_clusters", "probe_cluster"]
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +22,3 @@ def probe_cluster(cluster_id: str) -> None:
 def probe_all_clusters() -> None:
     for cluster_id in cluster_probe.all_cluster_ids():
         probe_cluster.delay(str(cluster_id))
-
-
-@shared_task(name="workers.tasks.resync_all", ignore_result=True)
-def resync_all() -> None:
-    """The periodic resync: everything that is due gets enqueued again."""
-    probe_all_clusters.delay()

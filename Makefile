@@ -1,0 +1,41 @@
+# Two commands: `make run` (the whole stack on embedded defaults) and `make test` (the suite).
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+TOOLS := .tools
+
+.PHONY: run test setup lint schema clean
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and "Python 3.11 is required (set PYTHON=...)")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip==26.3
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@
+
+$(TOOLS)/helm: scripts/install_helm.py | $(BIN)/python
+	$(BIN)/python scripts/install_helm.py $(TOOLS)
+
+setup: $(VENV)/.runtime $(TOOLS)/helm
+
+run: setup
+	scripts/ensure_services.sh redis
+	$(BIN)/python scripts/run_local.py
+
+test: setup $(VENV)/.dev
+	scripts/ensure_services.sh redis postgres
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest
+
+schema: setup
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file build/openapi.yaml
+
+clean:
+	rm -rf $(VENV) $(TOOLS) .run build

@@ -1,0 +1,33 @@
+"""Command line: `python -m devcluster serve --kubeconfig PATH [...]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from devcluster import presets
+from devcluster.server import serve
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="devcluster", description="A Kubernetes API server simulator.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("serve", help="serve the API on 127.0.0.1 until SIGTERM/SIGINT")
+    run.add_argument("--kubeconfig", type=Path, required=True, help="where to write the kubeconfig once ready")
+    run.add_argument("--port", type=int, default=0, help="port to listen on (0 picks a free one)")
+    run.add_argument("--flavour", choices=sorted(presets.flavours()), default="kubernetes")
+    run.add_argument("--ready-delay", type=float, default=0.5, help="seconds until workloads report ready")
+    run.add_argument("--faults", type=Path, help="YAML/JSON file with fault rules to install at start")
+    run.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    serve(args.kubeconfig, args.port, args.flavour, args.ready_delay, args.faults, args.verbose)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,388 @@
+"""The HTTP front end: routing of Kubernetes API paths, content negotiation, watches and admin endpoints."""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import yaml
+
+from devcluster import discovery, errors, k8s_protobuf, openapi
+from devcluster.cluster import APPLY_PATCH, Cluster
+from devcluster.errors import ApiError
+from devcluster.faults import FaultInjector, RequestLog, rule_from_json
+from devcluster.resources import ResourceType
+from devcluster.watching import WatchRequest, open_watch
+
+ADMIN_PREFIX = "/_devcluster/"
+KUBE_VERSION = {"major": "1", "minor": "37", "patch": "1"}
+_REASONS = {
+    400: "BadRequest",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "NotFound",
+    405: "MethodNotAllowed",
+    409: "Conflict",
+    410: "Expired",
+    422: "Invalid",
+    429: "TooManyRequests",
+    500: "InternalError",
+    503: "ServiceUnavailable",
+    504: "Timeout",
+}
+
+
+def version_info() -> dict[str, str]:
+    git_version = f"v{KUBE_VERSION['major']}.{KUBE_VERSION['minor']}.{KUBE_VERSION['patch']}"
+    return {
+        "major": KUBE_VERSION["major"],
+        "minor": KUBE_VERSION["minor"],
+        "emulationMajor": KUBE_VERSION["major"],
+        "emulationMinor": KUBE_VERSION["minor"],
+        "minCompatibilityMajor": KUBE_VERSION["major"],
+        "minCompatibilityMinor": str(int(KUBE_VERSION["minor"]) - 1),
+        "gitVersion": git_version,
+        "gitCommit": "0000000000000000000000000000000000000000",
+        "gitTreeState": "clean",
+        "buildDate": "2026-01-01T00:00:00Z",
+        "goVersion": "go1.25.0",
+        "compiler": "gc",
+        "platform": "linux/amd64",
+    }
+
+
+class ApiServer(ThreadingHTTPServer):
+    """A threading HTTP server that carries the simulated cluster and the admin state."""
+
+    daemon_threads = True
+
+    def __init__(
+        self, address: tuple[str, int], cluster: Cluster, faults: FaultInjector, verbose: bool = False
+    ) -> None:
+        super().__init__(address, ApiHandler)
+        self.cluster = cluster
+        self.faults = faults
+        self.requests_log = RequestLog()
+        self.verbose = verbose
+        self.stopping = threading.Event()
+
+    @property
+    def address(self) -> str:
+        host, port = self.server_address[:2]
+        return f"{host}:{port}"
+
+
+@dataclass(frozen=True)
+class ResourceRequest:
+    rt: ResourceType
+    namespace: str
+    name: str
+    subresource: str
+    watch: bool
+
+
+class ApiHandler(BaseHTTPRequestHandler):
+    """One request; JSON in and out (protobuf Secret/ConfigMap bodies are decoded)."""
+
+    protocol_version = "HTTP/1.1"
+    server: ApiServer
+
+    def do_GET(self) -> None:
+        self._handle()
+
+    def do_POST(self) -> None:
+        self._handle()
+
+    def do_PUT(self) -> None:
+        self._handle()
+
+    def do_PATCH(self) -> None:
+        self._handle()
+
+    def do_DELETE(self) -> None:
+        self._handle()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if self.server.verbose:
+            sys.stderr.write(f"devcluster: {self.headers.get('Accept', '')} {format % args}\n")
+
+    # -- plumbing --------------------------------------------------------------------------------
+
+    def _handle(self) -> None:
+        url = urlsplit(self.path)
+        self.url_path = url.path.rstrip("/") or "/"
+        self.query = {key: values[-1] for key, values in parse_qs(url.query, keep_blank_values=True).items()}
+        self.content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        try:
+            self.body = self._read_body()
+            if self.url_path.startswith(ADMIN_PREFIX):
+                self._admin()
+                return
+            self._inject_faults()
+            self._route()
+        except ApiError as exc:
+            self._send_json(exc.code, exc.status())
+        except Exception as exc:
+            self._send_json(500, ApiError(500, "InternalError", f"devcluster internal error: {exc!r}").status())
+
+    def _read_body(self) -> bytes:
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            chunks = []
+            while True:
+                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    self.rfile.readline()
+                    return b"".join(chunks)
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def _start_response(self, code: int) -> None:
+        """Send the status line, logging the request as soon as it is answered (watches run on)."""
+        if not self.url_path.startswith(ADMIN_PREFIX):
+            self.server.requests_log.record(
+                self.command,
+                self.url_path,
+                urlsplit(self.path).query,
+                self.content_type,
+                self.headers.get("Accept", ""),
+                code,
+            )
+        self.send_response(code)
+
+    def _client_gone(self) -> bool:
+        """Whether the peer closed the connection (checked while a watch is idle)."""
+        readable, _, _ = select.select([self.connection], [], [], 0)
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def _send_json(self, code: int, payload: Any) -> None:
+        data = json.dumps(payload, separators=(",", ":")).encode()
+        self._start_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _decoded_body(self) -> Any:
+        if not self.body:
+            return None
+        if self.content_type == k8s_protobuf.PROTOBUF_CONTENT_TYPE:
+            return k8s_protobuf.decode(self.body)
+        try:
+            if self.content_type in (APPLY_PATCH, "application/yaml"):
+                return yaml.safe_load(self.body)
+            return json.loads(self.body)
+        except (ValueError, yaml.YAMLError) as exc:
+            raise errors.bad_request(f"could not decode the request body: {exc}") from None
+
+    def _inject_faults(self) -> None:
+        decision = self.server.faults.decide(self.command, self.url_path)
+        if decision is None:
+            return
+        if decision.latency_seconds:
+            time.sleep(decision.latency_seconds)
+        if decision.status:
+            reason = _REASONS.get(decision.status, "InternalError")
+            raise ApiError(decision.status, reason, f"devcluster injected fault: {decision.status} {reason}")
+
+    # -- routing ---------------------------------------------------------------------------------
+
+    def _route(self) -> None:
+        registry = self.server.cluster.registry
+        path = self.url_path
+        parts = [part for part in path.split("/") if part]
+        if self.command != "GET" and (not parts or parts[0] not in ("api", "apis")):
+            raise errors.method_not_allowed(self.command)
+        static = {
+            "/version": version_info,
+            "/healthz": lambda: "ok",
+            "/livez": lambda: "ok",
+            "/readyz": lambda: "ok",
+            "/api": lambda: discovery.api_versions(self.server.address),
+            "/apis": lambda: discovery.api_group_list(registry),
+            "/openapi/v3": lambda: openapi.root_document(registry),
+        }
+        if path in static:
+            self._send_json(200, static[path]())
+            return
+        if path.startswith("/openapi/v3/"):
+            group, version = _group_version(parts[2:])
+            document = openapi.group_version_document(registry, group, version) if version else None
+            if document is None:
+                raise errors.page_not_found(path)
+            self._send_json(200, document)
+            return
+        if parts[0] == "apis" and len(parts) == 2 and self.command == "GET":
+            group_doc = discovery.api_group(registry, parts[1])
+            if group_doc is None:
+                raise errors.page_not_found(path)
+            self._send_json(200, group_doc)
+            return
+        if (parts[0] == "api" and len(parts) == 2) or (parts[0] == "apis" and len(parts) == 3):
+            group, version = _group_version(parts)
+            resources = discovery.api_resource_list(registry, group, version) if self.command == "GET" else None
+            if resources is None:
+                raise errors.page_not_found(path)
+            self._send_json(200, resources)
+            return
+        if parts[0] in ("api", "apis"):
+            self._serve_resource(self._resource_request(parts))
+            return
+        raise errors.page_not_found(path)
+
+    def _resource_request(self, parts: list[str]) -> ResourceRequest:
+        group, version = _group_version(parts)
+        rest = parts[2:] if parts[0] == "api" else parts[3:]
+        watch = bool(rest) and rest[0] == "watch"
+        rest = rest[1:] if watch else rest
+        registry = self.server.cluster.registry
+        namespace = ""
+        if len(rest) >= 3 and rest[0] == "namespaces":
+            candidate = registry.lookup(group, version, rest[2])
+            if candidate is not None and candidate.namespaced:
+                namespace, rest = rest[1], rest[2:]
+        rt = registry.lookup(group, version, rest[0]) if rest else None
+        if rt is None or len(rest) > 3 or (len(rest) == 3 and rest[2] != "status"):
+            raise errors.page_not_found(self.url_path)
+        name = rest[1] if len(rest) > 1 else ""
+        return ResourceRequest(rt, namespace, name, rest[2] if len(rest) == 3 else "", watch)
+
+    def _serve_resource(self, request: ResourceRequest) -> None:
+        cluster, rt, q = self.server.cluster, request.rt, self.query
+        dry_run = q.get("dryRun") == "All"
+        namespace, name = request.namespace, request.name
+        if rt.namespaced and not namespace and (name or self.command not in ("GET",)):
+            raise errors.page_not_found(self.url_path)
+        if self.command == "GET" and not name:
+            if request.watch or q.get("watch") in ("1", "true", "True"):
+                self._stream_watch(rt, namespace)
+            else:
+                listing = cluster.list(rt, namespace, q.get("labelSelector", ""), q.get("fieldSelector", ""))
+                self._send_json(200, listing)
+        elif self.command == "GET":
+            self._send_json(200, cluster.get(rt, namespace, name))
+        elif self.command == "POST" and not name:
+            self._send_json(201, cluster.create(rt, namespace, self._decoded_body(), dry_run))
+        elif self.command == "PUT" and name:
+            self._send_json(
+                200, cluster.replace(rt, namespace, name, self._decoded_body(), request.subresource, dry_run)
+            )
+        elif self.command == "PATCH" and name:
+            obj, created = cluster.patch(
+                rt,
+                namespace,
+                name,
+                self.content_type,
+                self._decoded_body(),
+                request.subresource,
+                q.get("fieldManager", ""),
+                dry_run,
+            )
+            self._send_json(201 if created else 200, obj)
+        elif self.command == "DELETE":
+            options = self._decoded_body() or {}
+            if not isinstance(options, dict):
+                raise errors.bad_request("DeleteOptions must be an object")
+            for key in ("propagationPolicy", "gracePeriodSeconds"):
+                if key in q:
+                    options[key] = q[key]
+            if dry_run:
+                options["dryRun"] = ["All"]
+            if name:
+                self._send_json(200, cluster.delete(rt, namespace, name, options))
+            else:
+                self._send_json(
+                    200,
+                    cluster.delete_collection(
+                        rt, namespace, q.get("labelSelector", ""), q.get("fieldSelector", ""), options
+                    ),
+                )
+        else:
+            raise errors.method_not_allowed(self.command)
+
+    def _stream_watch(self, rt: ResourceType, namespace: str) -> None:
+        q = self.query
+        timeout = float(q["timeoutSeconds"]) if q.get("timeoutSeconds") else None
+        request = WatchRequest(
+            namespace=namespace or None,
+            resource_version=q.get("resourceVersion", ""),
+            label_selector=q.get("labelSelector", ""),
+            field_selector=q.get("fieldSelector", ""),
+            send_initial_events=q.get("sendInitialEvents") in ("1", "true", "True"),
+            allow_bookmarks=q.get("allowWatchBookmarks") in ("1", "true", "True"),
+            timeout_seconds=timeout,
+        )
+        events = open_watch(
+            self.server.cluster, rt, request, lambda: self.server.stopping.is_set() or self._client_gone()
+        )
+        self._start_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self.wfile.flush()
+        try:
+            for event in events:
+                self._write_chunk(event)
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        finally:
+            events.close()
+
+    def _write_chunk(self, event: dict[str, Any]) -> None:
+        data = json.dumps(event, separators=(",", ":")).encode() + b"\n"
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    # -- admin -----------------------------------------------------------------------------------
+
+    def _admin(self) -> None:
+        faults, log = self.server.faults, self.server.requests_log
+        path, method = self.url_path, self.command
+        if path == "/_devcluster/faults" and method == "GET":
+            self._send_json(200, {"faults": faults.describe()})
+        elif path == "/_devcluster/faults" and method == "POST":
+            try:
+                rule = faults.add(rule_from_json(json.loads(self.body or b"null")))
+            except (ValueError, TypeError) as exc:
+                raise errors.bad_request(f"invalid fault rule: {exc}") from None
+            self._send_json(201, rule.describe())
+        elif path == "/_devcluster/faults" and method == "DELETE":
+            faults.clear()
+            self._send_json(200, {"faults": []})
+        elif path.startswith("/_devcluster/faults/") and method == "DELETE":
+            rule_id = path.rsplit("/", 1)[1]
+            if not rule_id.isdigit() or not faults.remove(int(rule_id)):
+                raise errors.page_not_found(path)
+            self._send_json(200, {"deleted": int(rule_id)})
+        elif path == "/_devcluster/requests" and method == "GET":
+            self._send_json(200, {"requests": log.entries()})
+        elif path == "/_devcluster/requests" and method == "DELETE":
+            log.clear()
+            self._send_json(200, {"requests": []})
+        else:
+            raise errors.page_not_found(path)
+
+
+def _group_version(parts: list[str]) -> tuple[str, str]:
+    """(group, version) from path parts starting at `api` or `apis`."""
+    if parts and parts[0] == "api":
+        return "", parts[1] if len(parts) > 1 else ""
+    if parts and parts[0] == "apis" and len(parts) >= 3:
+        return parts[1], parts[2]
+    return "", ""

@@ -1,0 +1,106 @@
+"""Assembling and running a devcluster: state, controllers, HTTP server and the kubeconfig."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from devcluster import presets
+from devcluster.cluster import DEFAULT_NAMESPACES, Cluster
+from devcluster.controllers import StatusController
+from devcluster.faults import FaultInjector, rule_from_json
+from devcluster.http_api import ApiServer
+from devcluster.registry import Registry
+from devcluster.store import Store
+
+TOKEN = "devcluster-token"
+CONTEXT = "devcluster"
+
+
+def build_cluster(flavour: str) -> Cluster:
+    """A fresh cluster with the default namespaces and the flavour's CRDs installed."""
+    cluster = Cluster(Store(), Registry())
+    for name in DEFAULT_NAMESPACES:
+        cluster.ensure_namespace(name)
+    for manifest in presets.manifests(flavour):
+        api_version = manifest.get("apiVersion", "")
+        group, _, version = api_version.rpartition("/")
+        rt = cluster.registry.lookup_kind(group, version, manifest.get("kind", ""))
+        if rt is None:
+            raise ValueError(f"preset manifest of unsupported kind {api_version} {manifest['kind']}")
+        cluster.create(rt, manifest.get("metadata", {}).get("namespace", ""), manifest)
+    return cluster
+
+
+def load_faults(path: Path, injector: FaultInjector) -> None:
+    """Rules from a YAML or JSON file holding a list of rules (or `{faults: [...]}`)."""
+    data: Any = yaml.safe_load(path.read_text()) or []
+    rules = data.get("faults", []) if isinstance(data, dict) else data
+    for rule in rules:
+        injector.add(rule_from_json(rule))
+
+
+def kubeconfig(url: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": CONTEXT, "cluster": {"server": url}}],
+        "users": [{"name": CONTEXT, "user": {"token": TOKEN}}],
+        "contexts": [{"name": CONTEXT, "context": {"cluster": CONTEXT, "user": CONTEXT, "namespace": "default"}}],
+        "current-context": CONTEXT,
+        "preferences": {},
+    }
+
+
+def write_atomically(path: Path, content: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(content)
+        os.chmod(temp, 0o600)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def serve(
+    kubeconfig_path: Path,
+    port: int = 0,
+    flavour: str = "kubernetes",
+    ready_delay: float = 0.5,
+    faults_file: Path | None = None,
+    verbose: bool = False,
+) -> None:
+    """Run until SIGTERM or SIGINT; the kubeconfig appears only once requests can be served."""
+    cluster = build_cluster(flavour)
+    injector = FaultInjector()
+    if faults_file is not None:
+        load_faults(faults_file, injector)
+    httpd = ApiServer(("127.0.0.1", port), cluster, injector, verbose)
+    controller = StatusController(cluster, ready_delay)
+    controller.start()
+
+    def request_stop(signum: int, frame: Any) -> None:
+        httpd.stopping.set()
+        cluster.store.close()
+        threading.Thread(target=httpd.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    url = f"http://{httpd.address}"
+    write_atomically(kubeconfig_path, yaml.safe_dump(kubeconfig(url), sort_keys=False))
+    print(json.dumps({"event": "ready", "url": url, "kubeconfig": str(kubeconfig_path)}), flush=True)
+    try:
+        httpd.serve_forever(poll_interval=0.1)
+    finally:
+        controller.stop()
+        httpd.server_close()

@@ -1,0 +1,103 @@
+"""In-memory object storage with a global resourceVersion counter and a bounded event history."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import threading
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from devcluster.errors import gone
+
+StorageKey = tuple[str, str]  # (group, plural)
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """A change to one object; `obj` is a snapshot that must not be mutated."""
+
+    rv: int
+    type: str  # ADDED, MODIFIED or DELETED
+    key: StorageKey
+    obj: dict[str, Any]
+
+
+class Store:
+    """Objects by storage key, namespace and name. Hold `lock` for read-modify-write sequences."""
+
+    def __init__(self, history_size: int = 20_000) -> None:
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.closed = False
+        self._rv = 0
+        self._objects: dict[StorageKey, dict[tuple[str, str], dict[str, Any]]] = {}
+        self._history: deque[StoredEvent] = deque(maxlen=history_size)
+
+    @property
+    def resource_version(self) -> int:
+        with self.lock:
+            return self._rv
+
+    def get(self, key: StorageKey, namespace: str, name: str) -> dict[str, Any] | None:
+        with self.lock:
+            obj = self._objects.get(key, {}).get((namespace, name))
+            return copy.deepcopy(obj) if obj is not None else None
+
+    def list(self, key: StorageKey, namespace: str | None = None) -> list[dict[str, Any]]:
+        """Objects of one resource, all namespaces when `namespace` is None, sorted by namespace/name."""
+        with self.lock:
+            items = self._objects.get(key, {})
+            selected = [obj for (ns, _), obj in items.items() if namespace is None or ns == namespace]
+            selected.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
+            return copy.deepcopy(selected)
+
+    def save(self, key: StorageKey, obj: dict[str, Any]) -> dict[str, Any]:
+        """Create or replace an object, assigning it the next resourceVersion."""
+        with self.lock:
+            meta = obj["metadata"]
+            ident = (meta.get("namespace", ""), meta["name"])
+            bucket = self._objects.setdefault(key, {})
+            event_type = "MODIFIED" if ident in bucket else "ADDED"
+            self._rv += 1
+            meta["resourceVersion"] = str(self._rv)
+            bucket[ident] = copy.deepcopy(obj)
+            self._record(event_type, key, bucket[ident])
+            return copy.deepcopy(obj)
+
+    def remove(self, key: StorageKey, namespace: str, name: str) -> dict[str, Any] | None:
+        with self.lock:
+            stored = self._objects.get(key, {}).pop((namespace, name), None)
+            if stored is None:
+                return None
+            obj = copy.deepcopy(stored)
+            self._rv += 1
+            obj["metadata"]["resourceVersion"] = str(self._rv)
+            self._record("DELETED", key, obj)
+            return copy.deepcopy(obj)
+
+    def events_after(self, rv: int) -> list[StoredEvent]:
+        """Events newer than `rv`; 410 Gone when the history no longer reaches back that far."""
+        with self.lock:
+            if not self._history or rv >= self._rv:
+                return []
+            oldest = self._history[0].rv
+            if rv < oldest - 1:
+                raise gone(f"too old resource version: {rv} ({oldest - 1})")
+            # Every change takes the next resourceVersion, so history positions follow from versions.
+            return list(itertools.islice(self._history, rv - oldest + 1, None))
+
+    def wait_for_change(self, after_rv: int, timeout: float) -> None:
+        with self.changed:
+            self.changed.wait_for(lambda: self._rv > after_rv or self.closed, timeout)
+
+    def close(self) -> None:
+        """Wake every waiting watcher so it can finish; used at shutdown."""
+        with self.changed:
+            self.closed = True
+            self.changed.notify_all()
+
+    def _record(self, event_type: str, key: StorageKey, obj: dict[str, Any]) -> None:
+        self._history.append(StoredEvent(self._rv, event_type, key, obj))
+        self.changed.notify_all()

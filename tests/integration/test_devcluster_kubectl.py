@@ -1,0 +1,91 @@
+"""kubectl against devcluster: client-side and server-side apply, get -o json, delete."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fixtures.devcluster import DevCluster
+
+pytestmark = pytest.mark.integration
+
+KUBECTL = Path(__file__).resolve().parents[2] / ".tools" / "kubectl"
+
+if not KUBECTL.exists():
+    pytest.skip("kubectl binary not installed in .tools/", allow_module_level=True)
+
+MANIFEST = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  level: "{level}"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  selector:
+    matchLabels: {{app: api}}
+  template:
+    metadata:
+      labels: {{app: api}}
+    spec:
+      containers:
+        - name: api
+          image: "nginx:{level}"
+          env: [{{name: LEVEL, value: "{level}"}}]
+"""
+
+
+@pytest.fixture
+def kubectl(devcluster: DevCluster, devcluster_namespace: str, tmp_path: Path) -> Any:
+    env = {**os.environ, "KUBECONFIG": str(devcluster.kubeconfig), "HOME": str(tmp_path)}
+
+    def run(*args: str) -> str:
+        command = [str(KUBECTL), "-n", devcluster_namespace, *args]
+        result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, f"kubectl {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
+        assert "warning" not in result.stderr.lower(), result.stderr
+        return result.stdout
+
+    return run
+
+
+def _write(tmp_path: Path, level: str) -> str:
+    path = tmp_path / f"manifest-{level}.yaml"
+    path.write_text(MANIFEST.format(level=level))
+    return str(path)
+
+
+def test_client_side_apply_get_and_delete(kubectl: Any, tmp_path: Path) -> None:
+    assert "configmap/settings created" in kubectl("apply", "-f", _write(tmp_path, "1"))
+    output = kubectl("apply", "-f", _write(tmp_path, "2"))
+    assert "configmap/settings configured" in output and "deployment.apps/api configured" in output
+
+    config = json.loads(kubectl("get", "configmap", "settings", "-o", "json"))
+    assert config["data"] == {"level": "2"}
+    assert "kubectl.kubernetes.io/last-applied-configuration" in config["metadata"]["annotations"]
+    deployment = json.loads(kubectl("get", "deployment", "api", "-o", "json"))
+    container = deployment["spec"]["template"]["spec"]["containers"][0]
+    assert container["image"] == "nginx:2" and container["env"] == [{"name": "LEVEL", "value": "2"}]
+
+    kubectl("delete", "-f", _write(tmp_path, "2"))
+    listing = json.loads(kubectl("get", "configmaps,deployments", "-o", "json"))
+    assert listing["items"] == []
+
+
+def test_server_side_apply(kubectl: Any, tmp_path: Path) -> None:
+    assert "serverside-applied" in kubectl("apply", "--server-side", "-f", _write(tmp_path, "1"))
+    kubectl("apply", "--server-side", "-f", _write(tmp_path, "3"))
+    config = json.loads(kubectl("get", "configmap", "settings", "-o", "json"))
+    assert config["data"] == {"level": "3"}
+    kubectl("delete", "configmap", "settings")
+    assert json.loads(kubectl("get", "configmaps", "-o", "json"))["items"] == []

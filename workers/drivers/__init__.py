@@ -1,0 +1,1 @@
+"""Kubernetes and Helm drivers: no Django, all configuration passed in."""

@@ -147,8 +147,20 @@ CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, mini
 
 HELM_BINARY = env_path("HELM_BINARY", BASE_DIR / ".tools" / "helm")
 HELM_TIMEOUT_SECONDS = env_int("HELM_TIMEOUT_SECONDS", 300, minimum=5)
-GATEWAY_CHART = env_str("GATEWAY_CHART", str(BASE_DIR / "tests" / "charts" / "smallapp"))
+HELM_HOME = env_path("HELM_HOME", BASE_DIR / ".run" / "helm")
+# Gateways: the chart is a local .tgz or directory, or oci://... with GATEWAY_CHART_VERSION pinned.
+GATEWAY_CHART = env_str("GATEWAY_CHART", str(BASE_DIR / "tests" / "charts" / "gateway"))
 GATEWAY_CHART_VERSION = env_str("GATEWAY_CHART_VERSION", "")
+GATEWAY_ROUTE_GATEWAY_NAME = env_str("GATEWAY_ROUTE_GATEWAY_NAME", "shared-gateway")
+GATEWAY_ROUTE_GATEWAY_NAMESPACE = env_str("GATEWAY_ROUTE_GATEWAY_NAMESPACE", "gateway-system")
+GATEWAY_CERT_ISSUER_NAME = env_str("GATEWAY_CERT_ISSUER_NAME", "")
+GATEWAY_CERT_ISSUER_KIND = env_str("GATEWAY_CERT_ISSUER_KIND", "ClusterIssuer")
+GATEWAY_RETRY_BASE_SECONDS = env_int("GATEWAY_RETRY_BASE_SECONDS", 60, minimum=1)
+GATEWAY_RETRY_CAP_SECONDS = env_int("GATEWAY_RETRY_CAP_SECONDS", 900, minimum=1)
+GATEWAY_MAX_FAILURES = env_int("GATEWAY_MAX_FAILURES", 5, minimum=1)
+GATEWAY_READY_GRACE_SECONDS = env_int("GATEWAY_READY_GRACE_SECONDS", 300, minimum=1)
+GATEWAY_POLL_SECONDS = env_int("GATEWAY_POLL_SECONDS", 5, minimum=1)
+GATEWAY_PENDING_TIMEOUT_SECONDS = env_int("GATEWAY_PENDING_TIMEOUT_SECONDS", HELM_TIMEOUT_SECONDS + 60, minimum=1)
 
 LOGGING = {
     "version": 1,
@@ -157,3 +169,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Catalogs
+# Content entries live here; every API replica and worker must see the same directory.
+CATALOG_STORE_DIR = env_path("CATALOG_STORE_DIR", BASE_DIR / ".run" / "catalogs")
+# The public base of the content server, for status.urls.base (<base>/catalogs/<name>).
+CATALOG_BASE_URL = env_url("CATALOG_BASE_URL", "http://127.0.0.1:8000", ("http", "https")).rstrip("/")
+CATALOG_REGISTRY_TIMEOUT_SECONDS = env_int("CATALOG_REGISTRY_TIMEOUT_SECONDS", 30, minimum=1)
+CATALOG_MAX_LAYER_BYTES = env_int("CATALOG_MAX_LAYER_BYTES", 512 * 1024 * 1024, minimum=1024)
+CATALOG_MAX_UNPACKED_BYTES = env_int("CATALOG_MAX_UNPACKED_BYTES", 2 * 1024 * 1024 * 1024, minimum=1024)
+CATALOG_GC_GRACE_SECONDS = env_int("CATALOG_GC_GRACE_SECONDS", 600, minimum=0)
+CATALOG_RETRY_AFTER_SECONDS = env_int("CATALOG_RETRY_AFTER_SECONDS", 10, minimum=1)
+CATALOG_GZIP_MIN_BYTES = env_int("CATALOG_GZIP_MIN_BYTES", 1024, minimum=0)

@@ -20,12 +20,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     run.add_argument("--ready-delay", type=float, default=0.5, help="seconds until workloads report ready")
     run.add_argument("--faults", type=Path, help="YAML/JSON file with fault rules to install at start")
     run.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    run.add_argument(
+        "--with", dest="extra", action="append", default=[], choices=presets.extras(),
+        help="install an optional preset's CRDs too (repeatable)",
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    serve(args.kubeconfig, args.port, args.flavour, args.ready_delay, args.faults, args.verbose)
+    serve(args.kubeconfig, args.port, args.flavour, args.ready_delay, args.faults, args.verbose, args.extra)
     return 0
 
 

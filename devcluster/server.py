@@ -24,12 +24,12 @@ TOKEN = "devcluster-token"
 CONTEXT = "devcluster"
 
 
-def build_cluster(flavour: str) -> Cluster:
-    """A fresh cluster with the default namespaces and the flavour's CRDs installed."""
+def build_cluster(flavour: str, extra_presets: list[str] = ()) -> Cluster:
+    """A fresh cluster with the default namespaces and the flavour's (and extra presets') CRDs installed."""
     cluster = Cluster(Store(), Registry())
     for name in DEFAULT_NAMESPACES:
         cluster.ensure_namespace(name)
-    for manifest in presets.manifests(flavour):
+    for manifest in presets.manifests(flavour, extra_presets):
         api_version = manifest.get("apiVersion", "")
         group, _, version = api_version.rpartition("/")
         rt = cluster.registry.lookup_kind(group, version, manifest.get("kind", ""))
@@ -79,9 +79,10 @@ def serve(
     ready_delay: float = 0.5,
     faults_file: Path | None = None,
     verbose: bool = False,
+    extra_presets: list[str] = (),
 ) -> None:
     """Run until SIGTERM or SIGINT; the kubeconfig appears only once requests can be served."""
-    cluster = build_cluster(flavour)
+    cluster = build_cluster(flavour, extra_presets)
     injector = FaultInjector()
     if faults_file is not None:
         load_faults(faults_file, injector)

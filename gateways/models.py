@@ -80,12 +80,28 @@ class Gateway(SpecResource):
     failure_count = models.PositiveIntegerField(default=0, editable=False)
     next_attempt_at = models.DateTimeField(null=True, blank=True, editable=False)
     deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+    last_reconciled_at = models.DateTimeField(null=True, blank=True, editable=False)
+    lease_owner = models.CharField(max_length=32, blank=True, editable=False)
+    lease_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("name", "id")
         constraints = [models.UniqueConstraint(fields=("owner", "name"), name="gateway_unique_name_per_owner")]
 
     def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A spec change is a fresh start: it clears the failure counter and the backoff."""
+        if self.spec_changed():
+            self.failure_count, self.next_attempt_at = 0, None
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = {*kwargs["update_fields"], "failure_count", "next_attempt_at"}
+        super().save(*args, **kwargs)
+
+    @property
+    def release(self) -> str:
+        """The Helm release name: the gateway's name, alone in its own namespace."""
         return self.name
 
     def assign_namespace(self) -> None:

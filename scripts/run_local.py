@@ -93,7 +93,8 @@ def main() -> None:
 
     kubeconfig = RUN / "devcluster.kubeconfig"
     kubeconfig.unlink(missing_ok=True)
-    processes = [start("devcluster", [PY, "-m", "devcluster", "serve", "--kubeconfig", str(kubeconfig)], env)]
+    devcluster = [PY, "-m", "devcluster", "serve", "--kubeconfig", str(kubeconfig), "--with", "agent-sandbox"]
+    processes = [start("devcluster", devcluster, env)]
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         wait_until(kubeconfig.exists, "the devcluster kubeconfig")

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from controlplane.models import ManagedCluster
 
-# pytest_plugins = ["tests.fixtures.devcluster"]
+pytest_plugins = ["tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.stack"]
 
 KUBECONFIG = """\
 apiVersion: v1

@@ -10,9 +10,9 @@ from controlplane.api.fields import StrictCharField, StrictIntegerField
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
 from controlplane.models import ManagedCluster
 from gateways.choices import DatabaseProvider, Phase
-from gateways.models import Gateway
+from gateways.models import Gateway, GatewayEvent
 
-__all__ = ["GatewaySerializer"]
+__all__ = ["GatewayEventSerializer", "GatewaySerializer"]
 
 
 class RouteSerializer(serializers.Serializer):
@@ -120,3 +120,10 @@ class GatewaySerializer(ModelCleanSerializer):
         gateway = Gateway(owner=self.context["request"].user, **validated_data)
         gateway.assign_namespace()
         return self._save(lambda: (gateway.save(), gateway)[1])
+
+
+class GatewayEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = GatewayEvent
+        fields = ("timestamp", "type", "reason", "message")
+        read_only_fields = fields

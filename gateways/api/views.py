@@ -8,6 +8,8 @@ import django_filters
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +18,7 @@ from controlplane.api.errors import Conflict
 from controlplane.api.permissions import IsOwnerOrAdmin, is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
-from gateways.api.serializers import GatewaySerializer
+from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
 from gateways.choices import Phase
 from gateways.models import Gateway
 
@@ -66,6 +68,38 @@ class GatewayViewSet(ReconciledModelViewSet):
                 gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
             self.enqueue(gateway)
         return Response(self.get_serializer(gateway).data, status=202)
+
+    @extend_schema(
+        operation_id="gateways_retry", request=None, responses={202: GatewaySerializer},
+        description="Reset the failure counter and backoff, leave Failed, and reconcile now.",
+    )
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with transaction.atomic():
+            gateway = self.get_object()
+            Gateway.objects.filter(pk=gateway.pk).update(failure_count=0, next_attempt_at=None)
+            self.enqueue(gateway)
+        gateway.refresh_from_db()
+        return Response(self.get_serializer(gateway).data, status=202)
+
+    @extend_schema(
+        operation_id="gateways_resync", request=None, responses={202: GatewaySerializer},
+        description="Reconcile now, without touching the failure counter.",
+    )
+    @action(detail=True, methods=["post"])
+    def resync(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        gateway = self.get_object()
+        with transaction.atomic():
+            self.enqueue(gateway)
+        return Response(self.get_serializer(gateway).data, status=202)
+
+    @extend_schema(operation_id="gateways_events_list", responses={200: GatewayEventSerializer(many=True)})
+    @action(detail=True, methods=["get"], serializer_class=GatewayEventSerializer, filterset_class=None)
+    def events(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The gateway's event history, newest first."""
+        gateway = self.get_object()
+        page = self.paginate_queryset(gateway.events.all())
+        return self.get_paginated_response(GatewayEventSerializer(page, many=True).data)
 
     def perform_update(self, serializer: Any) -> None:
         if serializer.instance.deletion_requested_at is not None:

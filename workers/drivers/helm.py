@@ -150,6 +150,18 @@ class Helm:
         """A chart's default values (no cluster involved)."""
         return parse_values_yaml(self._run(["show", "values", *_version(version)], [chart_ref]))
 
+    def show_chart(self, chart_ref: str, *, version: str | None = None) -> dict[str, Any]:
+        """A chart's Chart.yaml (name, version, appVersion, ...)."""
+        return parse_values_yaml(self._run(["show", "chart", *_version(version)], [chart_ref]))
+
+    def pull(self, chart_ref: str, destination: Path, *, version: str | None = None) -> Path:
+        """Download a remote chart (``oci://...``) into ``destination``; returns the .tgz path."""
+        destination.mkdir(parents=True, exist_ok=True)
+        before = set(destination.glob("*.tgz"))
+        self._run(["pull", f"--destination={destination}", *_version(version)], [chart_ref])
+        (archive,) = set(destination.glob("*.tgz")) - before or sorted(destination.glob("*.tgz"))[-1:]
+        return archive
+
     def template(
         self,
         release: str,

@@ -1,0 +1,276 @@
+"""Map a gateway spec and its cluster to the gateway chart's Helm values (pure: no I/O, no Django).
+
+The keys follow the upstream OpenShell chart's values interface (DESIGN.md, "Chart"). Every key
+set here must exist in the chart's default values; `gateways.chart_keys.check_values_keys` checks
+that, and the unit tests check this module against `tests/charts/gateway/values.yaml`.
+
+Inputs are small frozen dataclasses, so callers (the reconciler, tests) build them from models or
+plain data; `GatewaySpec.from_gateway` and `ClusterFacts.from_cluster` read any object with the
+Gateway / ManagedCluster attribute names without importing the models.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from controlplane.imageref import InvalidImageRefError, parse_image_ref
+
+__all__ = [
+    "FLAVOURS",
+    "TRUSTED_CA_CONFIGMAP",
+    "TRUSTED_CA_KEY",
+    "ClusterFacts",
+    "GatewaySpec",
+    "RoutingConfig",
+    "ValuesError",
+    "db_secret_name",
+    "gateway_values",
+    "image_values",
+    "route_address",
+    "route_host",
+    "routing_problems",
+    "sandbox_service_account",
+    "values_hash",
+]
+
+FLAVOURS = ("kubernetes", "openshift")
+# The reconciler creates this ConfigMap (key `ca.crt`) before Helm when the cluster has a trusted CA.
+TRUSTED_CA_CONFIGMAP = "gateway-trusted-ca"
+TRUSTED_CA_KEY = "ca.crt"
+DB_SECRET_KEY = "uri"
+ISSUER_KINDS = ("Issuer", "ClusterIssuer")
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+MAX_HOST_LENGTH = 253
+
+
+class ValuesError(ValueError):
+    """The spec, cluster and routing config cannot be mapped to valid values."""
+
+
+@dataclass(frozen=True)
+class GatewaySpec:
+    """What the values depend on from a gateway's spec. Empty strings mean "not set"."""
+
+    namespace: str
+    release: str
+    image: str
+    supervisor_image: str
+    route_enabled: bool = True
+    route_host: str = ""
+    oidc_issuer: str = ""
+    oidc_audience: str = ""
+    oidc_roles_claim: str = ""
+    oidc_admin_role: str = ""
+    oidc_user_role: str = ""
+    oidc_ca_configmap: str = ""
+    has_external_db: bool = False
+
+    @classmethod
+    def from_gateway(cls, gateway: Any, release: str | None = None) -> GatewaySpec:
+        """Read a Gateway-like object (model instance or anything with the same attribute names)."""
+        return cls(
+            namespace=gateway.namespace,
+            release=release or gateway.release_name,
+            image=gateway.image,
+            supervisor_image=gateway.supervisor_image,
+            route_enabled=bool(gateway.route_enabled),
+            route_host=gateway.route_host or "",
+            oidc_issuer=gateway.oidc_issuer or "",
+            oidc_audience=gateway.oidc_audience or "",
+            oidc_roles_claim=gateway.oidc_roles_claim or "",
+            oidc_admin_role=gateway.oidc_admin_role or "",
+            oidc_user_role=gateway.oidc_user_role or "",
+            oidc_ca_configmap=gateway.oidc_ca_configmap or "",
+            has_external_db=str(gateway.database_provider) == "external",
+        )
+
+
+@dataclass(frozen=True)
+class ClusterFacts:
+    """What the values depend on from the managed cluster.
+
+    `agent_sandbox_preflight`: None leaves the chart's default (the preflight is on, so the cluster
+    must serve `agents.x-k8s.io/v1alpha1`); True/False sets `agentSandbox.preflight.enabled`.
+    """
+
+    flavour: str
+    base_domain: str
+    gateway_api: bool
+    has_trusted_ca: bool = False
+    agent_sandbox_preflight: bool | None = None
+
+    @classmethod
+    def from_cluster(cls, cluster: Any) -> ClusterFacts:
+        """Read a ManagedCluster-like object."""
+        return cls(
+            flavour=str(cluster.flavour),
+            base_domain=cluster.base_domain,
+            gateway_api=bool(cluster.gateway_api),
+            has_trusted_ca=bool(cluster.trusted_ca_pem),
+        )
+
+
+@dataclass(frozen=True)
+class RoutingConfig:
+    """Worker configuration for exposing gateways.
+
+    - `gateway_name`/`gateway_namespace`: the Gateway API Gateway every GRPCRoute attaches to
+      (needed on clusters that serve the Gateway API).
+    - `issuer_name`/`issuer_kind`: the cert-manager issuer of the server certificate behind an
+      OpenShift passthrough Route (needed on OpenShift clusters without the Gateway API).
+    - `route_annotations`: extra annotations on the OpenShift Route.
+    """
+
+    gateway_name: str = ""
+    gateway_namespace: str = ""
+    issuer_name: str = ""
+    issuer_kind: str = "ClusterIssuer"
+    route_annotations: Mapping[str, str] = field(default_factory=dict, hash=False)
+
+
+def db_secret_name(release: str) -> str:
+    """The DB credentials Secret (key `uri`) the reconciler creates before Helm."""
+    return f"{release}-db-credentials"
+
+
+def sandbox_service_account(release: str) -> str:
+    """The chart's sandbox ServiceAccount; on OpenShift the reconciler binds it to the privileged SCC."""
+    return f"{release}-sandbox"
+
+
+def image_values(reference: str) -> dict[str, str]:
+    """`{"repository", "tag"}` such that the chart's `printf "%s:%s" repository tag` is the reference.
+
+    - `repo` → (`repo`, `latest`); `repo:tag` and `host:5000/repo:tag` → (`…/repo`, `tag`);
+    - `repo@algo:hex` and `repo:tag@algo:hex` → (`repo@algo` or `repo:tag@algo`, `hex`): the
+      digest's own colon is the one printf puts back, so the digest survives and is never `:latest`.
+    """
+    try:
+        ref = parse_image_ref(reference)
+    except InvalidImageRefError as exc:
+        raise ValuesError(f"Invalid image reference {reference!r}: {exc}") from None
+    if ref.digest:
+        algorithm, _, encoded = ref.digest.partition(":")
+        prefix = f"{ref.name}:{ref.tag}" if ref.tag else ref.name
+        return {"repository": f"{prefix}@{algorithm}", "tag": encoded}
+    return {"repository": ref.name, "tag": ref.tag or "latest"}
+
+
+def route_host(spec: GatewaySpec, cluster: ClusterFacts) -> str | None:
+    """The route's hostname: the spec's host, else `gw-<namespace>.<base domain>`; None without a route."""
+    if not spec.route_enabled:
+        return None
+    host = spec.route_host or f"gw-{spec.namespace}.{cluster.base_domain}"
+    host = host.lower().rstrip(".")
+    labels = host.split(".")
+    if len(host) > MAX_HOST_LENGTH or not all(_DNS_LABEL.match(label) for label in labels):
+        raise ValuesError(f"Route host {host!r} is not a valid DNS name (labels of at most 63 characters).")
+    return host
+
+
+def route_address(host: str) -> str:
+    return f"grpcs://{host}:443"
+
+
+def routing_problems(cluster: ClusterFacts, routing: RoutingConfig) -> list[str]:
+    """Why gateways with a route cannot be exposed on `cluster` with `routing` (empty when they can).
+
+    Usable at worker startup to refuse inconsistent configuration.
+    """
+    if cluster.flavour not in FLAVOURS:
+        return [f"Unknown cluster flavour {cluster.flavour!r}; expected one of {', '.join(FLAVOURS)}."]
+    if cluster.gateway_api:
+        if not routing.gateway_name:
+            return ["The cluster serves the Gateway API, but no Gateway name is configured for GRPCRoute parentRefs."]
+        return []
+    if cluster.flavour == "openshift":
+        problems = []
+        if not routing.issuer_name:
+            problems.append(
+                "An OpenShift cluster without the Gateway API needs a cert-manager issuer name for the Route's "
+                "server certificate."
+            )
+        if routing.issuer_kind not in ISSUER_KINDS:
+            problems.append(f"cert-manager issuer kind must be one of {', '.join(ISSUER_KINDS)}.")
+        return problems
+    return ["A kubernetes cluster without the Gateway API has no way to expose a gateway route."]
+
+
+def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingConfig) -> dict[str, Any]:
+    """The Helm values for `spec` on `cluster` (a new nested dict; the inputs are not modified)."""
+    if not spec.release:
+        raise ValuesError("A release name is required.")
+    if cluster.flavour not in FLAVOURS:
+        raise ValuesError(f"Unknown cluster flavour {cluster.flavour!r}; expected one of {', '.join(FLAVOURS)}.")
+
+    server: dict[str, Any] = {}
+    if spec.has_external_db:
+        server["externalDbSecret"] = db_secret_name(spec.release)
+    if cluster.has_trusted_ca:
+        server["trustedCaConfigMapName"] = TRUSTED_CA_CONFIGMAP
+    if spec.oidc_issuer:
+        oidc = {"issuer": spec.oidc_issuer}
+        for key, value in (
+            ("audience", spec.oidc_audience),
+            ("rolesClaim", spec.oidc_roles_claim),
+            ("adminRole", spec.oidc_admin_role),
+            ("userRole", spec.oidc_user_role),
+            ("caConfigMapName", spec.oidc_ca_configmap),
+        ):
+            if value:
+                oidc[key] = value
+        server["oidc"] = oidc
+    elif any((spec.oidc_audience, spec.oidc_roles_claim, spec.oidc_admin_role, spec.oidc_user_role)) or (
+        spec.oidc_ca_configmap
+    ):
+        raise ValuesError("OIDC settings need an issuer; without one they would be silently ignored.")
+
+    values: dict[str, Any] = {
+        "image": image_values(spec.image),
+        "supervisor": {"image": image_values(spec.supervisor_image)},
+    }
+    if server:
+        values["server"] = server
+    values.update(_routing_values(spec, cluster, routing))
+    if cluster.agent_sandbox_preflight is not None:
+        values["agentSandbox"] = {"preflight": {"enabled": cluster.agent_sandbox_preflight}}
+    return values
+
+
+def _routing_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingConfig) -> dict[str, Any]:
+    disabled_grpc = {"grpcRoute": {"enabled": False}}
+    disabled_route = {"openshiftRoute": {"enabled": False}}
+    no_certificate = {"certManager": {"enabled": False}}
+    host = route_host(spec, cluster)
+    if host is None:
+        return {**disabled_grpc, **disabled_route, **no_certificate}
+    problems = routing_problems(cluster, routing)
+    if problems:
+        raise ValuesError(" ".join(problems))
+    if cluster.gateway_api:
+        gateway = {"name": routing.gateway_name}
+        if routing.gateway_namespace:
+            gateway["namespace"] = routing.gateway_namespace
+        grpc = {"grpcRoute": {"enabled": True, "hostnames": [host], "gateway": gateway}}
+        return {**grpc, **disabled_route, **no_certificate}
+    # OpenShift without the Gateway API: a passthrough Route, the server presenting a cert-manager certificate.
+    route: dict[str, Any] = {"enabled": True, "host": host}
+    if routing.route_annotations:
+        route["annotations"] = dict(routing.route_annotations)
+    certificate = {
+        "enabled": True,
+        "serverIssuerRef": {"name": routing.issuer_name, "kind": routing.issuer_kind},
+        "serverDnsNames": [host],
+    }
+    return {**disabled_grpc, "openshiftRoute": route, "certManager": certificate}
+
+
+def values_hash(values: Mapping[str, Any]) -> str:
+    """A stable sha256 (hex) of the values as canonical JSON: key order does not matter, list order does."""
+    canonical = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()

@@ -1,0 +1,58 @@
+"""End-to-end fixtures: clusters for gateways (with the Agent Sandbox API the chart requires)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from kubernetes import client, config
+
+from controlplane.models import ManagedCluster
+from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.fixtures.stack import ApiSession, wait_for
+
+
+@pytest.fixture(scope="session")
+def gateway_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
+    with start_devcluster(tmp_path_factory.mktemp("gw-k8s"), ready_delay=0.3, extra_presets=("agent-sandbox",)) as dc:
+        yield dc
+
+
+@pytest.fixture(scope="session")
+def gateway_openshift_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
+    with start_devcluster(
+        tmp_path_factory.mktemp("gw-ocp"), flavour="openshift", ready_delay=0.3, extra_presets=("agent-sandbox",)
+    ) as dc:
+        yield dc
+
+
+def register(dc: DevCluster, name: str, *, flavour: str = "kubernetes", gateway_api: bool = True) -> ManagedCluster:
+    return ManagedCluster.objects.create(
+        name=name, flavour=flavour, kubeconfig=dc.kubeconfig.read_text(), base_domain=f"{name}.example.test",
+        gateway_api=gateway_api,
+    )
+
+
+def kube_api(dc: DevCluster) -> client.ApiClient:
+    return config.new_client_from_config(config_file=str(dc.kubeconfig))
+
+
+@pytest.fixture
+def tenant(api_session: Callable[..., ApiSession]) -> ApiSession:
+    return api_session("tenant", admin=False)
+
+
+@pytest.fixture
+def wait_for_phase(tenant: ApiSession) -> Callable[..., dict[str, Any]]:
+    def wait(gateway_id: str, phase: str, timeout: float = 90, **extra: Any) -> dict[str, Any]:
+        def check() -> dict[str, Any] | None:
+            body = tenant.get(f"/api/v1/gateways/{gateway_id}/").json()
+            status = body["status"]
+            if status["phase"] == phase and all(status.get(k) == v for k, v in extra.items()):
+                return body
+            return None
+
+        return wait_for(check, f"gateway {gateway_id} to reach {phase} {extra or ''}", timeout=timeout)
+
+    return wait

@@ -1,0 +1,72 @@
+"""One reconcile pass: observe, choose an action, run it, save its outcome; never the same action twice."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from workers.drivers.errors import DriverError
+from workers.reconcile.catalog import outcome, persist, source, unpack
+from workers.reconcile.catalog.outcome import Outcome
+from workers.reconcile.catalog.policy import TERMINAL, RetryPolicy, classify
+from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.catalog.state import State, determine_state
+
+__all__ = ["PassResult", "reconcile"]
+
+log = logging.getLogger(__name__)
+
+Action = Callable[[CatalogRequest, str, datetime], Outcome]
+ACTIONS: dict[State, Action] = {
+    State.USER_UNAVAILABLE: lambda request, _digest, now: outcome.dropped(request, now),
+    State.OUT_OF_SYNC: unpack.run,
+}
+RETRY = RetryPolicy()
+
+
+@dataclass(frozen=True)
+class PassResult:
+    """``requeue_after`` (seconds) asks for a retry; ``superseded`` means the spec changed mid-pass."""
+
+    requeue_after: float | None = None
+    superseded: bool = False
+
+
+def reconcile(pk: str, *, now: datetime, attempt: int = 0) -> PassResult:
+    """Run one pass for catalog ``pk``; ``attempt`` counts the consecutive retries before this one."""
+    request = persist.load(pk)
+    done: set[State] = set()
+    resolved: str | None = None
+    while request is not None:
+        try:
+            if request.available and resolved is None:
+                resolved = source.resolve(request)
+            state = determine_state(request, resolved)
+            if state is State.IN_SYNC:
+                summary = outcome.in_sync(request, now)
+                return PassResult(superseded=summary.changes and not persist.save(request, summary))
+            if state in done:
+                return PassResult()
+            done.add(state)
+            step = ACTIONS[state](request, resolved or "", now)
+            if not step.changes:
+                return PassResult()
+            if not persist.save(request, step):
+                return PassResult(superseded=True)
+            request = request.after(step.conditions, step.fields, step.content_present)
+        except Exception as exc:
+            return _fail(request, exc, now, attempt)
+    return PassResult()
+
+
+def _fail(request: CatalogRequest, exc: Exception, now: datetime, attempt: int) -> PassResult:
+    """Record the failure (old content keeps being served) and ask for a retry unless it is terminal."""
+    failure = classify(exc, request.secrets)
+    expected = isinstance(exc, (*TERMINAL, DriverError, persist.ContentVanished))
+    log.warning("catalog %s: %s", request.name, failure.message, exc_info=not expected)
+    saved = persist.save(request, outcome.failed(request, failure, now))
+    delay = None if failure.terminal else RETRY.delay(attempt + 1, random.random())
+    return PassResult(requeue_after=delay, superseded=not saved)

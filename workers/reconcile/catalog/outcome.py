@@ -1,0 +1,123 @@
+"""What one step decided: the conditions, status fields and event to save at once (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from catalogs.choices import ConditionType, Reason
+from controlplane.conditions import Condition, find_condition, set_condition
+from workers.reconcile.catalog.policy import Failure
+from workers.reconcile.catalog.request import CatalogRequest
+
+__all__ = ["EventNote", "Outcome", "dropped", "failed", "in_sync", "unpacked"]
+
+TRUE, FALSE = "True", "False"
+NO_CONTENT: dict[str, Any] = {"resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": ""}
+
+
+@dataclass(frozen=True)
+class EventNote:
+    type: str  # Normal or Warning
+    reason: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``require_content`` must be in the store at switch time; ``release_content`` goes after commit."""
+
+    conditions: list[Condition]
+    fields: dict[str, Any]
+    content_present: bool
+    event: EventNote | None = None
+    require_content: str = ""
+    release_content: str = ""
+    changes: bool = True
+
+
+def _conditions(
+    request: CatalogRequest, now: datetime, progressing: tuple[str, str, str], serving: tuple[str, str, str]
+) -> list[Condition]:
+    conditions = list(request.conditions)
+    for type_, (status, reason, message) in (
+        (ConditionType.PROGRESSING, progressing), (ConditionType.SERVING, serving)
+    ):
+        conditions = set_condition(
+            conditions, type_=type_, status=status, reason=reason, message=message,
+            generation=request.generation, now=now,
+        )
+    return conditions
+
+
+def _progress_changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
+    before = find_condition(list(request.conditions), ConditionType.PROGRESSING)
+    after = find_condition(conditions, ConditionType.PROGRESSING)
+    if before is None or after is None:
+        return True
+    return (before["reason"], before["message"]) != (after["reason"], after["message"])
+
+
+def _serving_available(resolved_ref: str) -> tuple[str, str, str]:
+    return TRUE, Reason.AVAILABLE, f"Serving content unpacked from {resolved_ref}"
+
+
+def unpacked(
+    request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime
+) -> Outcome:
+    fields = {
+        "resolved_ref": resolved_ref, "base_url": base_url, "last_unpacked": now, "content_digest": content_digest,
+    }
+    conditions = _conditions(
+        request, now,
+        (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"),
+        _serving_available(resolved_ref),
+    )
+    event = EventNote("Normal", "Unpacked", f"Serving {content_digest} from {resolved_ref}")
+    return Outcome(conditions, fields, content_present=True, event=event, require_content=content_digest)
+
+
+def in_sync(request: CatalogRequest, now: datetime) -> Outcome:
+    conditions = _conditions(
+        request, now,
+        (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {request.resolved_ref}"),
+        _serving_available(request.resolved_ref),
+    )
+    changed = conditions != list(request.conditions) or request.observed_generation != request.generation
+    return Outcome(conditions, request.status_fields(), content_present=True, changes=changed)
+
+
+def dropped(request: CatalogRequest, now: datetime) -> Outcome:
+    conditions = _conditions(
+        request, now,
+        (TRUE, Reason.SUCCEEDED, "Availability mode is Unavailable: nothing is unpacked"),
+        (FALSE, Reason.USER_SPECIFIED_UNAVAILABLE, "Availability mode is Unavailable: content was dropped"),
+    )
+    changed = conditions != list(request.conditions) or request.observed_generation != request.generation
+    event = EventNote("Normal", "Dropped", "Content dropped: availability mode is Unavailable") if changed else None
+    return Outcome(
+        conditions, dict(NO_CONTENT), content_present=False, event=event,
+        release_content=request.content_digest, changes=changed or bool(request.content_digest),
+    )
+
+
+def failed(request: CatalogRequest, failure: Failure, now: datetime) -> Outcome:
+    """Keep serving old content if there is any; otherwise say plainly that nothing is served."""
+    if failure.terminal:
+        progressing = (FALSE, Reason.BLOCKED, failure.message)
+    else:
+        progressing = (TRUE, Reason.RETRYING, failure.message)
+    if request.content_present:
+        serving, fields = _serving_available(request.resolved_ref), request.status_fields()
+        release = ""
+    else:
+        serving, fields = (FALSE, Reason.UNAVAILABLE, "No content has been unpacked"), dict(NO_CONTENT)
+        release = request.content_digest
+    conditions = _conditions(request, now, progressing, serving)
+    event = None
+    if _progress_changed(request, conditions):
+        event = EventNote("Warning", progressing[1], failure.message)
+    return Outcome(
+        conditions, fields, content_present=request.content_present, event=event, release_content=release,
+    )

@@ -1,0 +1,69 @@
+"""Load a catalog into a request, and save one step's outcome in one transaction.
+
+A save is conditional on the generation the pass started from: if the spec changed meanwhile,
+nothing is written and the caller starts a fresh pass. Switching to new content takes the
+content's lock and checks that the entry is still in the store, so the GC cannot race it.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from catalogs import store
+from catalogs.choices import AvailabilityMode
+from catalogs.cleanup import lock_content, release_after_commit
+from catalogs.models import Catalog, CatalogEvent
+from workers.reconcile.catalog.outcome import Outcome
+from workers.reconcile.catalog.request import CatalogRequest
+
+__all__ = ["ContentVanished", "load", "save"]
+
+
+class ContentVanished(Exception):
+    """The entry to switch to was removed from the store before the switch."""
+
+
+def load(pk: str) -> CatalogRequest | None:
+    catalog = Catalog.objects.filter(pk=pk).first()
+    if catalog is None:
+        return None
+    digest = catalog.content_digest
+    return CatalogRequest(
+        pk=str(catalog.pk),
+        name=catalog.name,
+        generation=catalog.generation,
+        image_ref=catalog.image_ref,
+        available=catalog.availability_mode == AvailabilityMode.AVAILABLE,
+        pull_username=catalog.pull_username,
+        pull_password=catalog.pull_password,
+        ca=catalog.ca,
+        conditions=tuple(catalog.conditions),
+        observed_generation=catalog.observed_generation,
+        resolved_ref=catalog.resolved_ref,
+        base_url=catalog.base_url,
+        last_unpacked=catalog.last_unpacked,
+        content_digest=digest,
+        content_present=bool(digest) and store.has(digest),
+    )
+
+
+def save(request: CatalogRequest, outcome: Outcome) -> bool:
+    """Write the outcome if the catalog still has the request's generation; False if it has not."""
+    with transaction.atomic():
+        if outcome.require_content:
+            lock_content(outcome.require_content)
+            if not store.has(outcome.require_content):
+                raise ContentVanished(f"content {outcome.require_content} left the store before the switch")
+        updated = Catalog.objects.filter(pk=request.pk, generation=request.generation).update(
+            conditions=outcome.conditions, observed_generation=request.generation, **outcome.fields
+        )
+        if not updated:
+            return False
+        if outcome.event:
+            CatalogEvent.objects.create(
+                catalog_id=request.pk, type=outcome.event.type, reason=outcome.event.reason,
+                message=outcome.event.message[:2048],
+            )
+        if outcome.release_content and outcome.release_content != outcome.fields.get("content_digest"):
+            release_after_commit(outcome.release_content)
+    return True

@@ -1,0 +1,59 @@
+"""Which catalogs the periodic poll should reconcile now.
+
+A Redis key per catalog, set with NX and a TTL, records "checked recently": a tag ref is checked
+again once its key expires (every poll interval, with jitter); a catalog that has not settled
+(spec not yet observed, or no content) is rechecked every ``UNSETTLED_RECHECK_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import redis
+from django.conf import settings
+
+from catalogs.choices import AvailabilityMode
+from catalogs.models import Catalog
+from controlplane.imageref import InvalidImageRefError, parse_image_ref
+from workers.reconcile.catalog.policy import poll_seconds
+
+__all__ = ["POLL_KEY", "due_catalog_ids", "recheck_seconds"]
+
+POLL_KEY = "catalogs:polled:{pk}"
+UNSETTLED_RECHECK_SECONDS = 60
+
+
+def recheck_seconds(
+    *, image_ref: str, poll_interval_minutes: int | None, settled: bool, random_unit: float
+) -> float | None:
+    """How long until the next poll of this catalog; None when polling would never change anything."""
+    if not settled:
+        return UNSETTLED_RECHECK_SECONDS
+    try:
+        is_tag = parse_image_ref(image_ref).digest is None
+    except InvalidImageRefError:
+        return None
+    if is_tag and poll_interval_minutes:
+        return poll_seconds(poll_interval_minutes, random_unit)
+    return None
+
+
+def due_catalog_ids() -> list[str]:
+    """Ids of the catalogs to reconcile now; marks each as polled."""
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    due = []
+    try:
+        rows = Catalog.objects.values_list(
+            "pk", "image_ref", "poll_interval_minutes", "generation", "observed_generation", "content_digest",
+            "availability_mode",
+        )
+        for pk, image_ref, interval, generation, observed, digest, mode in rows:
+            settled = observed >= generation and (bool(digest) or mode != AvailabilityMode.AVAILABLE)
+            seconds = recheck_seconds(
+                image_ref=image_ref, poll_interval_minutes=interval, settled=settled, random_unit=random.random()
+            )
+            if seconds is not None and client.set(POLL_KEY.format(pk=pk), 1, nx=True, ex=max(int(seconds), 1)):
+                due.append(str(pk))
+    finally:
+        client.close()
+    return due

@@ -1,0 +1,58 @@
+"""An immutable snapshot of one catalog, as one reconcile pass sees it (pure)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from controlplane.conditions import Condition
+
+__all__ = ["CatalogRequest"]
+
+
+@dataclass(frozen=True)
+class CatalogRequest:
+    pk: str
+    name: str
+    generation: int
+    image_ref: str
+    available: bool
+    pull_username: str
+    pull_password: str = dataclasses.field(repr=False)
+    ca: str
+    conditions: tuple[Condition, ...]
+    observed_generation: int
+    resolved_ref: str
+    base_url: str
+    last_unpacked: datetime | None
+    content_digest: str
+    content_present: bool
+
+    @property
+    def served_digest(self) -> str:
+        """The manifest digest the current content came from ('' when nothing is served)."""
+        return self.resolved_ref.rpartition("@")[2] if self.content_present else ""
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        return (self.pull_password,) if self.pull_password else ()
+
+    def status_fields(self) -> dict[str, Any]:
+        return {
+            "resolved_ref": self.resolved_ref,
+            "base_url": self.base_url,
+            "last_unpacked": self.last_unpacked,
+            "content_digest": self.content_digest,
+        }
+
+    def after(self, conditions: list[Condition], fields: dict[str, Any], content_present: bool) -> CatalogRequest:
+        """The snapshot once a step's outcome has been saved."""
+        return dataclasses.replace(
+            self,
+            conditions=tuple(conditions),
+            observed_generation=self.generation,
+            content_present=content_present,
+            **fields,
+        )

@@ -1,0 +1,26 @@
+"""Classify a catalog into one closed set of states (pure; the resolved digest is observed by the caller)."""
+
+from __future__ import annotations
+
+import enum
+
+from workers.reconcile.catalog.request import CatalogRequest
+
+__all__ = ["State", "determine_state"]
+
+
+class State(enum.Enum):
+    USER_UNAVAILABLE = "UserUnavailable"  # availability_mode=Unavailable: drop content
+    UNRESOLVED = "Unresolved"  # the ref has not been resolved in this pass yet
+    OUT_OF_SYNC = "OutOfSync"  # the ref names other content than is served, or content is missing: unpack
+    IN_SYNC = "InSync"  # serving what the ref names
+
+
+def determine_state(request: CatalogRequest, resolved_digest: str | None) -> State:
+    if not request.available:
+        return State.USER_UNAVAILABLE
+    if resolved_digest is None:
+        return State.UNRESOLVED
+    if not request.content_present or request.served_digest != resolved_digest:
+        return State.OUT_OF_SYNC
+    return State.IN_SYNC

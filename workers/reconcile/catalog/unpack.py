@@ -1,0 +1,36 @@
+"""The unpack action: pull the resolved image, unpack its catalog, and install it in the store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+
+from catalogs import store
+from workers.drivers.oci import PullLimits
+from workers.fbc.jsonl import write_catalog
+from workers.fbc.parse import find_configs_dir, iter_metas
+from workers.fbc.untar import UnpackLimits, apply_layers
+from workers.reconcile.catalog import outcome, source
+from workers.reconcile.catalog.outcome import Outcome
+from workers.reconcile.catalog.request import CatalogRequest
+
+__all__ = ["run"]
+
+
+def run(request: CatalogRequest, digest: str, now: datetime) -> Outcome:
+    """Everything happens in scratch space under the store; only a complete entry is installed."""
+    with store.work_dir() as work, store.staging_dir() as staged:
+        with source.client_for(request) as client:
+            image = client.pull(digest, work, PullLimits(max_layer_bytes=settings.CATALOG_MAX_LAYER_BYTES))
+        rootfs = work / "rootfs"
+        rootfs.mkdir()
+        apply_layers(image.layers, rootfs, UnpackLimits(max_bytes=settings.CATALOG_MAX_UNPACKED_BYTES))
+        configs = find_configs_dir(rootfs, image.labels)
+        written = write_catalog(
+            iter_metas(configs, rootfs),
+            staged / store.ALL_FILE, staged / store.ALL_GZ_FILE, staged / store.INDEX_FILE,
+        )
+        store.install(staged, written.digest)
+    base_url = f"{settings.CATALOG_BASE_URL}/catalogs/{request.name}"
+    return outcome.unpacked(request, source.resolved_ref(request, digest), written.digest, base_url, now)

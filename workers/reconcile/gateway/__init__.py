@@ -1,0 +1,1 @@
+"""The gateway reconciler: observe (state), decide (policy), act (install/upgrade/uninstall/unlock)."""

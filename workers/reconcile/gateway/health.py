@@ -1,0 +1,42 @@
+"""Readiness of a release's objects as returned by the Kubernetes API (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["route_ready", "workload_ready"]
+
+
+def _workload_is_ready(obj: dict[str, Any]) -> bool:
+    spec, status = obj.get("spec", {}), obj.get("status", {})
+    wanted = spec.get("replicas", 1)
+    generation = obj.get("metadata", {}).get("generation", 0)
+    return (
+        status.get("observedGeneration", 0) >= generation
+        and status.get("readyReplicas", 0) >= wanted
+        and status.get("updatedReplicas", wanted) >= wanted
+    )
+
+
+def workload_ready(workloads: list[dict[str, Any]]) -> bool:
+    """Every Deployment and StatefulSet of the release has all replicas ready at its current generation."""
+    return bool(workloads) and all(_workload_is_ready(obj) for obj in workloads)
+
+
+def _conditions_true(conditions: list[dict[str, Any]], wanted: str) -> bool:
+    return any(c.get("type") == wanted and c.get("status") == "True" for c in conditions)
+
+
+def route_ready(routes: list[dict[str, Any]]) -> bool:
+    """A GRPCRoute accepted by a parent gateway, or an OpenShift Route admitted by a router."""
+    if not routes:
+        return False
+    for route in routes:
+        status = route.get("status", {})
+        if route.get("kind") == "Route":
+            ok = any(_conditions_true(i.get("conditions", []), "Admitted") for i in status.get("ingress", []))
+        else:
+            ok = any(_conditions_true(p.get("conditions", []), "Accepted") for p in status.get("parents", []))
+        if not ok:
+            return False
+    return True

@@ -1,0 +1,108 @@
+"""Build a ``GatewayRequest`` from the database rows and the worker settings."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from gateways.chart_keys import UnknownValuesKeys, check_values_keys
+from gateways.choices import DatabaseProvider, Phase
+from gateways.models import Gateway
+from gateways.values import (
+    ClusterFacts,
+    GatewaySpec,
+    RoutingConfig,
+    ValuesError,
+    db_secret_name,
+    gateway_values,
+    route_host,
+    sandbox_service_account,
+)
+from workers.reconcile.gateway.policy import RetryPolicy
+from workers.reconcile.gateway.request import Chart, GatewayRequest, Prerequisites, Timing
+
+__all__ = ["MANAGED_BY", "build_request", "routing_config", "timing"]
+
+MANAGED_BY = "controlplane"
+
+
+def routing_config() -> RoutingConfig:
+    return RoutingConfig(
+        gateway_name=settings.GATEWAY_ROUTE_GATEWAY_NAME,
+        gateway_namespace=settings.GATEWAY_ROUTE_GATEWAY_NAMESPACE,
+        issuer_name=settings.GATEWAY_CERT_ISSUER_NAME,
+        issuer_kind=settings.GATEWAY_CERT_ISSUER_KIND,
+    )
+
+
+def timing() -> Timing:
+    return Timing(
+        retry=RetryPolicy(
+            base=timedelta(seconds=settings.GATEWAY_RETRY_BASE_SECONDS),
+            cap=timedelta(seconds=settings.GATEWAY_RETRY_CAP_SECONDS),
+            max_failures=settings.GATEWAY_MAX_FAILURES,
+        ),
+        pending_timeout=timedelta(seconds=settings.GATEWAY_PENDING_TIMEOUT_SECONDS),
+        ready_grace=timedelta(seconds=settings.GATEWAY_READY_GRACE_SECONDS),
+        poll_interval=timedelta(seconds=settings.GATEWAY_POLL_SECONDS),
+    )
+
+
+def gateway_spec(gateway: Gateway) -> GatewaySpec:
+    return GatewaySpec(
+        namespace=gateway.namespace,
+        release=gateway.release,
+        image=gateway.image,
+        supervisor_image=gateway.supervisor_image,
+        route_enabled=gateway.route_enabled,
+        route_host=gateway.route_host,
+        oidc_issuer=gateway.oidc_issuer,
+        oidc_audience=gateway.oidc_audience,
+        oidc_roles_claim=gateway.oidc_roles_claim,
+        oidc_admin_role=gateway.oidc_admin_role,
+        oidc_user_role=gateway.oidc_user_role,
+        oidc_ca_configmap=gateway.oidc_ca_configmap,
+        has_external_db=gateway.database_provider == DatabaseProvider.EXTERNAL,
+    )
+
+
+def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayRequest:
+    cluster = gateway.cluster
+    spec, facts = gateway_spec(gateway), ClusterFacts.from_cluster(cluster)
+    values, values_error, host = None, None, None
+    try:
+        values = gateway_values(spec, facts, routing_config())
+        check_values_keys(values, chart.defaults)
+        host = route_host(spec, facts)
+    except (ValuesError, UnknownValuesKeys) as exc:
+        values, values_error = None, str(exc)
+    external_db = gateway.database_provider == DatabaseProvider.EXTERNAL
+    return GatewayRequest(
+        gateway_id=str(gateway.pk),
+        generation=gateway.generation,
+        namespace=gateway.namespace,
+        release=gateway.release,
+        namespace_labels={
+            "app.kubernetes.io/managed-by": f"{MANAGED_BY}-control-plane",
+            f"{MANAGED_BY}/managed": "true",
+            f"{MANAGED_BY}/gateway-id": str(gateway.pk),
+        },
+        prerequisites=Prerequisites(
+            db_secret_name=db_secret_name(gateway.release),
+            db_uri=gateway.database_uri if external_db else None,
+            trusted_ca=cluster.trusted_ca_pem or None,
+            scc_binding=cluster.flavour == "openshift",
+            sandbox_service_account=sandbox_service_account(gateway.release),
+        ),
+        values=values,
+        values_error=values_error,
+        route_host=host,
+        deleting=gateway.deletion_requested_at is not None,
+        suspended=gateway.suspended,
+        failure_count=gateway.failure_count,
+        next_attempt_at=gateway.next_attempt_at,
+        was_running=gateway.phase in (Phase.RUNNING, Phase.DEGRADED),
+        now=now,
+        timing=timing(),
+    )

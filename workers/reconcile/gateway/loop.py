@@ -1,0 +1,197 @@
+"""One reconcile pass: observe, choose an action, run it, repeat; never the same action twice.
+
+No Django here: the pass reads a ``GatewayRequest``, talks to the cluster through ``PassIo``, and
+returns a ``PassResult`` that the caller saves once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from workers.drivers import errors
+from workers.reconcile.gateway import actions
+from workers.reconcile.gateway.health import route_ready, workload_ready
+from workers.reconcile.gateway.io import PassIo
+from workers.reconcile.gateway.policy import phase_for
+from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
+from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.result import PassResult
+from workers.reconcile.gateway.state import Observed, State, determine_state
+
+__all__ = ["fail", "reconcile"]
+
+log = logging.getLogger(__name__)
+
+Action = Callable[[GatewayRequest, PassIo, PassResult], None]
+ACTIONS: dict[State, tuple[str, Action]] = {
+    State.ABSENT: ("Install", actions.install),
+    State.FAILED: ("Upgrade", actions.upgrade),
+    State.OUT_OF_SYNC: ("Upgrade", actions.upgrade),
+    State.DRIFTED: ("Upgrade", actions.upgrade),
+}
+BUSY_REQUEUE_SECONDS = 5.0
+DELETE_POLL_SECONDS = 1.0
+
+
+def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
+    result = PassResult()
+    if request.deleting:
+        return _delete(request, io, result)
+    if request.suspended:
+        result.condition("Reconciling", "False", "Suspended", "Reconciliation is suspended")
+        return result
+    if request.values_error:
+        result.condition("Stalled", "True", "InvalidValues", request.values_error)
+        result.condition("Ready", "False", "InvalidValues", request.values_error)
+        result.phase = "Failed"
+        return result
+    if request.timing.retry.exhausted(request.failure_count):
+        result.phase = "Failed"
+        return result
+    action_name = "Prepare"
+    try:
+        ensure_prerequisites(request, io)
+        done: set[str] = set()
+        while True:
+            workloads, routes = _observe_objects(request, io)
+            state, release = _observe_release(request, io, bool(workloads))
+            if state is State.IN_SYNC:
+                return _summarise(request, result, workloads, routes, release)
+            if state is State.BUSY:
+                result.requeue_after = BUSY_REQUEUE_SECONDS
+                result.phase = "Provisioning"
+                return result
+            action_name = "Unlock" if state is State.LOCKED else ACTIONS[state][0]
+            if action_name in done:
+                raise errors.HelmError(f"{action_name.lower()} did not converge: the release is still {state.value}")
+            done.add(action_name)
+            if state is State.LOCKED:
+                actions.unlock(request, io, result, release.revision, release.status)
+            else:
+                ACTIONS[state][1](request, io, result)
+                result.failure_count, result.next_attempt_at = 0, None
+    except errors.DriverError as exc:
+        return fail(request, action_name, str(exc), result)
+
+
+def _observe_objects(request: GatewayRequest, io: PassIo) -> tuple[list[dict], list[dict]]:
+    selector = f"app.kubernetes.io/instance={request.release}"
+    workloads = [
+        *io.kube.list_objects("apps/v1", "statefulsets", request.namespace, selector),
+        *io.kube.list_objects("apps/v1", "deployments", request.namespace, selector),
+    ]
+    routes: list[dict] = []
+    values = request.values or {}
+    if values.get("grpcRoute", {}).get("enabled"):
+        routes = io.kube.list_objects("gateway.networking.k8s.io/v1", "grpcroutes", request.namespace, selector)
+    elif values.get("openshiftRoute", {}).get("enabled"):
+        routes = io.kube.list_objects("route.openshift.io/v1", "routes", request.namespace, selector)
+    return workloads, routes
+
+
+def _observe_release(request: GatewayRequest, io: PassIo, workload_present: bool) -> tuple[State, object]:
+    release = io.helm.status(io.target, request.release)
+    applied = None
+    if release is not None and release.status == "deployed":
+        applied = io.helm.get_values(io.target, request.release)
+    observed = Observed(
+        release_status=release.status if release else None,
+        chart_version=release.chart_version if release else None,
+        last_deployed=release.last_deployed if release else None,
+        applied_values=applied,
+        workload_present=workload_present,
+    )
+    state = determine_state(
+        observed,
+        desired_values=request.values or {},
+        chart_version=io.chart.chart_version,
+        now=request.now,
+        pending_timeout=request.timing.pending_timeout,
+    )
+    return state, release
+
+
+def _summarise(request: GatewayRequest, result: PassResult, workloads: list, routes: list, release) -> PassResult:
+    result.release = release
+    workload_ok = workload_ready(workloads)
+    route_ok = request.route_host is None or route_ready(routes)
+    ready = workload_ok and route_ok
+    result.phase = phase_for(
+        deleting=False, stalled=False, released=True, ready=ready, was_running=request.was_running,
+        deployed_at=release.last_deployed, now=request.now, grace=request.timing.ready_grace,
+    )
+    result.route_address = f"grpcs://{request.route_host}:443" if ready and request.route_host else ""
+    result.condition("Released", "True", "Deployed", f"Revision {release.revision} is deployed")
+    result.condition("Stalled", "False", "Progressing", "")
+    if ready:
+        detail = " and the route is accepted" if request.route_host else ""
+        result.condition("Ready", "True", "Succeeded", f"The workload is ready{detail}")
+        result.condition("Reconciling", "False", "Succeeded", f"Generation {request.generation} is applied")
+        result.requeue_after = None
+    else:
+        waiting = "the workload is not ready" if not workload_ok else "the route is not accepted yet"
+        result.condition("Ready", "False", "Progressing" if result.phase == "Provisioning" else "Degraded", waiting)
+        result.condition("Reconciling", "True", "Progressing", f"Waiting: {waiting}")
+        result.requeue_after = request.timing.poll_interval.total_seconds()
+    result.failure_count, result.next_attempt_at = 0, None
+    return result
+
+
+def fail(request: GatewayRequest, action: str, message: str, result: PassResult | None = None) -> PassResult:
+    """Record a failed attempt: count it, back off, and stall after the last allowed one."""
+    result = result or PassResult()
+    if request.deleting:
+        return _delete_failed(request, result, message)
+    policy = request.timing.retry
+    failures = request.failure_count + 1
+    reason = f"{action}Failed"
+    result.failure_count = failures
+    result.event(reason, message, warning=True)
+    if action in ("Install", "Upgrade"):
+        result.condition("Released", "False", reason, message)
+    result.condition("Ready", "False", reason, message)
+    if policy.exhausted(failures):
+        result.condition("Stalled", "True", "RetriesExceeded", f"{failures} consecutive failures; last: {message}")
+        result.condition("Reconciling", "False", "RetriesExceeded", "Waiting for a spec change or a retry")
+        result.phase, result.next_attempt_at = "Failed", None
+        return result
+    delay = policy.delay(failures)
+    result.next_attempt_at = request.now + delay
+    result.requeue_after = delay.total_seconds()
+    result.condition("Reconciling", "True", "Retrying", f"Attempt {failures + 1} in {int(delay.total_seconds())}s")
+    result.phase = phase_for(
+        deleting=False, stalled=False, released=False, ready=False, was_running=request.was_running,
+        deployed_at=None, now=request.now, grace=request.timing.ready_grace,
+    )
+    return result
+
+
+def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResult:
+    """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed."""
+    result.phase = "Deleting"
+    try:
+        actions.uninstall(request, io, result)
+        if io.kube.namespace_exists(request.namespace):
+            remove_prerequisites(request, io)
+            io.kube.delete_namespace(request.namespace)
+        if io.kube.namespace_exists(request.namespace):
+            result.requeue_after = DELETE_POLL_SECONDS
+            result.condition("Reconciling", "True", "Deleting", f"Waiting for namespace {request.namespace} to go")
+            return result
+    except errors.DriverError as exc:
+        return _delete_failed(request, result, str(exc))
+    result.delete_row = True
+    return result
+
+
+def _delete_failed(request: GatewayRequest, result: PassResult, message: str) -> PassResult:
+    """Deletion never gives up: it stays Deleting and retries with backoff until the cluster answers."""
+    failures = request.failure_count + 1
+    delay = request.timing.retry.delay(failures)
+    result.phase = "Deleting"
+    result.failure_count, result.next_attempt_at = failures, request.now + delay
+    result.requeue_after = delay.total_seconds()
+    result.event("DeleteFailed", message, warning=True)
+    result.condition("Reconciling", "True", "DeleteFailed", f"Retrying in {int(delay.total_seconds())}s: {message}")
+    return result

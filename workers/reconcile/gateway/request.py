@@ -1,0 +1,60 @@
+"""Everything one gateway pass needs, as plain immutable data (no Django, no I/O)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from workers.reconcile.gateway.policy import RetryPolicy
+
+__all__ = ["Chart", "GatewayRequest", "Prerequisites", "Timing"]
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The gateway chart, loaded once per worker: where it is, its version, and its default values."""
+
+    ref: str
+    version: str | None
+    chart_version: str
+    defaults: dict[str, Any] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Prerequisites:
+    """Objects that must exist before Helm runs. ``None`` means: must not exist."""
+
+    db_secret_name: str
+    db_uri: str | None = field(repr=False)
+    trusted_ca: str | None = field(repr=False)
+    scc_binding: bool
+    sandbox_service_account: str
+
+
+@dataclass(frozen=True)
+class Timing:
+    retry: RetryPolicy
+    pending_timeout: timedelta
+    ready_grace: timedelta
+    poll_interval: timedelta
+
+
+@dataclass(frozen=True)
+class GatewayRequest:
+    gateway_id: str
+    generation: int
+    namespace: str
+    release: str
+    namespace_labels: dict[str, str]
+    prerequisites: Prerequisites
+    values: dict[str, Any] | None
+    values_error: str | None
+    route_host: str | None
+    deleting: bool
+    suspended: bool
+    failure_count: int
+    next_attempt_at: datetime | None
+    was_running: bool
+    now: datetime
+    timing: Timing

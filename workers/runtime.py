@@ -1,0 +1,39 @@
+"""Per-worker-process singletons built from settings: the helm runner and the gateway chart."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+
+from workers.drivers.helm import Helm, HelmConfig
+from workers.reconcile.gateway.request import Chart
+
+__all__ = ["gateway_chart", "helm"]
+
+
+@cache
+def helm() -> Helm:
+    home = Path(settings.HELM_HOME)
+    return Helm(
+        HelmConfig(
+            binary=Path(settings.HELM_BINARY),
+            timeout_seconds=float(settings.HELM_TIMEOUT_SECONDS),
+            cache_home=home / "cache",
+            config_home=home / "config",
+            data_home=home / "data",
+        )
+    )
+
+
+@cache
+def gateway_chart() -> Chart:
+    """Load the chart once per worker: pull a remote one into a local archive, read its defaults."""
+    ref, version = settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION or None
+    if ref.startswith("oci://"):
+        ref = str(helm().pull(ref, Path(settings.HELM_HOME) / "charts", version=version))
+        version = None
+    meta = helm().show_chart(ref, version=version)
+    defaults = helm().show_values(ref, version=version)
+    return Chart(ref=ref, version=version, chart_version=str(meta.get("version", "")), defaults=defaults)

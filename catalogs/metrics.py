@@ -1,0 +1,51 @@
+"""Prometheus metrics for catalogs, and the ``/metrics`` view that exposes the default registry.
+
+The gauges are computed when scraped, from the database and the shared store, so every replica
+reports the same numbers. The cleanup-failure counter counts in the process that failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_GET
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+__all__ = ["CLEANUP_FAILURES", "CatalogCollector", "metrics_view"]
+
+CLEANUP_FAILURES = Counter(
+    "catalog_content_cleanup_failures", "Failed attempts to remove catalog content from the store."
+)
+
+
+class CatalogCollector(Collector):
+    """Catalogs known, content entries stored, and entries no catalog references (orphans)."""
+
+    def describe(self) -> Iterator[Metric]:
+        """Named up front so registering the collector never queries the database."""
+        yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.")
+        yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.")
+        yield GaugeMetricFamily("catalog_content_orphans", "Content entries no catalog references.")
+
+    def collect(self) -> Iterator[Metric]:
+        from catalogs import store
+        from catalogs.models import Catalog
+
+        referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
+        stored = {entry.digest for entry in store.entries()}
+        yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.", value=Catalog.objects.count())
+        yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.", value=len(stored))
+        yield GaugeMetricFamily(
+            "catalog_content_orphans", "Content entries no catalog references.", value=len(stored - referenced)
+        )
+
+
+REGISTRY.register(CatalogCollector())
+
+
+@require_GET
+def metrics_view(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,119 @@
+"""Pure parts of the gateway reconciler: backoff, phases, state detection and health."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from workers.reconcile.gateway.health import route_ready, workload_ready
+from workers.reconcile.gateway.policy import RetryPolicy, phase_for
+from workers.reconcile.gateway.state import Observed, State, determine_state
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+MIN = timedelta(minutes=1)
+
+
+@pytest.mark.parametrize(("failures", "minutes"), [(0, 0), (1, 1), (2, 2), (3, 4), (4, 8), (5, 15), (9, 15)])
+def test_backoff_doubles_and_caps(failures: int, minutes: int) -> None:
+    assert RetryPolicy().delay(failures) == timedelta(minutes=minutes)
+
+
+def test_backoff_base_and_cap_are_configurable() -> None:
+    policy = RetryPolicy(base=timedelta(seconds=1), cap=timedelta(seconds=4), max_failures=3)
+    assert [policy.delay(n).total_seconds() for n in (1, 2, 3, 4)] == [1, 2, 4, 4]
+    assert policy.next_attempt(2, NOW) == NOW + timedelta(seconds=2)
+    assert not policy.exhausted(2) and policy.exhausted(3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "phase"),
+    [
+        ({"deleting": True}, "Deleting"),
+        ({"stalled": True}, "Failed"),
+        ({}, "Pending"),
+        ({"deployed_at": NOW}, "Provisioning"),
+        ({"released": True, "ready": True}, "Running"),
+        ({"released": True, "deployed_at": NOW - MIN}, "Provisioning"),
+        ({"released": True, "deployed_at": NOW - 10 * MIN}, "Degraded"),
+        ({"released": True, "was_running": True, "deployed_at": NOW}, "Degraded"),
+        ({"was_running": True}, "Provisioning"),
+    ],
+)
+def test_phase_for(kwargs: dict, phase: str) -> None:
+    base = {
+        "deleting": False, "stalled": False, "released": False, "ready": False, "was_running": False,
+        "deployed_at": None, "now": NOW, "grace": 5 * MIN,
+    }
+    assert phase_for(**{**base, **kwargs}) == phase
+
+
+def observed(status: str | None, **overrides: object) -> Observed:
+    base = {
+        "release_status": status, "chart_version": "0.1.0", "last_deployed": NOW - MIN,
+        "applied_values": {"a": 1}, "workload_present": True,
+    }
+    return Observed(**{**base, **overrides})
+
+
+@pytest.mark.parametrize(
+    ("seen", "state"),
+    [
+        (observed(None), State.ABSENT),
+        (observed("uninstalled"), State.ABSENT),
+        (observed("failed"), State.FAILED),
+        (observed("superseded"), State.FAILED),
+        (observed("pending-install"), State.BUSY),
+        (observed("pending-upgrade", last_deployed=NOW - 20 * MIN), State.LOCKED),
+        (observed("pending-rollback", last_deployed=None), State.LOCKED),
+        (observed("uninstalling", last_deployed=NOW - 20 * MIN), State.LOCKED),
+        (observed("deployed", applied_values={"a": 2}), State.OUT_OF_SYNC),
+        (observed("deployed", chart_version="0.0.9"), State.OUT_OF_SYNC),
+        (observed("deployed", workload_present=False), State.DRIFTED),
+        (observed("deployed"), State.IN_SYNC),
+    ],
+)
+def test_determine_state(seen: Observed, state: State) -> None:
+    got = determine_state(seen, desired_values={"a": 1}, chart_version="0.1.0", now=NOW, pending_timeout=10 * MIN)
+    assert got is state
+
+
+def workload(ready: int, replicas: int = 1, generation: int = 2, observed_generation: int = 2) -> dict:
+    return {
+        "kind": "StatefulSet",
+        "metadata": {"generation": generation},
+        "spec": {"replicas": replicas},
+        "status": {"observedGeneration": observed_generation, "readyReplicas": ready, "updatedReplicas": replicas},
+    }
+
+
+@pytest.mark.parametrize(
+    ("workloads", "ready"),
+    [
+        ([], False),
+        ([workload(1)], True),
+        ([workload(0)], False),
+        ([workload(2, replicas=3)], False),
+        ([workload(1, observed_generation=1)], False),
+        ([workload(1), workload(0)], False),
+    ],
+)
+def test_workload_ready(workloads: list, ready: bool) -> None:
+    assert workload_ready(workloads) is ready
+
+
+def grpcroute(status: str) -> dict:
+    return {"kind": "GRPCRoute", "status": {"parents": [{"conditions": [{"type": "Accepted", "status": status}]}]}}
+
+
+def route(status: str) -> dict:
+    return {"kind": "Route", "status": {"ingress": [{"conditions": [{"type": "Admitted", "status": status}]}]}}
+
+
+@pytest.mark.parametrize(
+    ("routes", "ready"),
+    [([], False), ([grpcroute("True")], True), ([grpcroute("False")], False), ([route("True")], True),
+     ([route("Unknown")], False), ([{"kind": "GRPCRoute"}], False)],
+)
+def test_route_ready(routes: list, ready: bool) -> None:
+    assert route_ready(routes) is ready

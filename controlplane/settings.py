@@ -161,6 +161,8 @@ GATEWAY_MAX_FAILURES = env_int("GATEWAY_MAX_FAILURES", 5, minimum=1)
 GATEWAY_READY_GRACE_SECONDS = env_int("GATEWAY_READY_GRACE_SECONDS", 300, minimum=1)
 GATEWAY_POLL_SECONDS = env_int("GATEWAY_POLL_SECONDS", 5, minimum=1)
 GATEWAY_PENDING_TIMEOUT_SECONDS = env_int("GATEWAY_PENDING_TIMEOUT_SECONDS", HELM_TIMEOUT_SECONDS + 60, minimum=1)
+# One pass per gateway at a time: a pass holds a lease this long; it must outlast the slowest pass.
+GATEWAY_LEASE_SECONDS = env_int("GATEWAY_LEASE_SECONDS", 2 * HELM_TIMEOUT_SECONDS + 60, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -54,6 +54,7 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
         ensure_prerequisites(request, io)
         done: set[str] = set()
         while True:
+            action_name = "Observe"
             workloads, routes = _observe_objects(request, io)
             state, release = _observe_release(request, io, bool(workloads))
             if state is State.IN_SYNC:

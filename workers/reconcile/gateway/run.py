@@ -29,7 +29,7 @@ STALE_REQUEUE_SECONDS = 0.2
 
 def run_pass(gateway_id: str) -> float | None:
     """Reconcile once; return seconds until the next pass is wanted, or None when nothing is pending."""
-    ttl = timedelta(seconds=2 * settings.HELM_TIMEOUT_SECONDS + 60)
+    ttl = timedelta(seconds=settings.GATEWAY_LEASE_SECONDS)
     with held_lease(Gateway, gateway_id, ttl) as token:
         if token is None:
             return LEASE_BUSY_SECONDS

@@ -1,0 +1,57 @@
+{{/* Names: every resource is named after the release (trimmed to 63 characters). */}}
+{{- define "openshell-gateway.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "openshell-gateway.fullname" -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "openshell-gateway.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "openshell-gateway.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "openshell-gateway.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "openshell-gateway.labels" -}}
+helm.sh/chart: {{ include "openshell-gateway.chart" . }}
+{{ include "openshell-gateway.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: openshell
+{{- end -}}
+
+{{/* The sandbox ServiceAccount; on OpenShift the control plane binds it to the privileged SCC. */}}
+{{- define "openshell-gateway.sandboxServiceAccount" -}}
+{{- printf "%s-sandbox" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "openshell-gateway.hookName" -}}
+{{- printf "%s-migrate" (include "openshell-gateway.fullname" .) | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Images render as repository:tag, exactly like the upstream chart. */}}
+{{- define "openshell-gateway.image" -}}
+{{- printf "%s:%s" .Values.image.repository .Values.image.tag -}}
+{{- end -}}
+
+{{- define "openshell-gateway.supervisorImage" -}}
+{{- printf "%s:%s" .Values.supervisor.image.repository .Values.supervisor.image.tag -}}
+{{- end -}}
+
+{{/* The database URI: from the external Secret's `uri` key, else the embedded database on the data volume. */}}
+{{- define "openshell-gateway.databaseEnv" -}}
+{{- if .Values.server.externalDbSecret }}
+- name: OPENSHELL_DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .Values.server.externalDbSecret }}
+      key: uri
+{{- else }}
+- name: OPENSHELL_DATABASE_URL
+  value: sqlite:///var/lib/openshell/gateway.db
+{{- end }}
+{{- end -}}

@@ -1,4 +1,3 @@
-# ruff: noqa: N818 - the exception names (NotFound, Conflict, ...) are the drivers' contract.
 """Typed exceptions shared by the Kubernetes and Helm drivers.
 
 Every message is meant to be safe to log or store: build them with `sanitise`,

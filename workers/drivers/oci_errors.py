@@ -1,4 +1,3 @@
-# ruff: noqa: N818 - the exception names follow the drivers' contract in errors.py.
 """Typed registry and image errors. Messages never carry credentials."""
 
 from __future__ import annotations

@@ -10,4 +10,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
 
 app = Celery("controlplane")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.imports = ("workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.catalogs")
+app.conf.imports = ("workers.startup", "workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.catalogs")

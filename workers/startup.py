@@ -1,0 +1,73 @@
+"""Worker start-up checks: refuse to start on configuration that could only fail later, with a clear message."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+from typing import Any
+
+from celery.signals import worker_init
+from django.conf import settings
+
+from controlplane.choices import Flavour
+from gateways.chart_keys import unknown_keys
+from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_problems
+from workers import runtime
+from workers.drivers.errors import DriverError
+from workers.reconcile.gateway.load import routing_config
+
+__all__ = ["check_configuration"]
+
+log = logging.getLogger(__name__)
+
+# The richest spec, so that every key the mapping can ever set is checked against the chart.
+_MAXIMAL_SPEC = GatewaySpec(
+    namespace="gw-check-00000000", release="check", image="example.test/gw:1", supervisor_image="example.test/sv:1",
+    route_host="check.example.test", oidc_issuer="https://issuer.example.test", oidc_audience="a",
+    oidc_roles_claim="roles", oidc_admin_role="admin", oidc_user_role="user", oidc_ca_configmap="oidc-ca",
+    has_external_db=True,
+)
+
+
+def _cluster_shapes() -> list[ClusterFacts]:
+    return [
+        ClusterFacts(flavour=Flavour.KUBERNETES, base_domain="example.test", gateway_api=True, has_trusted_ca=True),
+        ClusterFacts(flavour=Flavour.OPENSHIFT, base_domain="example.test", gateway_api=False, has_trusted_ca=True),
+    ]
+
+
+def check_configuration() -> list[str]:
+    """Every problem found, as messages naming the setting to fix; empty when the worker may start."""
+    binary = Path(settings.HELM_BINARY)
+    if not binary.is_file() and not shutil.which(str(binary)):
+        return [f"HELM_BINARY: {binary} does not exist. Fix: run `make setup` or point HELM_BINARY at helm v4."]
+    try:
+        chart = runtime.gateway_chart()
+    except DriverError as exc:
+        return [f"GATEWAY_CHART: cannot load {settings.GATEWAY_CHART!r}: {exc}"]
+    problems: list[str] = []
+    routing = routing_config()
+    for facts in _cluster_shapes():
+        if facts.flavour == Flavour.OPENSHIFT and not _has_openshift_without_gateway_api():
+            continue
+        problems += [f"{facts.flavour} clusters: {p} (see GATEWAY_*)" for p in routing_problems(facts, routing)]
+        if not problems:
+            bad = unknown_keys(gateway_values(_MAXIMAL_SPEC, facts, routing), chart.defaults)
+            problems += [f"GATEWAY_CHART: the chart has no values key {path!r}" for path in bad]
+    return problems
+
+
+def _has_openshift_without_gateway_api() -> bool:
+    from controlplane.models import ManagedCluster
+
+    return ManagedCluster.objects.filter(flavour=Flavour.OPENSHIFT, gateway_api=False).exists()
+
+
+@worker_init.connect
+def _refuse_bad_configuration(**_: Any) -> None:
+    problems = check_configuration()
+    if problems:
+        # Celery swallows exceptions from signal handlers; SystemExit is the one that stops the worker.
+        raise SystemExit("The worker cannot start:\n  - " + "\n  - ".join(problems))
+    log.info("worker configuration checked: chart %s", settings.GATEWAY_CHART)

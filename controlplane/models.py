@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.db import models
 
 from controlplane.choices import EventType, Flavour
@@ -12,7 +13,7 @@ from controlplane.fields import EncryptedTextField
 from controlplane.kubeconfig import validate_kubeconfig
 from controlplane.validators import validate_dns1123_label, validate_dns1123_subdomain, validate_pem_bundle
 
-__all__ = ["EventRecord", "ManagedCluster", "SpecResource"]
+__all__ = ["AuditEntry", "EventRecord", "ManagedCluster", "SpecResource"]
 
 
 class SpecResource(models.Model):
@@ -91,3 +92,24 @@ class ManagedCluster(models.Model):
 
     def __repr__(self) -> str:
         return f"<ManagedCluster {self.name} ({self.flavour})>"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, and when. Secret values are never recorded, only that they changed."""
+
+    timestamp = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    actor_name = models.CharField(max_length=150)
+    source = models.CharField(max_length=16, default="api")
+    action = models.CharField(max_length=32)
+    resource_type = models.CharField(max_length=32)
+    resource_id = models.CharField(max_length=64, db_index=True)
+    resource_name = models.CharField(max_length=253)
+    changes = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ("-timestamp", "-id")
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.actor_name} {self.action} {self.resource_type}/{self.resource_name}"

@@ -25,7 +25,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "t
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "controlplane.admin_site.ConsoleAdminConfig",  # django.contrib.admin with the console as admin.site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -113,6 +113,19 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["controlplane.api.parsers.BoundedJSONParser"],
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "controlplane.api.throttling.TokenRateThrottle",
+        "controlplane.api.throttling.AnonymousRateThrottle",
+    ],
+}
+API_THROTTLE_USER_RATE = env_str("API_THROTTLE_USER_RATE", "1200/min")
+API_THROTTLE_ANON_RATE = env_str("API_THROTTLE_ANON_RATE", "60/min")
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env_url("CACHE_URL", "redis://127.0.0.1:6379/1", ("redis", "rediss")),
+        "KEY_PREFIX": "controlplane",
+    }
 }
 
 SPECTACULAR_SETTINGS = {

@@ -6,3 +6,4 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production-use
 os.environ.setdefault("FIELD_ENCRYPTION_KEY", "dGVzdC1vbmx5LWZpZWxkLWVuY3J5cHRpb24ta2V5MDE=")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/controlplane")
 os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
+os.environ.setdefault("CACHE_URL", "redis://127.0.0.1:6379/13")

@@ -67,7 +67,7 @@ class ClusterViewSet(ReconciledModelViewSet):
     def perform_destroy(self, instance: ManagedCluster) -> None:
         if instance.gateways.exists():
             raise Conflict("The cluster still has gateways; delete them first.")
-        instance.delete()
+        super().perform_destroy(instance)
 
     @extend_schema(operation_id="clusters_probe", request=None, responses={202: ClusterSerializer})
     @action(detail=True, methods=["post"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 
 __all__ = ["AutoSchema", "ErrorSerializer", "crud_operation_ids"]
@@ -28,9 +28,34 @@ class ErrorSerializer(serializers.Serializer):
 
 _WRITE_ERRORS = ("400", "409", "413")
 
+# Error responses an operation has beyond the generic ones, by operationId.
+_EXTRA_ERRORS: dict[str, tuple[str, ...]] = {
+    "clusters_destroy": ("409",),  # the cluster still has gateways
+}
+
+# Resources with optimistic concurrency: detail responses carry an ETag; PUT, PATCH and DELETE take If-Match.
+_ETAG_BASENAMES = ("gateway", "catalog")
+_ETAG_READ_ACTIONS = ("retrieve", "update", "partial_update")
+_ETAG_WRITE_ACTIONS = ("update", "partial_update", "destroy")
+
+ETAG_HEADER = OpenApiParameter(
+    "ETag", str, OpenApiParameter.HEADER, response=["200"],
+    description="The representation's version; send it back in `If-Match` to update or delete safely.",
+)
+IF_MATCH_HEADER = OpenApiParameter(
+    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    description="An `ETag` from an earlier read. If the resource has changed since, the request fails with 412; "
+    "without the header the write is unconditional.",
+)
+
+
+# Answered by the HTTP server in front of the application (gunicorn: request lines over 4094 bytes), not by
+# the API, so its body has no contract.
+URI_TOO_LONG = OpenApiResponse(description="The request line (path and query string) is too long for the server.")
+
 
 class AutoSchema(SpectacularAutoSchema):
-    """Adds 400/401/403/404/409/413 responses, as they apply, in the one error shape."""
+    """Adds 400/401/403/404/409/412/413/429 responses, as they apply, in the one error shape; and 414 to all."""
 
     def _error_codes(self) -> list[str]:
         codes = ["401", "403"]
@@ -40,7 +65,27 @@ class AutoSchema(SpectacularAutoSchema):
             codes.extend(_WRITE_ERRORS)
         elif self._is_list_view():
             codes.append("400")
+        if self._action() in _ETAG_WRITE_ACTIONS and self._has_etag():
+            codes.append("412")
+        if self.view.get_throttles():
+            codes.append("429")
+        codes.extend(_EXTRA_ERRORS.get(self.get_operation_id(), ()))
         return codes
+
+    def _action(self) -> str | None:
+        return getattr(self.view, "action", None)
+
+    def _has_etag(self) -> bool:
+        return getattr(self.view, "basename", None) in _ETAG_BASENAMES
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        if self._has_etag():
+            if self._action() in _ETAG_READ_ACTIONS:
+                parameters.append(ETAG_HEADER)
+            if self._action() in _ETAG_WRITE_ACTIONS:
+                parameters.append(IF_MATCH_HEADER)
+        return parameters
 
     def _is_detail(self) -> bool:
         return "{" in self.path
@@ -49,6 +94,7 @@ class AutoSchema(SpectacularAutoSchema):
         responses = super()._get_response_bodies(direction)
         for code in self._error_codes():
             responses.setdefault(code, self._get_response_for_code(ErrorSerializer, code, direction=direction))
+        responses.setdefault("414", self._get_response_for_code(URI_TOO_LONG, "414", direction=direction))
         return responses
 
 

@@ -1,15 +1,18 @@
-"""Base viewset: writes lock the row, run in one transaction, and enqueue reconciles on commit."""
+"""Base viewset: writes lock the row, check If-Match, run in one transaction, are audited, and
+enqueue reconciles on commit. Detail responses carry an ETag."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from controlplane.api.concurrency import check_if_match, etag_for
+from controlplane.audit import changed_fields, record
 from controlplane.dispatch import enqueue_on_commit
 
 __all__ = ["ReconciledModelViewSet"]
@@ -29,6 +32,22 @@ class ReconciledModelViewSet(viewsets.ModelViewSet):
             queryset = queryset.select_for_update(of=("self",))
         return queryset
 
+    def get_object(self) -> Model:
+        instance = super().get_object()
+        if self.request.method in _WRITE_METHODS:
+            check_if_match(self.request, instance)
+        return instance
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        instance = getattr(self, "_etag_instance", None)
+        if instance is not None and response.status_code < 300:
+            response["ETag"] = etag_for(instance)
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        self._etag_instance = self.get_object()
+        return Response(self.get_serializer(self._etag_instance).data)
+
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         with transaction.atomic():
             return super().update(request, *args, **kwargs)
@@ -39,11 +58,22 @@ class ReconciledModelViewSet(viewsets.ModelViewSet):
 
     def perform_create(self, serializer: Any) -> None:
         serializer.save()
+        self._etag_instance = serializer.instance
+        record(self.request.user, "create", serializer.instance, changed_fields({}, dict(serializer.validated_data)))
         self.enqueue(serializer.instance)
 
     def perform_update(self, serializer: Any) -> None:
+        before = {name: getattr(serializer.instance, name) for name in serializer.validated_data}
         serializer.save()
+        self._etag_instance = serializer.instance
+        changes = changed_fields(before, dict(serializer.validated_data))
+        if changes:
+            record(self.request.user, "update", serializer.instance, changes)
         self.enqueue(serializer.instance)
+
+    def perform_destroy(self, instance: Model) -> None:
+        record(self.request.user, "delete", instance)
+        instance.delete()
 
     def enqueue(self, instance: Any) -> None:
         if self.reconcile_task:

@@ -18,6 +18,7 @@ from controlplane.api.errors import Conflict
 from controlplane.api.permissions import IsOwnerOrAdmin, is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
+from controlplane.audit import record
 from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
 from gateways.choices import Phase
 from gateways.models import Gateway
@@ -66,6 +67,7 @@ class GatewayViewSet(ReconciledModelViewSet):
                 gateway.deletion_requested_at = timezone.now()
                 gateway.phase = Phase.DELETING
                 gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
+                record(request.user, "delete", gateway)
             self.enqueue(gateway)
         return Response(self.get_serializer(gateway).data, status=202)
 
@@ -78,6 +80,7 @@ class GatewayViewSet(ReconciledModelViewSet):
         with transaction.atomic():
             gateway = self.get_object()
             Gateway.objects.filter(pk=gateway.pk).update(failure_count=0, next_attempt_at=None)
+            record(request.user, "retry", gateway)
             self.enqueue(gateway)
         gateway.refresh_from_db()
         return Response(self.get_serializer(gateway).data, status=202)

@@ -1,0 +1,42 @@
+"""Record audit entries for writes from the API, the console and the CLI."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Model
+
+from controlplane.models import AuditEntry
+
+__all__ = ["SECRET_FIELDS", "changed_fields", "record"]
+
+SECRET_FIELDS = frozenset({"kubeconfig", "database_uri", "pull_password"})
+REDACTED = "<redacted>"
+
+
+def _plain(name: str, value: Any) -> Any:
+    if name in SECRET_FIELDS:
+        return REDACTED
+    if isinstance(value, Model):
+        return str(value)
+    if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
+        return value
+    return str(value)
+
+
+def changed_fields(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The new value of each field that changed; secrets are marked, never copied."""
+    return {name: _plain(name, value) for name, value in after.items() if before.get(name) != value}
+
+
+def record(user: Any, action: str, instance: Model, changes: dict[str, Any] | None = None, source: str = "api") -> None:
+    AuditEntry.objects.create(
+        actor=user if getattr(user, "pk", None) else None,
+        actor_name=getattr(user, "username", "") or "system",
+        source=source,
+        action=action,
+        resource_type=instance._meta.model_name,
+        resource_id=str(instance.pk),
+        resource_name=str(instance)[:253],
+        changes=changes or {},
+    )

@@ -1,4 +1,4 @@
-"""Decoding Kubernetes protobuf request bodies (the `k8s\\0` envelope) for Secrets and ConfigMaps."""
+"""Decoding Kubernetes protobuf request bodies (the `k8s\\0` envelope) for Secrets, ConfigMaps and Namespaces."""
 
 from __future__ import annotations
 
@@ -99,6 +99,14 @@ def _decode_config_map(fields: dict[int, list[int | bytes]]) -> dict[str, Any]:
     return obj
 
 
+def _decode_namespace(fields: dict[int, list[int | bytes]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {"metadata": decode_object_meta(_bytes(_last(fields, 1)))}
+    spec = fields_by_number(_bytes(_last(fields, 2)))
+    if 1 in spec:
+        obj["spec"] = {"finalizers": [_text(value) for value in spec[1]]}
+    return obj
+
+
 def _decode_delete_options(fields: dict[int, list[int | bytes]]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if _last(fields, 1) is not None:
@@ -113,6 +121,7 @@ def _decode_delete_options(fields: dict[int, list[int | bytes]]) -> dict[str, An
 _DECODERS = {
     ("v1", "Secret"): _decode_secret,
     ("v1", "ConfigMap"): _decode_config_map,
+    ("v1", "Namespace"): _decode_namespace,
     ("v1", "DeleteOptions"): _decode_delete_options,
     ("meta.k8s.io/v1", "DeleteOptions"): _decode_delete_options,
 }

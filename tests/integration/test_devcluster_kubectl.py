@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,12 @@ def test_server_side_apply(kubectl: Any, tmp_path: Path) -> None:
     assert config["data"] == {"level": "3"}
     kubectl("delete", "configmap", "settings")
     assert json.loads(kubectl("get", "configmaps", "-o", "json"))["items"] == []
+
+
+def test_imperative_create_sends_protobuf_that_devcluster_decodes(kubectl: Any, devcluster: DevCluster) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    assert f"namespace/proto-{suffix} created" in kubectl("create", "namespace", f"proto-{suffix}")
+    assert json.loads(kubectl("get", "namespace", f"proto-{suffix}", "-o", "json"))["status"]["phase"] == "Active"
+    assert "configmap/proto created" in kubectl("create", "configmap", "proto", "--from-literal=key=value")
+    assert json.loads(kubectl("get", "configmap", "proto", "-o", "json"))["data"] == {"key": "value"}
+    devcluster.delete_namespace(f"proto-{suffix}")

@@ -1,0 +1,39 @@
+"""Drift: objects removed behind Helm's back are repaired by the periodic resync."""
+
+from __future__ import annotations
+
+import pytest
+from kubernetes import client
+
+from tests.e2e.conftest import kube_api, register
+from tests.fixtures.stack import wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+def revision(tenant, gw_id: str) -> int:
+    return tenant.get(f"/api/v1/gateways/{gw_id}/").json()["status"]["release"]["revision"]
+
+
+def test_deleted_workload_and_namespace_are_repaired(tenant, wait_for_phase, gateway_cluster) -> None:
+    register(gateway_cluster, "drifty")
+    body = {"name": "steady", "cluster": "drifty", "image": "r.test/gw:1", "supervisor_image": "r.test/s:1"}
+    created = tenant.post("/api/v1/gateways/", json=body)
+    assert created.status_code == 201, created.text
+    gw_id, namespace = created.json()["id"], created.json()["namespace"]
+    wait_for_phase(gw_id, "Running")
+    apps, core = client.AppsV1Api(kube_api(gateway_cluster)), client.CoreV1Api(kube_api(gateway_cluster))
+
+    apps.delete_namespaced_stateful_set("steady", namespace)
+    wait_for(lambda: apps.list_namespaced_stateful_set(namespace).items, "the StatefulSet to be recreated")
+    wait_for(lambda: revision(tenant, gw_id) == 2, "the repairing upgrade to be published")
+    events = tenant.get(f"/api/v1/gateways/{gw_id}/events/").json()["results"]
+    assert "UpgradeSucceeded" in {e["reason"] for e in events}
+
+    core.delete_namespace(namespace)
+    wait_for(lambda: namespace not in [n.metadata.name for n in core.list_namespace().items], "the namespace to go")
+    wait_for(lambda: apps.list_namespaced_stateful_set(namespace).items, "the release to be reinstalled", timeout=60)
+    wait_for(lambda: revision(tenant, gw_id) == 1, "the reinstall to be published")
+    wait_for_phase(gw_id, "Running", timeout=60)
+    labels = core.read_namespace(namespace).metadata.labels
+    assert labels["controlplane/gateway-id"] == gw_id

@@ -1,0 +1,87 @@
+"""Publishing a pass: one conditional write; a stale pass never overwrites newer state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from gateways.chart_keys import defaults_from_yaml
+from gateways.models import Gateway
+from workers.reconcile.gateway.load import build_request
+from workers.reconcile.gateway.publish import publish
+from workers.reconcile.gateway.request import Chart
+from workers.reconcile.gateway.result import PassResult
+
+pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+CHART_DIR = Path(__file__).resolve().parents[1] / "charts" / "gateway"
+CHART = Chart(
+    ref=str(CHART_DIR), version=None, chart_version="0.1.0",
+    defaults=defaults_from_yaml((CHART_DIR / "values.yaml").read_text()),
+)
+
+
+@pytest.fixture
+def gateway(alice, cluster) -> Gateway:
+    gateway = Gateway(owner=alice, cluster=cluster, name="pub", image="r.test/gw:1", supervisor_image="r.test/s:1")
+    gateway.assign_namespace()
+    gateway.save()
+    return gateway
+
+
+def running_result() -> PassResult:
+    result = PassResult(phase="Running", route_address="grpcs://h:443", failure_count=0)
+    result.condition("Ready", "True", "Succeeded", "ok")
+    result.event("InstallSucceeded", "installed")
+    return result
+
+
+def test_publish_writes_status_and_events(gateway) -> None:
+    request = build_request(gateway, CHART, NOW)
+    assert request.values_error is None
+    assert publish(request, running_result(), NOW) is True
+    gateway.refresh_from_db()
+    assert (gateway.phase, gateway.route_address, gateway.observed_generation) == ("Running", "grpcs://h:443", 1)
+    assert gateway.conditions[0]["type"] == "Ready" and gateway.conditions[0]["observedGeneration"] == 1
+    assert [e.reason for e in gateway.events.all()] == ["InstallSucceeded"]
+
+
+def test_stale_pass_keeps_newer_spec_state_but_records_its_events(gateway) -> None:
+    request = build_request(gateway, CHART, NOW)
+    gateway.image = "r.test/gw:2"
+    gateway.save()
+    assert publish(request, running_result(), NOW) is False
+    gateway.refresh_from_db()
+    assert (gateway.phase, gateway.route_address, gateway.observed_generation) == ("Pending", "", 0)
+    assert gateway.conditions == []
+    assert gateway.events.count() == 1
+
+
+def test_a_pass_that_began_before_deletion_does_not_undo_deleting(gateway) -> None:
+    request = build_request(gateway, CHART, NOW)
+    Gateway.objects.filter(pk=gateway.pk).update(deletion_requested_at=NOW, phase="Deleting")
+    assert publish(request, running_result(), NOW) is False
+    assert Gateway.objects.get(pk=gateway.pk).phase == "Deleting"
+
+
+def test_delete_row_result_removes_the_gateway_only_when_deletion_was_requested(gateway) -> None:
+    result = PassResult(delete_row=True)
+    request = build_request(gateway, CHART, NOW)
+    publish(request, result, NOW)
+    assert Gateway.objects.filter(pk=gateway.pk).exists()
+    Gateway.objects.filter(pk=gateway.pk).update(deletion_requested_at=NOW)
+    gateway.refresh_from_db()
+    assert publish(build_request(gateway, CHART, NOW), result, NOW) is True
+    assert not Gateway.objects.filter(pk=gateway.pk).exists()
+
+
+def test_spec_change_resets_failures(gateway) -> None:
+    Gateway.objects.filter(pk=gateway.pk).update(failure_count=5, next_attempt_at=NOW, phase="Failed")
+    gateway.refresh_from_db()
+    gateway.suspended = True
+    gateway.save()
+    gateway.refresh_from_db()
+    assert (gateway.failure_count, gateway.next_attempt_at, gateway.generation) == (0, None, 2)

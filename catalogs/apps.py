@@ -1,6 +1,13 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete
 
 
 class CatalogsConfig(AppConfig):
     name = "catalogs"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from catalogs.cleanup import on_catalog_deleted
+        from catalogs.models import Catalog
+
+        post_delete.connect(on_catalog_deleted, sender=Catalog, dispatch_uid="catalogs.cleanup.on_catalog_deleted")

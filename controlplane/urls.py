@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from catalogs.metrics import metrics_view
 from controlplane.health import healthz, readyz
 
 api_v1 = [
@@ -20,6 +21,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("catalogs/", include("catalogs.content.urls")),
+    path("metrics", metrics_view, name="metrics"),
 ]
 
 handler400 = "controlplane.api.errors.bad_request"

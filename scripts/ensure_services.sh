@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the local services the project needs answer on loopback; start (and, if missing,
-# install from Debian's packages) what does not. Usage: scripts/ensure_services.sh redis [postgres]
+# install from Debian's packages) what does not. Usage: scripts/ensure_services.sh redis [postgres] [chromium]
 set -euo pipefail
 
 answers() { timeout 2 bash -c ": </dev/tcp/127.0.0.1/$1" 2>/dev/null; }
@@ -43,10 +43,29 @@ ensure_postgres() {
   wait_for 5432 postgresql
 }
 
+# Not daemons: the catalog tests start their own registries; bench/catalogs.py starts its own nginx.
+ensure_registry() {
+  command -v docker-registry >/dev/null && command -v htpasswd >/dev/null && return 0
+  apt_install docker-registry apache2-utils
+}
+
+ensure_nginx() {
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || apt_install nginx-light
+}
+
+# Headless browser tests: Debian's chromium and its matching chromedriver (never a downloaded browser).
+ensure_chromium() {
+  command -v chromium >/dev/null && command -v chromedriver >/dev/null && return 0
+  apt_install chromium chromium-driver
+}
+
 for service in "$@"; do
   case "$service" in
     redis) ensure_redis ;;
     postgres) ensure_postgres ;;
+    chromium) ensure_chromium ;;
+    registry) ensure_registry ;;
+    nginx) ensure_nginx ;;
     *) echo "ensure_services: unknown service $service" >&2; exit 2 ;;
   esac
 done

@@ -8,6 +8,9 @@ from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 
+from controlplane.api.serializers import ModelCleanSerializer
+from controlplane.api.views import ReconciledModelViewSet
+
 __all__ = ["AutoSchema", "ErrorSerializer", "crud_operation_ids"]
 
 
@@ -33,13 +36,13 @@ _EXTRA_ERRORS: dict[str, tuple[str, ...]] = {
     "clusters_destroy": ("409",),  # the cluster still has gateways
 }
 
-# Resources with optimistic concurrency: detail responses carry an ETag; PUT, PATCH and DELETE take If-Match.
-_ETAG_BASENAMES = ("gateway", "catalog")
-_ETAG_READ_ACTIONS = ("retrieve", "update", "partial_update")
+# Optimistic concurrency (every ReconciledModelViewSet): responses with the object carry an ETag; PUT, PATCH
+# and DELETE take If-Match.
+_ETAG_READ_ACTIONS = ("create", "retrieve", "update", "partial_update")
 _ETAG_WRITE_ACTIONS = ("update", "partial_update", "destroy")
 
 ETAG_HEADER = OpenApiParameter(
-    "ETag", str, OpenApiParameter.HEADER, response=["200"],
+    "ETag", str, OpenApiParameter.HEADER, response=["200", "201"],
     description="The representation's version; send it back in `If-Match` to update or delete safely.",
 )
 IF_MATCH_HEADER = OpenApiParameter(
@@ -48,6 +51,10 @@ IF_MATCH_HEADER = OpenApiParameter(
     "without the header the write is unconditional.",
 )
 
+RETRY_AFTER_HEADER = OpenApiParameter(
+    "Retry-After", int, OpenApiParameter.HEADER, response=["429"],
+    description="Seconds to wait before the token's rate limit admits another request.",
+)
 
 # Answered by the HTTP server in front of the application (gunicorn: request lines over 4094 bytes), not by
 # the API, so its body has no contract.
@@ -76,10 +83,12 @@ class AutoSchema(SpectacularAutoSchema):
         return getattr(self.view, "action", None)
 
     def _has_etag(self) -> bool:
-        return getattr(self.view, "basename", None) in _ETAG_BASENAMES
+        return isinstance(self.view, ReconciledModelViewSet)
 
     def get_override_parameters(self) -> list[Any]:
         parameters = list(super().get_override_parameters())
+        if self.view.get_throttles():
+            parameters.append(RETRY_AFTER_HEADER)
         if self._has_etag():
             if self._action() in _ETAG_READ_ACTIONS:
                 parameters.append(ETAG_HEADER)
@@ -89,6 +98,12 @@ class AutoSchema(SpectacularAutoSchema):
 
     def _is_detail(self) -> bool:
         return "{" in self.path
+
+    def _map_serializer(self, serializer: Any, direction: str, bypass_extensions: bool = False) -> dict[str, Any]:
+        schema = super()._map_serializer(serializer, direction, bypass_extensions)
+        if direction == "request" and isinstance(serializer, ModelCleanSerializer):
+            schema["additionalProperties"] = False  # unknown top-level fields get 400
+        return schema
 
     def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)

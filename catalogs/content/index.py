@@ -1,0 +1,67 @@
+"""Query a stored catalog's byte-offset index (written by ``workers.fbc.jsonl``).
+
+Entries are immutable (named by digest), so a parsed index is cached per process by path.
+A query intersects the filters through per-key maps and returns byte spans in file order,
+with adjacent lines merged, so a response is a few seeks and reads, never a scan of the file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["FILTER_KEYS", "CatalogIndex", "load_index"]
+
+FILTER_KEYS = ("schema", "package", "name")
+SUPPORTED_VERSION = 1
+CACHED_INDEXES = 8
+
+
+@dataclass(frozen=True)
+class CatalogIndex:
+    offsets: tuple[int, ...]
+    lengths: tuple[int, ...]
+    keys: tuple[tuple[str, str, str], ...]
+    by_key: tuple[dict[str, tuple[int, ...]], ...]
+
+    @classmethod
+    def from_entries(cls, entries: list[list]) -> CatalogIndex:
+        maps: tuple[defaultdict[str, list[int]], ...] = tuple(defaultdict(list) for _ in FILTER_KEYS)
+        for number, entry in enumerate(entries):
+            for position, value in enumerate(entry[2:5]):
+                maps[position][value].append(number)
+        return cls(
+            offsets=tuple(entry[0] for entry in entries),
+            lengths=tuple(entry[1] for entry in entries),
+            keys=tuple((entry[2], entry[3], entry[4]) for entry in entries),
+            by_key=tuple({value: tuple(numbers) for value, numbers in m.items()} for m in maps),
+        )
+
+    def spans(self, filters: dict[str, str]) -> list[tuple[int, int]]:
+        """(offset, length) spans of the matching lines, in file order, adjacent lines merged."""
+        numbers: tuple[int, ...] | range = range(len(self.offsets))
+        wanted = [(FILTER_KEYS.index(key), value) for key, value in filters.items()]
+        if wanted:
+            candidates = [self.by_key[position].get(value, ()) for position, value in wanted]
+            numbers = min(candidates, key=len)
+            numbers = [n for n in numbers if all(self.keys[n][position] == value for position, value in wanted)]
+        spans: list[tuple[int, int]] = []
+        for number in numbers:
+            offset, length = self.offsets[number], self.lengths[number]
+            if spans and spans[-1][0] + spans[-1][1] == offset:
+                spans[-1] = (spans[-1][0], spans[-1][1] + length)
+            else:
+                spans.append((offset, length))
+        return spans
+
+
+@lru_cache(maxsize=CACHED_INDEXES)
+def load_index(path: Path) -> CatalogIndex:
+    with path.open("rb") as handle:
+        document = json.load(handle)
+    if document.get("version") != SUPPORTED_VERSION:
+        raise ValueError(f"unsupported catalog index version in {path}")
+    return CatalogIndex.from_entries(document["entries"])

@@ -1,0 +1,225 @@
+"""schemathesis against the live schema of the running API, authenticated as a platform admin.
+
+Every operation is fuzzed with a bounded, derandomized number of positive (schema-valid) and negative
+(schema-violating) cases. Detail operations alternate between random ids and ids of real objects, which
+a pool re-creates when a fuzzed DELETE removes them. Each response must pass the checks below: no 5xx, no
+undocumented status code, a documented content type, a body and headers that match the schema.
+
+The Celery worker and beat are stopped while fuzzing: fuzzed clusters and catalogs carry arbitrary server
+URLs and image references, and no probe or pull may follow them off this machine. The queued tasks are
+dropped and the worker and beat restarted afterwards.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import redis
+import requests
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests.fixtures import stack as stack_module
+from tests.fixtures.stack import Stack
+
+pytestmark = pytest.mark.e2e
+
+# Cases per operation and generation mode: more where there is a body to fuzz. With 9 body operations and 13
+# others that is 9 x 2 x 40 + 13 x 2 x 15 = 1,110 cases, about 1.5 minutes on 2 cores.
+MAX_EXAMPLES_BODY = 40
+MAX_EXAMPLES_OTHER = 15
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
+REAL_ID = "real"  # placeholder path id, swapped for a live object's id before the call
+UNREACHABLE_KUBECONFIG = """\
+apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: "https://127.0.0.1:9"}
+contexts:
+- name: c
+  context: {cluster: c, user: u}
+current-context: c
+users:
+- name: u
+  user: {token: fuzz-token}
+"""
+
+
+@dataclass
+class Pool:
+    """Live objects for detail operations; a fuzzed DELETE may remove one, so each is checked before use."""
+
+    session: requests.Session
+    base_url: str
+    current: dict[str, str] = field(default_factory=dict)
+    created: Counter = field(default_factory=Counter)
+
+    def create(self, kind: str) -> str:
+        self.created[kind] += 1
+        n = self.created[kind]
+        body: dict[str, Any] = {
+            "clusters": {"name": f"fuzz-c{n}", "kubeconfig": UNREACHABLE_KUBECONFIG, "base_domain": "fuzz.test"},
+            "gateways": {
+                "name": f"fuzz-gw{n}", "cluster": "fuzz-host", "labels": {"team": "fuzz"},
+                "image": "registry.example.test/gateway:1.0.0", "supervisor_image": "registry.example.test/sv:1.0.0",
+            },
+            "catalogs": {"name": f"fuzz-cat{n}", "source": {"image": {"ref": "127.0.0.1:9/fuzz/catalog:v1"}}},
+        }[kind]
+        response = self.session.post(f"{self.base_url}/api/v1/{kind}/", json=body, timeout=30)
+        assert response.status_code == 201, response.text
+        return response.json()["id"]
+
+    def ensure(self, kind: str) -> str:
+        """The id of a live object of ``kind`` (a new one after a fuzzed DELETE removed the last)."""
+        if kind not in self.current:
+            self.current[kind] = self.create(kind)
+        return self.current[kind]
+
+    def forget(self, kind: str, object_id: str) -> None:
+        if self.current.get(kind) == object_id:
+            del self.current[kind]
+
+
+@pytest.fixture
+def quiet_stack(live_stack: Stack) -> Iterator[Stack]:
+    """The live stack without its worker and beat; both come back, on an empty queue, afterwards."""
+    beat_argv = live_stack.processes["beat"].args
+    ready_before = live_stack.log("worker").count(" ready.")
+    live_stack.stop("beat")
+    live_stack.stop("worker")
+    try:
+        yield live_stack
+    finally:
+        redis.Redis.from_url(stack_module.E2E_BROKER_URL).flushdb()
+        worker = live_stack.start_worker()
+        live_stack.start("beat", list(beat_argv))
+        deadline = time.monotonic() + 60
+        while live_stack.log("worker").count(" ready.") <= ready_before:
+            assert worker.poll() is None and time.monotonic() < deadline, live_stack.log("worker")[-3000:]
+            time.sleep(0.2)
+
+
+def admin_session(base_url: str) -> requests.Session:
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user("fuzz-admin", is_staff=True)
+    session = requests.Session()
+    session.headers["Authorization"] = f"Token {Token.objects.create(user=user).key}"
+    return session
+
+
+@dataclass
+class Findings:
+    cases: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    failures: dict[tuple[str, str], str] = field(default_factory=dict)  # (operation, check) -> first repro
+    skipped: list[str] = field(default_factory=list)
+
+
+def failure_titles(exc: BaseException) -> list[str]:
+    group = getattr(exc, "exceptions", None)
+    if group:
+        return [title for inner in group for title in failure_titles(inner)]
+    return [getattr(exc, "title", None) or type(exc).__name__]
+
+
+def fuzz_operation(operation: Any, mode: GenerationMode, pool: Pool, session: requests.Session, base_url: str,
+                   findings: Findings) -> None:
+    kind = operation.path.split("/")[3]  # /api/v1/<kind>/...
+    detail = "{id}" in operation.path
+    strategy = operation.as_strategy(generation_mode=mode)
+    if detail:
+        strategy = st.one_of(strategy, operation.as_strategy(generation_mode=mode, path_parameters={"id": REAL_ID}))
+
+    @settings(
+        max_examples=MAX_EXAMPLES_BODY if operation.body else MAX_EXAMPLES_OTHER,
+        derandomize=True, database=None, deadline=None,
+        phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
+    )
+    @given(case=strategy)
+    def run(case: Any) -> None:
+        if detail and case.path_parameters.get("id") == REAL_ID:
+            case.path_parameters["id"] = pool.ensure(kind)
+        findings.cases += 1
+        try:
+            response = case.call(base_url=base_url, session=session)
+        except requests.RequestException as exc:  # a dropped connection is as bad as a 5xx
+            findings.failures.setdefault((operation.label, type(exc).__name__), case.as_curl_command())
+            return
+        findings.statuses[response.status_code] += 1
+        if detail and case.method == "DELETE" and response.status_code < 300:
+            pool.forget(kind, case.path_parameters["id"])  # gone, or (a gateway) on its way out
+        try:
+            case.validate_response(response, checks=CHECKS)
+        except (AssertionError, BaseExceptionGroup) as exc:  # schemathesis' FailureGroup is a BaseExceptionGroup
+            for title in failure_titles(exc):
+                findings.failures.setdefault(
+                    (operation.label, title),
+                    f"{case.as_curl_command(base_url=base_url)}\n  -> {response.status_code} {response.text[:500]}",
+                )
+
+    try:
+        run()
+    except Exception as exc:  # e.g. no schema-violating data exists for this operation
+        findings.skipped.append(f"{operation.label} ({mode.value}): {type(exc).__name__}: {exc}"[:300])
+
+
+def test_schemathesis_finds_no_contract_violation(
+    quiet_stack: Stack, transactional_db: None, live_schema: dict[str, Any]
+) -> None:
+    base_url = quiet_stack.api_url
+    session = admin_session(base_url)
+    pool = Pool(session, base_url)
+    host = session.post(f"{base_url}/api/v1/clusters/", timeout=30, json={
+        "name": "fuzz-host", "kubeconfig": UNREACHABLE_KUBECONFIG, "base_domain": "host.fuzz.test",
+    })
+    assert host.status_code == 201, host.text
+    for kind in ("clusters", "gateways", "catalogs"):
+        pool.ensure(kind)
+
+    schema = schemathesis.openapi.from_dict(live_schema)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) == sum(len(ops) for ops in live_schema["paths"].values())
+
+    findings = Findings()
+    started = time.monotonic()
+    for operation in operations:
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            fuzz_operation(operation, mode, pool, session, base_url, findings)
+    elapsed = time.monotonic() - started
+
+    summary = (
+        f"schemathesis {schemathesis.SCHEMATHESIS_VERSION}: {findings.cases} cases over {len(operations)} operations "
+        f"in {elapsed:.0f}s; statuses {dict(sorted(findings.statuses.items()))}; "
+        f"pool objects created {dict(pool.created)}"
+    )
+    print(summary, file=sys.stderr)
+    for line in findings.skipped:
+        print(f"  not generated: {line}", file=sys.stderr)
+    assert findings.cases >= len(operations) * MAX_EXAMPLES_OTHER
+    report = "\n".join(f"{op} [{check}]:\n  {repro}" for (op, check), repro in sorted(findings.failures.items()))
+    server_log = quiet_stack.log("api")[-4000:] if findings.failures else ""
+    assert not findings.failures, f"{summary}\n{report}\n--- API log tail ---\n{server_log}"

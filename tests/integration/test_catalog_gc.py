@@ -1,0 +1,126 @@
+"""Content cleanup: prompt removal on delete, the GC sweep with its grace period and lock, and the gauges."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from django.db import connections, transaction
+from django.test import Client
+from prometheus_client import REGISTRY
+
+from catalogs import cleanup, store
+from catalogs.models import Catalog
+from tests.fixtures.registry import stored_content
+
+pytestmark = pytest.mark.integration
+
+NOW = datetime(2026, 3, 4, tzinfo=UTC)
+
+
+def age(digest: str, seconds: float) -> None:
+    past = time.time() - seconds
+    os.utime(store.content_dir(digest), (past, past))
+
+
+def gauge(name: str) -> float:
+    value = REGISTRY.get_sample_value(name)
+    assert value is not None, name
+    return value
+
+
+@pytest.mark.django_db
+def test_sweep_removes_old_orphans_only(catalog_store: Path, settings: object) -> None:
+    settings.CATALOG_GC_GRACE_SECONDS = 60  # type: ignore[attr-defined]
+    live, old_orphan, young_orphan = stored_content("v1"), stored_content("v2"), None
+    Catalog.objects.create(name="live", image_ref="r.io/a:v1", content_digest=live, last_unpacked=NOW)
+    age(live, 3600)
+    age(old_orphan, 3600)
+    with store.staging_dir() as staged:
+        for name in store.ENTRY_FILES:
+            (staged / name).write_bytes(b"")
+        young_orphan = "sha256:" + "f" * 64
+        store.install(staged, young_orphan)
+    (catalog_store / "work" / "crashed").mkdir(parents=True)
+    os.utime(catalog_store / "work" / "crashed", (0, 0))
+
+    assert (gauge("catalogs_known"), gauge("catalog_content_entries"), gauge("catalog_content_orphans")) == (1, 3, 2)
+
+    result = cleanup.sweep()
+
+    assert result.removed == (old_orphan,) and result.kept == 2 and result.failures == 0
+    assert store.has(live) and store.has(young_orphan) and not store.has(old_orphan)
+    assert not (catalog_store / "work" / "crashed").exists()
+    assert (gauge("catalogs_known"), gauge("catalog_content_entries"), gauge("catalog_content_orphans")) == (1, 2, 1)
+    metrics = Client().get("/metrics")
+    assert metrics.status_code == 200
+    assert b"catalog_content_orphans 1.0" in metrics.content
+    assert b"catalog_content_cleanup_failures_total" in metrics.content
+
+
+@pytest.mark.django_db
+def test_failed_removal_is_counted(catalog_store: Path, settings: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    settings.CATALOG_GC_GRACE_SECONDS = 0  # type: ignore[attr-defined]
+    orphan = stored_content("v1")
+    before = gauge("catalog_content_cleanup_failures_total")
+
+    def refuse(digest: str) -> None:
+        raise PermissionError("read-only store")
+
+    monkeypatch.setattr(store, "discard", refuse)
+    assert cleanup.sweep().failures == 1
+    assert gauge("catalog_content_cleanup_failures_total") == before + 1
+    assert store.has(orphan)
+
+
+@pytest.mark.django_db
+def test_delete_removes_content_after_commit_unless_shared(
+    catalog_store: Path, django_capture_on_commit_callbacks, admin_api
+) -> None:
+    shared, own = stored_content("v1"), stored_content("v2")
+    first = Catalog.objects.create(name="first", image_ref="r.io/a:v1", content_digest=shared, last_unpacked=NOW)
+    Catalog.objects.create(name="second", image_ref="r.io/b:v1", content_digest=shared, last_unpacked=NOW)
+    third = Catalog.objects.create(name="third", image_ref="r.io/c:v1", content_digest=own, last_unpacked=NOW)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert admin_api.delete(f"/api/v1/catalogs/{third.pk}/").status_code == 204
+        assert store.has(own)  # still there until the delete commits
+    assert not store.has(own)
+    assert Client().get("/catalogs/third/api/v1/all").status_code == 404
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first.delete()
+    assert store.has(shared)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_gc_waits_for_an_in_flight_switch(catalog_store: Path, settings: object) -> None:
+    """A worker holding the content lock while it points a new catalog at an entry wins over the GC."""
+    settings.CATALOG_GC_GRACE_SECONDS = 0  # type: ignore[attr-defined]
+    digest = stored_content("v1")
+    catalog = Catalog.objects.create(name="new", image_ref="r.io/a:v1")
+    locked, gc_done = threading.Event(), threading.Event()
+
+    def switch() -> None:
+        try:
+            with transaction.atomic():
+                cleanup.lock_content(digest)
+                Catalog.objects.filter(pk=catalog.pk).update(content_digest=digest, last_unpacked=NOW)
+                locked.set()
+                gc_done.wait(0.5)  # the GC is blocked on the lock meanwhile
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=switch)
+    worker.start()
+    assert locked.wait(10)
+    removed = cleanup.remove_if_unreferenced(digest)
+    gc_done.set()
+    worker.join()
+
+    assert removed is False and store.has(digest)
+    assert Client().get("/catalogs/new/api/v1/all").status_code == 200

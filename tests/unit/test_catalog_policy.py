@@ -1,0 +1,152 @@
+"""Catalog reconcile decisions (pure): state, outcomes, failure classes, backoff, polling, HTTP negotiation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from catalogs.content.negotiation import accepts_gzip, etag_for, if_range_allows, parse_range
+from workers.drivers.oci_errors import DigestMismatch, InvalidImage, RegistryUnauthorized, RegistryUnreachable
+from workers.fbc.parse import FBCError
+from workers.fbc.untar import CorruptLayer, UnsafeLayer
+from workers.reconcile.catalog import outcome
+from workers.reconcile.catalog.policy import Failure, RetryPolicy, classify, poll_seconds
+from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, recheck_seconds
+from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.catalog.state import State, determine_state
+
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+DIGEST = "sha256:" + "d" * 64
+CONTENT = "sha256:" + "c" * 64
+
+
+def request(**overrides: object) -> CatalogRequest:
+    values: dict = {
+        "pk": "1", "name": "ops", "generation": 2, "image_ref": "127.0.0.1:5000/cat:v1", "available": True,
+        "pull_username": "", "pull_password": "", "ca": "", "conditions": (), "observed_generation": 1,
+        "resolved_ref": f"127.0.0.1:5000/cat@{DIGEST}", "base_url": "http://x/catalogs/ops", "last_unpacked": NOW,
+        "content_digest": CONTENT, "content_present": True,
+    }
+    return CatalogRequest(**{**values, **overrides})
+
+
+@pytest.mark.parametrize(
+    ("overrides", "resolved", "state"),
+    [
+        ({"available": False}, None, State.USER_UNAVAILABLE),
+        ({}, None, State.UNRESOLVED),
+        ({}, DIGEST, State.IN_SYNC),
+        ({}, "sha256:" + "e" * 64, State.OUT_OF_SYNC),
+        ({"content_present": False}, DIGEST, State.OUT_OF_SYNC),
+    ],
+)
+def test_determine_state(overrides: dict, resolved: str | None, state: State) -> None:
+    assert determine_state(request(**overrides), resolved) is state
+
+
+def conditions_of(result: outcome.Outcome) -> dict[str, tuple[str, str]]:
+    return {c["type"]: (c["status"], c["reason"]) for c in result.conditions}
+
+
+def test_failure_with_content_keeps_serving() -> None:
+    result = outcome.failed(request(), Failure(terminal=False, message="registry down"), NOW)
+    assert conditions_of(result) == {"Progressing": ("True", "Retrying"), "Serving": ("True", "Available")}
+    assert result.fields["content_digest"] == CONTENT and result.content_present
+    assert result.event and result.event.type == "Warning" and not result.release_content
+
+
+def test_terminal_failure_without_content_is_not_serving() -> None:
+    result = outcome.failed(
+        request(content_present=False), Failure(terminal=True, message="no label"), NOW
+    )
+    assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "Unavailable")}
+    assert result.fields == outcome.NO_CONTENT
+    assert result.release_content == CONTENT
+
+
+def test_repeated_failure_records_no_second_event() -> None:
+    first = outcome.failed(request(), Failure(terminal=False, message="down"), NOW)
+    again = outcome.failed(request(conditions=tuple(first.conditions)), Failure(terminal=False, message="down"), NOW)
+    assert again.event is None
+
+
+def test_dropped_and_unpacked_and_in_sync() -> None:
+    dropped = outcome.dropped(request(available=False), NOW)
+    assert conditions_of(dropped)["Serving"] == ("False", "UserSpecifiedUnavailable")
+    assert dropped.release_content == CONTENT and dropped.fields["resolved_ref"] == ""
+    done = outcome.unpacked(request(content_present=False), "r@" + DIGEST, CONTENT, "http://x/catalogs/ops", NOW)
+    assert conditions_of(done) == {"Progressing": ("True", "Succeeded"), "Serving": ("True", "Available")}
+    assert done.require_content == CONTENT and done.fields["last_unpacked"] == NOW
+    settled = request(conditions=tuple(done.conditions), observed_generation=2, resolved_ref="r@" + DIGEST)
+    assert not outcome.in_sync(settled, NOW).changes
+
+
+@pytest.mark.parametrize(
+    ("exc", "terminal"),
+    [
+        (FBCError("no label"), True), (UnsafeLayer("escape"), True), (CorruptLayer("gz"), True),
+        (InvalidImage("bad"), True), (DigestMismatch("x"), False), (RegistryUnreachable("x"), False),
+        (RegistryUnauthorized("x"), False), (KeyError("boom"), False),
+    ],
+)
+def test_classify(exc: Exception, terminal: bool) -> None:
+    assert classify(exc, ()).terminal is terminal
+
+
+def test_classify_hides_secrets_and_internals() -> None:
+    assert "hunter22" not in classify(RegistryUnreachable("auth hunter22 failed"), ["hunter22"]).message
+    assert classify(KeyError("internal detail"), ()).message.startswith("unexpected KeyError")
+
+
+@pytest.mark.parametrize(("attempt", "unit", "expected"), [(1, 0, 10), (2, 0, 20), (3, 1, 32), (20, 0, 600)])
+def test_backoff(attempt: int, unit: float, expected: float) -> None:
+    assert RetryPolicy().delay(attempt, unit) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("ref", "interval", "settled", "expected"),
+    [
+        ("r.io/a:v1", 5, True, (270, 330)),
+        ("r.io/a:v1", None, True, None),
+        ("r.io/a@" + DIGEST, None, True, None),
+        ("r.io/a@" + DIGEST, None, False, (UNSETTLED_RECHECK_SECONDS, UNSETTLED_RECHECK_SECONDS)),
+    ],
+)
+def test_recheck(ref: str, interval: int | None, settled: bool, expected: tuple | None) -> None:
+    for unit in (0.0, 0.5, 1.0):
+        seconds = recheck_seconds(image_ref=ref, poll_interval_minutes=interval, settled=settled, random_unit=unit)
+        assert seconds is None if expected is None else expected[0] <= seconds <= expected[1]
+    assert poll_seconds(1, 0.5) == 60
+
+
+@pytest.mark.parametrize(
+    ("header", "size", "expected"),
+    [
+        ("bytes=0-9", 100, (0, 10)), ("bytes=90-", 100, (90, 10)), ("bytes=-5", 100, (95, 5)),
+        ("bytes=95-200", 100, (95, 5)), ("bytes=-500", 100, (0, 100)), ("bytes=100-", 100, False),
+        ("bytes=-0", 100, False), ("bytes=5-1", 100, None), ("bytes=0-1,5-6", 100, None), ("items=0-1", 100, None),
+        ("bytes=-", 100, None),
+    ],
+)
+def test_parse_range(header: str, size: int, expected: object) -> None:
+    assert parse_range(header, size) == expected
+
+
+@pytest.mark.parametrize(
+    ("header", "accepted"),
+    [("gzip", True), ("br, gzip;q=0.5", True), ("gzip;q=0", False), ("identity", False), ("*", True),
+     ("*;q=0", False), ("", False), ("GZIP", True)],
+)
+def test_accepts_gzip(header: str, accepted: bool) -> None:
+    assert accepts_gzip(header) is accepted
+
+
+def test_if_range() -> None:
+    etag = etag_for(CONTENT)
+    assert if_range_allows("", etag, NOW)
+    assert if_range_allows(etag, etag, NOW)
+    assert not if_range_allows('"other"', etag, NOW)
+    assert if_range_allows("Fri, 02 Jan 2026 03:04:05 GMT", etag, NOW)
+    assert not if_range_allows("Fri, 02 Jan 2026 03:04:04 GMT", etag, NOW)
+    assert etag_for(CONTENT, gzipped=True) == f'"{CONTENT}-gzip"'

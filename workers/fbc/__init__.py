@@ -1,0 +1,1 @@
+"""File-based catalogs: safe layer unpacking, FBC parsing and JSONL writing. Pure; no Django."""

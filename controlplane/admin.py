@@ -1,40 +1,158 @@
-"""Admin registration for managed clusters. The kubeconfig is write-only: never rendered back."""
+"""The cluster console. The kubeconfig is write-only: never rendered back, kept when left empty.
+
+Platform admins (superusers) add and change clusters; other staff may read the list and the
+probe status, never a credential.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.safestring import SafeString
 
-from controlplane.models import ManagedCluster
+from controlplane.admin_site import (
+    CONSOLE_CSS,
+    CONSOLE_JS,
+    ERROR,
+    MUTED,
+    OK,
+    PlatformAdminWritesMixin,
+    WriteOnlyTextarea,
+    badge,
+    relative_time,
+    secret_state,
+    write_only_field,
+)
+from controlplane.dispatch import enqueue_on_commit
+from controlplane.models import AuditEntry, ManagedCluster
+
+__all__ = ["ManagedClusterAdmin"]
+
+PROBE_CLUSTER = "workers.tasks.probe_cluster"
+
+
+def reachable_badge(cluster: ManagedCluster) -> SafeString:
+    if cluster.reachable is None:
+        return badge("Unknown", MUTED)
+    return badge("Reachable", OK) if cluster.reachable else badge("Unreachable", ERROR)
 
 
 class ManagedClusterForm(forms.ModelForm):
-    kubeconfig = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "Paste a kubeconfig; empty keeps the current one."}),
-        required=False,
-        help_text="Write-only: the stored kubeconfig is never shown.",
+    kubeconfig = write_only_field(
+        WriteOnlyTextarea(attrs={"rows": 8, "placeholder": "Paste a kubeconfig; empty keeps the stored one."}),
+        "Write-only: the stored kubeconfig is never shown.",
     )
 
     class Meta:
         model = ManagedCluster
-        fields = ("name", "flavour", "kubeconfig", "base_domain", "gateway_api", "trusted_ca_pem")
+        fields = "__all__"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.initial["kubeconfig"] = ""
-        self.fields["kubeconfig"].required = self.instance._state.adding
+        if "kubeconfig" in self.fields:
+            self.fields["kubeconfig"].required = self.instance._state.adding
 
     def clean_kubeconfig(self) -> str:
         value = self.cleaned_data["kubeconfig"]
-        return value or (self.instance.kubeconfig if not self.instance._state.adding else value)
+        return value or ("" if self.instance._state.adding else self.instance.kubeconfig)
 
 
 @admin.register(ManagedCluster)
-class ManagedClusterAdmin(admin.ModelAdmin):
+class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     form = ManagedClusterForm
-    list_display = ("name", "flavour", "base_domain", "reachable", "kubernetes_version", "last_probe_at")
+    list_display = ("name", "flavour", "reachable_column", "kubernetes_version", "probed_column", "gateway_count",
+                    "base_domain")
     list_filter = ("flavour", "reachable")
     search_fields = ("name", "base_domain")
-    readonly_fields = ("reachable", "kubernetes_version", "last_probe_at", "probe_message", "created_at", "updated_at")
+    ordering = ("name",)
+    actions = ("probe_action",)
+
+    class Media:
+        css = CONSOLE_CSS
+        js = CONSOLE_JS
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ManagedCluster]:
+        return super().get_queryset(request).annotate(gateway_total=Count("gateways"))
+
+    @admin.display(description="Reachable", ordering="reachable")
+    def reachable_column(self, obj: ManagedCluster) -> SafeString:
+        return reachable_badge(obj)
+
+    @admin.display(description="Last probe", ordering="last_probe_at")
+    def probed_column(self, obj: ManagedCluster) -> SafeString:
+        return relative_time(obj.last_probe_at)
+
+    @admin.display(description="Gateways", ordering="gateway_total")
+    def gateway_count(self, obj: ManagedCluster) -> int:
+        return obj.gateway_total
+
+    def get_fieldsets(self, request: HttpRequest, obj: ManagedCluster | None = None) -> list[tuple[str | None, dict]]:
+        editable = self.has_change_permission(request, obj)
+        fieldsets: list[tuple[str | None, dict]] = [
+            (None, {"fields": ("name", "flavour", "base_domain", "gateway_api")}),
+            ("Access", {"fields": ("kubeconfig" if editable else "kubeconfig_state", "trusted_ca_pem")}),
+        ]
+        if obj is not None:
+            fieldsets.append(("Status", {"fields": (
+                "reachable_display", "kubernetes_version", "probed_display", "probe_message",
+                ("created_at", "updated_at"),
+            ), "classes": ("cp-status",)}))
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: ManagedCluster | None = None) -> tuple[str, ...]:
+        if obj is None:
+            return ()
+        return (
+            "name", "kubeconfig_state", "reachable_display", "kubernetes_version", "probed_display", "probe_message",
+            "created_at", "updated_at",
+        )
+
+    @admin.display(description="Kubeconfig")
+    def kubeconfig_state(self, obj: ManagedCluster) -> SafeString:
+        return secret_state(obj, "kubeconfig")
+
+    @admin.display(description="Reachable")
+    def reachable_display(self, obj: ManagedCluster) -> SafeString:
+        return reachable_badge(obj)
+
+    @admin.display(description="Last probe")
+    def probed_display(self, obj: ManagedCluster) -> SafeString:
+        return relative_time(obj.last_probe_at)
+
+    def save_model(self, request: HttpRequest, obj: ManagedCluster, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        enqueue_on_commit(PROBE_CLUSTER, obj.pk)
+
+    @admin.action(description="Probe now", permissions=("change",))
+    def probe_action(self, request: HttpRequest, queryset: QuerySet[ManagedCluster]) -> None:
+        with transaction.atomic():
+            names = []
+            for pk, name in queryset.order_by("name").values_list("pk", "name"):
+                enqueue_on_commit(PROBE_CLUSTER, pk)
+                names.append(name)
+        noun = "cluster" if len(names) == 1 else "clusters"
+        self.message_user(request, f"Probe queued for {len(names)} {noun}: {', '.join(names)}.", messages.SUCCESS)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit trail is read-only: nobody edits history."""
+
+    list_display = ("timestamp", "actor_name", "source", "action", "resource_type", "resource_name")
+    list_filter = ("action", "resource_type", "source")
+    search_fields = ("actor_name", "resource_name", "resource_id")
+    readonly_fields = [f.name for f in AuditEntry._meta.fields]
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False

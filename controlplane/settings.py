@@ -138,6 +138,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GatewayPhaseEnum": "gateways.choices.Phase",
         "ClusterFlavourEnum": "controlplane.choices.Flavour",
+        "ConditionStatusEnum": "controlplane.choices.ConditionStatus",
+        "EventTypeEnum": "controlplane.choices.EventType",
     },
 }
 

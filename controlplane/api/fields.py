@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-__all__ = ["StrictCharField", "StrictIntegerField"]
+__all__ = ["StrictCharField", "StrictIntegerField", "StrictSlugRelatedField"]
 
 
 class StrictCharField(serializers.CharField):
@@ -23,5 +23,14 @@ class StrictIntegerField(serializers.IntegerField):
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictSlugRelatedField(serializers.SlugRelatedField):
+    """A reference by name: only printable strings reach the database lookup (NUL would be a 500)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str) or "\x00" in data or len(data) > 253:
             self.fail("invalid")
         return super().to_internal_value(data)

@@ -11,6 +11,7 @@ from rest_framework.validators import UniqueTogetherValidator, UniqueValidator
 
 from controlplane.api.errors import Conflict
 from controlplane.api.fields import StrictCharField, StrictIntegerField
+from controlplane.choices import ConditionStatus
 
 __all__ = ["ConditionSerializer", "ModelCleanSerializer"]
 
@@ -105,7 +106,7 @@ class ModelCleanSerializer(serializers.ModelSerializer):
 
 class ConditionSerializer(serializers.Serializer):
     type = StrictCharField()
-    status = serializers.ChoiceField(choices=["True", "False", "Unknown"])
+    status = serializers.ChoiceField(choices=ConditionStatus.choices)
     reason = StrictCharField()
     message = StrictCharField(allow_blank=True)
     lastTransitionTime = serializers.DateTimeField()  # noqa: N815 - Kubernetes field name

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from controlplane.api.fields import StrictCharField, StrictIntegerField
+from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictSlugRelatedField
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
 from controlplane.models import ManagedCluster
 from gateways.choices import DatabaseProvider, Phase
@@ -69,7 +69,7 @@ class GatewaySerializer(ModelCleanSerializer):
     Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
     """
 
-    cluster = serializers.SlugRelatedField(slug_field="name", queryset=ManagedCluster.objects.all())
+    cluster = StrictSlugRelatedField(slug_field="name", queryset=ManagedCluster.objects.all())
     owner = StrictCharField(source="owner.username", read_only=True)
     route = RouteSerializer(source="*", required=False, allow_null=True)
     oidc = OidcSerializer(source="*", required=False, allow_null=True)

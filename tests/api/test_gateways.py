@@ -77,6 +77,8 @@ def test_status_fields_are_read_only(alice_api, created) -> None:
         ({"image": 42}, "image"),
         ({"supervisor_image": ""}, "supervisor_image"),
         ({"cluster": "nowhere"}, "cluster"),
+        ({"cluster": "east\x00"}, "cluster"),
+        ({"cluster": 7}, "cluster"),
         ({"route": {"host": "not a host"}}, "route.host"),
         ({"oidc": {"issuer": "http://insecure.example.com"}}, "oidc.issuer"),
         ({"oidc": {"issuer": "https://id.example.com", "audience": "a\x00b"}}, "oidc.audience"),

@@ -29,7 +29,7 @@ run: setup
 	$(BIN)/python scripts/run_local.py
 
 test: setup $(VENV)/.dev
-	scripts/ensure_services.sh redis postgres
+	scripts/ensure_services.sh redis postgres registry chromium
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest

@@ -25,6 +25,9 @@ class SpecResource(models.Model):
     generation = models.PositiveBigIntegerField(default=1, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # One reconcile pass at a time across all workers (see workers.reconcile.lease).
+    lease_owner = models.CharField(max_length=32, blank=True, editable=False)
+    lease_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         abstract = True

@@ -81,8 +81,6 @@ class Gateway(SpecResource):
     next_attempt_at = models.DateTimeField(null=True, blank=True, editable=False)
     deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_reconciled_at = models.DateTimeField(null=True, blank=True, editable=False)
-    lease_owner = models.CharField(max_length=32, blank=True, editable=False)
-    lease_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("name", "id")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from celery import shared_task
@@ -10,18 +11,22 @@ from celery.signals import worker_ready
 from django.utils import timezone
 
 from catalogs import cleanup
+from catalogs.models import Catalog
 from workers.reconcile.catalog import loop, polling
-from workers.reconcile.catalog.lease import catalog_lease
+from workers.reconcile.lease import held_lease
 
 __all__ = ["gc_catalog_content", "poll_catalogs", "reconcile_catalog"]
 
 log = logging.getLogger(__name__)
 
+# A pull and unpack of a large catalog can take minutes; a killed worker's lease lapses after this.
+LEASE = timedelta(minutes=30)
+
 
 @shared_task(name="workers.tasks.reconcile_catalog", ignore_result=True)
 def reconcile_catalog(catalog_id: str, attempt: int = 0) -> None:
-    with catalog_lease(catalog_id) as held:
-        if not held:
+    with held_lease(Catalog, catalog_id, LEASE) as held:
+        if held is None:
             log.info("catalog %s: another pass holds the lease; it will pick up any change", catalog_id)
             return
         result = loop.reconcile(catalog_id, now=timezone.now(), attempt=attempt)

@@ -28,6 +28,7 @@ from controlplane.admin_site import (
     secret_state,
     write_only_field,
 )
+from controlplane.audit import audit_save
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import AuditEntry, ManagedCluster
 
@@ -126,6 +127,7 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: ManagedCluster, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
+        audit_save(request, obj, form, change)
         enqueue_on_commit(PROBE_CLUSTER, obj.pk)
 
     @admin.action(description="Probe now", permissions=("change",))

@@ -35,6 +35,7 @@ __all__ = [
     "PlatformAdminWritesMixin",
     "WriteOnlyPasswordInput",
     "WriteOnlyTextarea",
+    "abnormal_conditions",
     "badge",
     "conditions_table",
     "copyable",
@@ -48,6 +49,8 @@ __all__ = [
 # Badge tones, mapped to colours in controlplane/static/controlplane/console.css.
 OK, INFO, WARN, ERROR, MUTED = "ok", "info", "warn", "error", "muted"
 CONDITION_TONES = {"True": OK, "False": ERROR, "Unknown": MUTED}
+# Conditions with "abnormal-true" polarity (Flux style): True is the noteworthy state, False is normal.
+ABNORMAL_WHEN_TRUE = {"Stalled": ERROR, "Reconciling": INFO, "Degraded": WARN}
 EVENT_TONES = {"Normal": INFO, "Warning": WARN}
 EVENTS_SHOWN = 50
 TROUBLE_SHOWN = 25
@@ -69,12 +72,27 @@ def badge(label: str, tone: str) -> SafeString:
     return format_html('<span class="cp-badge cp-badge--{}">{}</span>', tone, label)
 
 
+def condition_tone(type_: str, status: str) -> str:
+    if type_ in ABNORMAL_WHEN_TRUE:
+        return ABNORMAL_WHEN_TRUE[type_] if status == "True" else MUTED
+    return CONDITION_TONES.get(status, MUTED)
+
+
+def abnormal_conditions(conditions: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The conditions that explain trouble, Ready first."""
+    found = [c for c in conditions or () if condition_tone(c.get("type", ""), c.get("status", "")) in (ERROR, WARN)]
+    return sorted(found, key=lambda c: c.get("type") != "Ready")
+
+
 def relative_time(value: datetime | None, empty: str = "never") -> SafeString:
     """'3 minutes ago', with the exact UTC time as a tooltip."""
     if value is None:
         return format_html('<span class="cp-muted">{}</span>', empty)
     now = timezone.now()
-    phrase = f"in {timesince(now, value)}" if value > now else f"{timesince(value, now)} ago"
+    if abs((now - value).total_seconds()) < 60:
+        phrase = "just now"
+    else:
+        phrase = f"in {timesince(now, value)}" if value > now else f"{timesince(value, now)} ago"
     return format_html(
         '<time datetime="{}" title="{}">{}</time>',
         value.isoformat(), value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), phrase,
@@ -104,7 +122,7 @@ def conditions_table(conditions: Iterable[Mapping[str, Any]], generation: int) -
         status = str(condition.get("status", "Unknown"))
         rows.append({
             "type": condition.get("type", ""),
-            "status": badge(status, CONDITION_TONES.get(status, MUTED)),
+            "status": badge(status, condition_tone(str(condition.get("type", "")), status)),
             "reason": condition.get("reason", ""),
             "message": condition.get("message", ""),
             "when": relative_time(when, empty=transition or "-"),

@@ -8,7 +8,7 @@ from django.db.models import Model
 
 from controlplane.models import AuditEntry
 
-__all__ = ["SECRET_FIELDS", "changed_fields", "record"]
+__all__ = ["SECRET_FIELDS", "audit_each", "audit_save", "changed_fields", "record"]
 
 SECRET_FIELDS = frozenset({"kubeconfig", "database_uri", "pull_password"})
 REDACTED = "<redacted>"
@@ -40,3 +40,15 @@ def record(user: Any, action: str, instance: Model, changes: dict[str, Any] | No
         resource_name=str(instance)[:253],
         changes=changes or {},
     )
+
+
+def audit_save(request: Any, instance: Model, form: Any, change: bool) -> None:
+    """A console save: the fields the form changed, with their new values (secrets redacted)."""
+    changes = {name: form.cleaned_data.get(name) for name in form.changed_data}
+    record(request.user, "update" if change else "create", instance, changed_fields({}, changes), source="console")
+
+
+def audit_each(request: Any, action: str, queryset: Any) -> None:
+    """A console operation on a selection: one entry per object."""
+    for instance in queryset:
+        record(request.user, action, instance, source="console")

@@ -1,31 +1,525 @@
-"""Admin registration for gateways; status fields are read-only."""
+"""The gateway console: lists with phase badges, detail pages with status, and the operations.
 
-from django.contrib import admin
+The operations mirror the REST API: retry resets the failure counter and backoff, resync only
+enqueues, suspend and resume change the spec (so the generation moves), and delete marks the
+gateway Deleting; the worker uninstalls it and removes the row. Every one of them enqueues a
+reconcile once the transaction commits. Tenants (staff who are not superusers) see and change
+only their own gateways.
+"""
 
-from gateways.models import Gateway, GatewayEvent
+from __future__ import annotations
 
-STATUS_FIELDS = (
-    "namespace", "generation", "phase", "conditions", "observed_generation", "route_address", "release_name",
-    "release_revision", "release_status", "chart_version", "failure_count", "next_attempt_at",
-    "deletion_requested_at", "created_at", "updated_at",
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import quote, unquote
+from django.db import transaction
+from django.db.models import Model, QuerySet, URLField
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from controlplane.admin_site import (
+    CONSOLE_CSS,
+    CONSOLE_JS,
+    ERROR,
+    INFO,
+    MUTED,
+    OK,
+    WARN,
+    WriteOnlyPasswordInput,
+    abnormal_conditions,
+    badge,
+    conditions_table,
+    copyable,
+    events_table,
+    is_platform_admin,
+    relative_time,
+    secret_state,
+    write_only_field,
 )
+from controlplane.audit import audit_each, audit_save
+from controlplane.dispatch import enqueue_on_commit
+from gateways.choices import DatabaseProvider, Phase
+from gateways.models import Gateway
+
+__all__ = ["PHASE_TONES", "GatewayAdmin", "request_deletion", "resync", "retry", "set_suspended", "trouble_summary"]
+
+RECONCILE_GATEWAY = "workers.tasks.reconcile_gateway"
+
+PHASE_TONES = {
+    Phase.PENDING: MUTED,
+    Phase.PROVISIONING: INFO,
+    Phase.RUNNING: OK,
+    Phase.DEGRADED: WARN,
+    Phase.FAILED: ERROR,
+    Phase.DELETING: MUTED,
+}
+RELEASE_TONES = {"deployed": OK, "failed": ERROR, "superseded": MUTED, "uninstalling": MUTED}
+NAMES_SHOWN = 10
 
 
-class GatewayEventInline(admin.TabularInline):
-    model = GatewayEvent
-    extra = 0
-    can_delete = False
-    readonly_fields = ("timestamp", "type", "reason", "message")
+# Operations: plain functions over a queryset; each returns the names it acted on.
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
+
+def _locked(gateways: QuerySet[Gateway]) -> list[Gateway]:
+    pks = list(gateways.values_list("pk", flat=True))
+    return list(Gateway.objects.select_for_update(of=("self",)).filter(pk__in=pks).order_by("name"))
+
+
+def retry(gateways: QuerySet[Gateway]) -> list[str]:
+    """Reset the failure counter and backoff, and reconcile now."""
+    with transaction.atomic():
+        locked = _locked(gateways)
+        Gateway.objects.filter(pk__in=[g.pk for g in locked]).update(failure_count=0, next_attempt_at=None)
+        for gateway in locked:
+            enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
+    return [g.name for g in locked]
+
+
+def resync(gateways: QuerySet[Gateway]) -> list[str]:
+    """Reconcile now, without touching the failure counter."""
+    names = []
+    with transaction.atomic():
+        for pk, name in gateways.order_by("name").values_list("pk", "name"):
+            enqueue_on_commit(RECONCILE_GATEWAY, pk)
+            names.append(name)
+    return names
+
+
+def set_suspended(gateways: QuerySet[Gateway], suspended: bool) -> tuple[list[str], list[str]]:
+    """Suspend or resume; returns (changed, skipped because they are being deleted)."""
+    changed, skipped = [], []
+    with transaction.atomic():
+        for gateway in _locked(gateways):
+            if gateway.deletion_requested_at is not None:
+                skipped.append(gateway.name)
+                continue
+            if gateway.suspended != suspended:
+                gateway.suspended = suspended
+                gateway.save(update_fields=("suspended", "updated_at"))
+            enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
+            changed.append(gateway.name)
+    return changed, skipped
+
+
+def request_deletion(gateways: QuerySet[Gateway]) -> list[str]:
+    """Mark Deleting; the worker uninstalls the release, deletes the namespace, then the row."""
+    with transaction.atomic():
+        locked = _locked(gateways)
+        for gateway in locked:
+            if gateway.deletion_requested_at is None:
+                gateway.deletion_requested_at = timezone.now()
+                gateway.phase = Phase.DELETING
+                gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
+            enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
+    return [g.name for g in locked]
+
+
+def _names(names: list[str]) -> str:
+    noun = "gateway" if len(names) == 1 else "gateways"
+    shown = ", ".join(names[:NAMES_SHOWN])
+    if len(names) > NAMES_SHOWN:
+        shown += f" and {len(names) - NAMES_SHOWN} more"
+    return f"{len(names)} {noun}: {shown}"
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    label: str
+    permission: str  # "view", "change" or "delete"
+
+
+OPERATIONS = {
+    op.name: op
+    for op in (
+        Operation("retry", "Retry now", "view"),
+        Operation("resync", "Resync", "view"),
+        Operation("suspend", "Suspend", "change"),
+        Operation("resume", "Resume", "change"),
+    )
+}
+
+
+# Display helpers shared with the dashboard.
+
+
+def phase_badge(gateway: Gateway) -> SafeString:
+    html = badge(gateway.get_phase_display(), PHASE_TONES.get(gateway.phase, MUTED))
+    if gateway.suspended:
+        html = format_html("{} {}", html, badge("Suspended", MUTED))
+    return html
+
+
+def trouble_reason(gateway: Gateway) -> str:
+    """The most telling abnormal condition (Ready first) as 'Reason: message'."""
+    failing = abnormal_conditions(gateway.conditions)
+    if not failing:
+        return ""
+    top = failing[0]
+    return f"{top.get('reason', '')}: {top.get('message', '')}".strip(": ")
+
+
+def trouble_summary(gateway: Gateway) -> dict[str, Any]:
+    return {
+        "name": gateway.name,
+        "url": reverse("admin:gateways_gateway_change", args=(quote(gateway.pk),)),
+        "phase": phase_badge(gateway),
+        "owner": gateway.owner.get_username(),
+        "cluster": gateway.cluster.name,
+        "failure_count": gateway.failure_count,
+        "reason": trouble_reason(gateway),
+        "reconciled": relative_time(gateway.last_reconciled_at),
+    }
+
+
+# The form: spec only; the database URI is write-only.
+
+
+def https_url_formfield(db_field: Any, **kwargs: Any) -> Any:
+    """URL fields without a scheme are taken as https:// (the OIDC issuer must be https anyway)."""
+    if isinstance(db_field, URLField):
+        kwargs.setdefault("assume_scheme", "https")
+    return db_field.formfield(**kwargs)
+
+
+
+class GatewayForm(forms.ModelForm):
+    database_uri = write_only_field(
+        WriteOnlyPasswordInput(),
+        "Write-only: the stored URI is never shown. Leave empty to keep it; "
+        "it is cleared when the provider is not external.",
+    )
+    current_user: Any = None  # set by GatewayAdmin.get_form
+
+    class Meta:
+        model = Gateway
+        fields = "__all__"
+        formfield_callback = https_url_formfield
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        adding = self.instance._state.adding
+        if "database_uri" in self.fields and not data.get("database_uri"):
+            provider = data.get("database_provider", self.instance.database_provider)
+            keep = provider == DatabaseProvider.EXTERNAL and not adding
+            data["database_uri"] = self.instance.database_uri if keep else ""
+        if adding and data.get("name"):
+            owner = data.get("owner") or self.current_user
+            if owner is not None and Gateway.objects.filter(owner=owner, name=data["name"]).exists():
+                self.add_error("name", f"{owner.get_username()} already has a gateway named {data['name']}.")
+        return data
 
 
 @admin.register(Gateway)
 class GatewayAdmin(admin.ModelAdmin):
-    list_display = ("name", "owner", "cluster", "phase", "route_address", "suspended", "generation")
-    list_filter = ("phase", "suspended", "cluster")
-    search_fields = ("name", "namespace", "image")
-    readonly_fields = STATUS_FIELDS
-    exclude = ("database_uri",)
-    inlines = (GatewayEventInline,)
+    form = GatewayForm
+    list_display = (
+        "name", "phase_column", "route_column", "cluster", "owner", "failure_count", "reconciled_column",
+    )
+    list_select_related = ("cluster", "owner")
+    search_fields = ("name", "namespace")
+    search_help_text = "Search by name or namespace."
+    ordering = ("name",)
+    list_per_page = 50
+    actions = ("retry_action", "resync_action", "suspend_action", "resume_action", "delete_action")
+    change_form_template = "admin/gateways/gateway/change_form.html"
+    delete_confirmation_template = "admin/gateways/gateway/delete_confirmation.html"
+
+    class Media:
+        css = CONSOLE_CSS
+        js = CONSOLE_JS
+
+    # Access: staff only; tenants see and change their own gateways.
+
+    def _owns(self, request: HttpRequest, obj: Gateway | None) -> bool:
+        user = request.user
+        return user.is_active and user.is_staff and (
+            obj is None or is_platform_admin(user) or obj.owner_id == user.pk
+        )
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return self._owns(request, None)
+
+    def has_view_permission(self, request: HttpRequest, obj: Gateway | None = None) -> bool:
+        return self._owns(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return self._owns(request, None)
+
+    def has_change_permission(self, request: HttpRequest, obj: Gateway | None = None) -> bool:
+        return self._owns(request, obj) and (obj is None or obj.deletion_requested_at is None)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Gateway | None = None) -> bool:
+        return self._owns(request, obj)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Gateway]:
+        queryset = super().get_queryset(request)
+        return queryset if is_platform_admin(request.user) else queryset.filter(owner=request.user)
+
+    def get_list_filter(self, request: HttpRequest) -> tuple[Any, ...]:
+        filters: tuple[Any, ...] = ("phase", ("cluster", admin.RelatedOnlyFieldListFilter), "suspended")
+        if is_platform_admin(request.user):
+            filters += (("owner", admin.RelatedOnlyFieldListFilter),)
+        return filters
+
+    # Lists.
+
+    @admin.display(description="Phase", ordering="phase")
+    def phase_column(self, obj: Gateway) -> SafeString:
+        return phase_badge(obj)
+
+    @admin.display(description="Route address", ordering="route_address")
+    def route_column(self, obj: Gateway) -> SafeString:
+        return copyable(obj.route_address)
+
+    @admin.display(description="Last reconciled", ordering="last_reconciled_at")
+    def reconciled_column(self, obj: Gateway) -> SafeString:
+        return relative_time(obj.last_reconciled_at)
+
+    # Detail pages: the spec is editable, the status is read-only.
+
+    def get_fieldsets(self, request: HttpRequest, obj: Gateway | None = None) -> list[tuple[str | None, dict]]:
+        editable = obj is None or self.has_change_permission(request, obj)
+        database = ("database_uri",) if obj is None else ("database_uri", "database_uri_state") if editable else (
+            "database_uri_state",
+        )
+        identity = ["name", "cluster"]
+        if obj is not None:
+            identity.insert(1, "owner_name")
+        elif is_platform_admin(request.user):
+            identity.insert(1, "owner")
+        fieldsets: list[tuple[str | None, dict]] = [
+            (None, {"fields": identity}),
+            ("Images", {"fields": ("image", "supervisor_image")}),
+            ("Route", {"fields": ("route_enabled", "route_host")}),
+            ("OIDC", {"fields": (
+                "oidc_issuer", "oidc_audience", "oidc_roles_claim", "oidc_admin_role", "oidc_user_role",
+                "oidc_ca_configmap",
+            ), "classes": ("collapse",)}),
+            ("Database", {"fields": ("database_provider", *database)}),
+            ("Operation", {"fields": ("suspended", "labels")}),
+        ]
+        if obj is not None:
+            fieldsets += [
+                ("Status", {"fields": (
+                    "phase_display", "route_display", "namespace", ("generation", "observed_generation"),
+                    ("failure_count", "next_attempt_display"), "last_reconciled_display", "deletion_display",
+                    ("created_at", "updated_at"),
+                ), "classes": ("cp-status",)}),
+                ("Helm release", {"fields": (
+                    "release_name", "release_revision", "release_status_display", "chart_version",
+                ), "classes": ("cp-status",)}),
+                ("Conditions", {"fields": ("conditions_display",), "classes": ("cp-status", "cp-wide")}),
+                ("Events", {"fields": ("events_display",), "classes": ("cp-status", "cp-wide")}),
+            ]
+        return fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Gateway | None = None) -> tuple[str, ...]:
+        if obj is None:
+            return ()
+        return (
+            "name", "owner_name", "cluster", "database_uri_state",
+            "phase_display", "route_display", "namespace", "generation", "observed_generation", "failure_count",
+            "next_attempt_display", "last_reconciled_display", "deletion_display", "created_at", "updated_at",
+            "release_name", "release_revision", "release_status_display", "chart_version",
+            "conditions_display", "events_display",
+        )
+
+    def get_form(self, request: HttpRequest, obj: Gateway | None = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.current_user = request.user
+        return form
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if isinstance(db_field, URLField):
+            kwargs.setdefault("assume_scheme", "https")
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        return {"owner": request.user.pk, **super().get_changeform_initial_data(request)}
+
+    @admin.display(description="Owner")
+    def owner_name(self, obj: Gateway) -> str:
+        return obj.owner.get_username()
+
+    @admin.display(description="Stored database URI")
+    def database_uri_state(self, obj: Gateway) -> SafeString:
+        return secret_state(obj, "database_uri")
+
+    @admin.display(description="Phase")
+    def phase_display(self, obj: Gateway) -> SafeString:
+        return phase_badge(obj)
+
+    @admin.display(description="Route address")
+    def route_display(self, obj: Gateway) -> SafeString:
+        return copyable(obj.route_address, empty="not published yet")
+
+    @admin.display(description="Next attempt")
+    def next_attempt_display(self, obj: Gateway) -> SafeString:
+        return relative_time(obj.next_attempt_at, empty="-")
+
+    @admin.display(description="Last reconciled")
+    def last_reconciled_display(self, obj: Gateway) -> SafeString:
+        return relative_time(obj.last_reconciled_at)
+
+    @admin.display(description="Deletion requested")
+    def deletion_display(self, obj: Gateway) -> SafeString:
+        return relative_time(obj.deletion_requested_at, empty="no")
+
+    @admin.display(description="Release status")
+    def release_status_display(self, obj: Gateway) -> SafeString:
+        if not obj.release_status:
+            return format_html('<span class="cp-muted">{}</span>', "not installed")
+        tone = WARN if obj.release_status.startswith("pending") else RELEASE_TONES.get(obj.release_status, MUTED)
+        return badge(obj.release_status, tone)
+
+    @admin.display(description="Conditions")
+    def conditions_display(self, obj: Gateway) -> SafeString:
+        return conditions_table(obj.conditions, obj.generation)
+
+    @admin.display(description="Events, newest first")
+    def events_display(self, obj: Gateway) -> SafeString:
+        return events_table(obj.events.all())
+
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], add: bool = False, change: bool = False,
+        form_url: str = "", obj: Gateway | None = None,
+    ) -> HttpResponse:
+        if obj is not None:
+            context["gateway_operations"] = [
+                op for op in OPERATIONS.values()
+                if self._may(request, obj, op) and (op.name != "suspend" or not obj.suspended)
+                and (op.name != "resume" or obj.suspended)
+            ]
+        return super().render_change_form(request, context, add=add, change=change, form_url=form_url, obj=obj)
+
+    # Saving: the owner defaults to the requesting user; every save enqueues a reconcile.
+
+    def save_model(self, request: HttpRequest, obj: Gateway, form: Any, change: bool) -> None:
+        if not change:
+            if obj.owner_id is None or not is_platform_admin(request.user):
+                obj.owner = request.user
+            obj.assign_namespace()
+        super().save_model(request, obj, form, change)
+        audit_save(request, obj, form, change)
+        enqueue_on_commit(RECONCILE_GATEWAY, obj.pk)
+
+    # Operations on one gateway (buttons on the detail page) and on a selection (actions).
+
+    def _may(self, request: HttpRequest, obj: Gateway, op: Operation) -> bool:
+        check = {"view": self.has_view_permission, "change": self.has_change_permission}[op.permission]
+        return check(request, obj)
+
+    def get_urls(self) -> list[Any]:
+        name = f"{self.opts.app_label}_{self.opts.model_name}_operation"
+        return [
+            path("<path:object_id>/operation/<str:operation>/", self.admin_site.admin_view(self.operation_view),
+                 name=name),
+            *super().get_urls(),
+        ]
+
+    def operation_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = self.get_object(request, unquote(object_id))
+        op = OPERATIONS.get(operation)
+        if obj is None or op is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self._may(request, obj, op):
+            self.message_user(request, f"{op.label} is not allowed on {obj.name} now.", messages.ERROR)
+        else:
+            self.run_operation(request, op.name, Gateway.objects.filter(pk=obj.pk))
+        return HttpResponseRedirect(reverse("admin:gateways_gateway_change", args=(quote(obj.pk),)))
+
+    def run_operation(self, request: HttpRequest, name: str, queryset: QuerySet[Gateway]) -> None:
+        runners: dict[str, Callable[[], None]] = {
+            "retry": lambda: self._report(request, retry(queryset), "Retry queued for {}; the failure counter and "
+                                          "backoff were reset."),
+            "resync": lambda: self._report(request, resync(queryset), "Resync queued for {}."),
+            "suspend": lambda: self._report_suspend(request, *set_suspended(queryset, True), "Suspended"),
+            "resume": lambda: self._report_suspend(request, *set_suspended(queryset, False), "Resumed"),
+        }
+        runners[name]()
+        audit_each(request, name, queryset)
+
+    def _report(self, request: HttpRequest, names: list[str], template: str) -> None:
+        if names:
+            self.message_user(request, template.format(_names(names)), messages.SUCCESS)
+        else:
+            self.message_user(request, "No gateways were selected.", messages.WARNING)
+
+    def _report_suspend(self, request: HttpRequest, changed: list[str], skipped: list[str], verb: str) -> None:
+        if changed:
+            self.message_user(request, f"{verb} {_names(changed)}; a reconcile was queued.", messages.SUCCESS)
+        if skipped:
+            self.message_user(request, f"Skipped {_names(skipped)}: being deleted.", messages.WARNING)
+
+    @admin.action(description="Retry now (reset failures and backoff)", permissions=("change",))
+    def retry_action(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> None:
+        self.run_operation(request, "retry", queryset)
+
+    @admin.action(description="Resync now", permissions=("change",))
+    def resync_action(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> None:
+        self.run_operation(request, "resync", queryset)
+
+    @admin.action(description="Suspend reconciliation", permissions=("change",))
+    def suspend_action(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> None:
+        self.run_operation(request, "suspend", queryset)
+
+    @admin.action(description="Resume reconciliation", permissions=("change",))
+    def resume_action(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> None:
+        self.run_operation(request, "resume", queryset)
+
+    @admin.action(description="Delete (uninstall) selected gateways", permissions=("delete",))
+    def delete_action(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> TemplateResponse | None:
+        if request.POST.get("post") != "yes":
+            return TemplateResponse(request, "admin/gateways/gateway/delete_selected_confirmation.html", {
+                **self.admin_site.each_context(request),
+                "title": "Delete gateways?",
+                "opts": self.opts,
+                "gateways": list(queryset.order_by("name")),
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+                "media": self.media,
+            })
+        audit_each(request, "delete", queryset)
+        self._report_deletion(request, request_deletion(queryset))
+        return None
+
+    def _report_deletion(self, request: HttpRequest, names: list[str]) -> None:
+        self.message_user(
+            request,
+            f"Deletion requested for {_names(names)}. The worker uninstalls each release, deletes its namespace, "
+            "then removes the record.",
+            messages.SUCCESS,
+        )
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)  # it would delete rows; ours asks the worker to uninstall
+        return actions
+
+    # The detail page's Delete button: the row stays until the worker has uninstalled the release.
+
+    def get_deleted_objects(self, objs: Iterable[Model], request: HttpRequest) -> tuple[list, dict, set, list]:
+        return [str(obj) for obj in objs], {}, set(), []
+
+    def delete_model(self, request: HttpRequest, obj: Gateway) -> None:
+        audit_each(request, "delete", Gateway.objects.filter(pk=obj.pk))
+        request_deletion(Gateway.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> None:
+        audit_each(request, "delete", queryset)
+        request_deletion(queryset)
+
+    def response_delete(self, request: HttpRequest, obj_display: str, obj_id: Any) -> HttpResponse:
+        self._report_deletion(request, [obj_display])
+        return HttpResponseRedirect(reverse("admin:gateways_gateway_changelist"))

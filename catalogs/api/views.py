@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import django_filters
+from drf_spectacular.utils import OpenApiExample
 from rest_framework.permissions import IsAuthenticated
 
 from catalogs.api.serializers import CatalogSerializer
@@ -23,7 +24,23 @@ class CatalogFilter(django_filters.FilterSet):
         fields = ("name", "availability_mode")
 
 
-@crud_operation_ids("catalogs")
+@crud_operation_ids(
+    "catalogs",
+    create={
+        "examples": [
+            OpenApiExample(
+                "A catalog polled every 10 minutes",
+                request_only=True,
+                value={
+                    "name": "operatorhubio",
+                    "source": {"image": {"ref": "quay.io/operatorhubio/catalog:latest", "poll_interval_minutes": 10}},
+                    "priority": 0,
+                    "availability_mode": "Available",
+                },
+            )
+        ]
+    },
+)
 class CatalogViewSet(ReconciledModelViewSet):
     """File-based catalogs from OCI images. Everyone may read; platform admins write."""
 

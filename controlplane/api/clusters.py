@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -52,7 +52,24 @@ class ClusterFilter(django_filters.FilterSet):
         fields = {"name": ["exact"], "flavour": ["exact"], "reachable": ["exact"], "gateway_api": ["exact"]}
 
 
-@crud_operation_ids("clusters")
+@crud_operation_ids(
+    "clusters",
+    create={
+        "examples": [
+            OpenApiExample(
+                "An OpenShift cluster",
+                request_only=True,
+                value={
+                    "name": "east",
+                    "flavour": "openshift",
+                    "kubeconfig": "apiVersion: v1\nkind: Config\n# ... clusters, users, contexts ...",
+                    "base_domain": "apps.east.example.com",
+                    "gateway_api": False,
+                },
+            )
+        ]
+    },
+)
 class ClusterViewSet(ReconciledModelViewSet):
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only."""
 

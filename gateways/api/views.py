@@ -8,7 +8,7 @@ import django_filters
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -36,8 +36,25 @@ class GatewayFilter(django_filters.FilterSet):
         fields = ("name", "cluster", "owner", "phase", "suspended")
 
 
+GATEWAY_EXAMPLE = OpenApiExample(
+    "A routed gateway with OIDC and an external database",
+    request_only=True,
+    value={
+        "name": "edge",
+        "cluster": "east",
+        "image": "ghcr.io/nvidia/openshell/gateway:1.2.3",
+        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor@sha256:" + "0" * 64,
+        "route": {"host": "edge.apps.example.com"},
+        "oidc": {"issuer": "https://id.example.com", "audience": "openshell", "roles_claim": "groups"},
+        "database": {"provider": "external", "uri": "postgresql://gw:secret@db.example.com/gw"},
+        "labels": {"team": "payments"},
+    },
+)
+
+
 @crud_operation_ids(
     "gateways",
+    create={"examples": [GATEWAY_EXAMPLE]},
     destroy={
         "responses": {202: GatewaySerializer},
         "description": "Marks the gateway Deleting; a worker uninstalls it, then removes the record.",

@@ -79,5 +79,8 @@ def test_published_schema_has_paths_and_secret_shapes(alice_api) -> None:
     delete = schema["paths"]["/api/v1/gateways/{id}/"]["delete"]
     assert delete["operationId"] == "gateways_destroy" and "202" in delete["responses"]
     assert delete["responses"]["404"]["content"]["application/json"]["schema"]["$ref"] == "#/components/schemas/Error"
+    for path in ("/api/v1/clusters/", "/api/v1/gateways/", "/api/v1/catalogs/"):
+        body = schema["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        assert body["examples"], path
     for page in ("/api/v1/schema/swagger-ui/", "/api/v1/schema/redoc/"):
         assert alice_api.get(page).status_code == 200

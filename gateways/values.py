@@ -75,7 +75,7 @@ class GatewaySpec:
         """Read a Gateway-like object (model instance or anything with the same attribute names)."""
         return cls(
             namespace=gateway.namespace,
-            release=release or gateway.release_name,
+            release=release or gateway.release,
             image=gateway.image,
             supervisor_image=gateway.supervisor_image,
             route_enabled=bool(gateway.route_enabled),

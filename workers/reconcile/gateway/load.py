@@ -49,27 +49,9 @@ def timing() -> Timing:
     )
 
 
-def gateway_spec(gateway: Gateway) -> GatewaySpec:
-    return GatewaySpec(
-        namespace=gateway.namespace,
-        release=gateway.release,
-        image=gateway.image,
-        supervisor_image=gateway.supervisor_image,
-        route_enabled=gateway.route_enabled,
-        route_host=gateway.route_host,
-        oidc_issuer=gateway.oidc_issuer,
-        oidc_audience=gateway.oidc_audience,
-        oidc_roles_claim=gateway.oidc_roles_claim,
-        oidc_admin_role=gateway.oidc_admin_role,
-        oidc_user_role=gateway.oidc_user_role,
-        oidc_ca_configmap=gateway.oidc_ca_configmap,
-        has_external_db=gateway.database_provider == DatabaseProvider.EXTERNAL,
-    )
-
-
 def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayRequest:
     cluster = gateway.cluster
-    spec, facts = gateway_spec(gateway), ClusterFacts.from_cluster(cluster)
+    spec, facts = GatewaySpec.from_gateway(gateway), ClusterFacts.from_cluster(cluster)
     values, values_error, host = None, None, None
     try:
         values = gateway_values(spec, facts, routing_config())

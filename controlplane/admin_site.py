@@ -26,6 +26,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.timesince import timesince
 
+from controlplane.api.permissions import is_platform_admin
+
 __all__ = [
     "CONSOLE_CSS",
     "CONSOLE_JS",
@@ -40,7 +42,6 @@ __all__ = [
     "conditions_table",
     "copyable",
     "events_table",
-    "is_platform_admin",
     "relative_time",
     "secret_state",
     "write_only_field",
@@ -58,11 +59,6 @@ TROUBLE_SHOWN = 25
 CONSOLE_CSS = {"all": ("controlplane/console.css",)}
 CONSOLE_JS = ("controlplane/console.js",)
 CONSOLE_MEDIA = forms.Media(css=CONSOLE_CSS, js=CONSOLE_JS)
-
-
-def is_platform_admin(user: Any) -> bool:
-    """In the console, platform admins are superusers; other staff are tenants."""
-    return bool(user.is_active and user.is_superuser)
 
 
 # Display helpers (all return escaped HTML).

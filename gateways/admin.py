@@ -40,11 +40,11 @@ from controlplane.admin_site import (
     conditions_table,
     copyable,
     events_table,
-    is_platform_admin,
     relative_time,
     secret_state,
     write_only_field,
 )
+from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import audit_each, audit_save
 from controlplane.dispatch import enqueue_on_commit
 from gateways.choices import DatabaseProvider, Phase

@@ -39,7 +39,7 @@ def _client_for(user: Any) -> APIClient:
 @pytest.fixture
 def make_user(db: None) -> Callable[..., Any]:
     def make(username: str, *, admin: bool = False) -> Any:
-        return get_user_model().objects.create_user(username, is_staff=admin)
+        return get_user_model().objects.create_user(username, is_staff=admin, is_superuser=admin)
 
     return make
 

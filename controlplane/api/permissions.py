@@ -1,4 +1,8 @@
-"""Permissions: platform admins (staff) manage clusters and see everything; users see their own."""
+"""Permissions: platform admins (superusers) manage clusters and see everything; users see their own.
+
+Staff who are not superusers are tenants who may also use the console; the API and the console
+agree on this.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ __all__ = ["IsOwnerOrAdmin", "IsPlatformAdmin", "ReadOnlyOrPlatformAdmin", "is_p
 
 
 def is_platform_admin(user: Any) -> bool:
-    return bool(user and user.is_authenticated and user.is_staff)
+    return bool(user and user.is_authenticated and user.is_active and user.is_superuser)
 
 
 class IsPlatformAdmin(BasePermission):

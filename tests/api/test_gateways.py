@@ -193,3 +193,17 @@ def _kubeconfig() -> str:
     from tests.conftest import KUBECONFIG
 
     return KUBECONFIG
+
+
+def test_staff_who_are_not_superusers_are_tenants(make_user, alice_api, created) -> None:
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    staffer = make_user("staffer")
+    staffer.is_staff = True
+    staffer.save()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=staffer).key}")
+    assert client.get("/api/v1/gateways/").json()["count"] == 0
+    assert client.get(url(created)).status_code == 403
+    assert client.get("/api/v1/clusters/").status_code == 403

@@ -43,7 +43,7 @@ def admin_token() -> str:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    user = get_user_model().objects.create_user(f"client-admin-{uuid.uuid4().hex[:6]}", is_staff=True)
+    user = get_user_model().objects.create_superuser(f"client-admin-{uuid.uuid4().hex[:6]}")
     return Token.objects.create(user=user).key
 
 

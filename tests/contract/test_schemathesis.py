@@ -125,7 +125,7 @@ def admin_session(base_url: str) -> requests.Session:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    user = get_user_model().objects.create_user("fuzz-admin", is_staff=True)
+    user = get_user_model().objects.create_user("fuzz-admin", is_staff=True, is_superuser=True)
     session = requests.Session()
     session.headers["Authorization"] = f"Token {Token.objects.create(user=user).key}"
     return session

@@ -18,6 +18,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from workers.drivers import errors
 from workers.drivers.helm_parse import (
@@ -158,7 +159,8 @@ class Helm:
         """Download a remote chart (``oci://...``) into ``destination``; returns the .tgz path."""
         destination.mkdir(parents=True, exist_ok=True)
         before = set(destination.glob("*.tgz"))
-        self._run(["pull", f"--destination={destination}", *_version(version)], [chart_ref])
+        plain_http = ["--plain-http"] if is_loopback_oci(chart_ref) else []
+        self._run(["pull", f"--destination={destination}", *plain_http, *_version(version)], [chart_ref])
         (archive,) = set(destination.glob("*.tgz")) - before or sorted(destination.glob("*.tgz"))[-1:]
         return archive
 
@@ -246,6 +248,12 @@ class Helm:
             raise errors.HelmError(f"cannot run helm: {exc.strerror or exc}") from None
         logger.debug("helm %s exited %d in %.2fs", argv[1], proc.returncode, time.monotonic() - started)
         return proc
+
+
+def is_loopback_oci(chart_ref: str) -> bool:
+    """Plain HTTP is allowed only for registries on this machine; anything else must use TLS."""
+    host = urlsplit(chart_ref).hostname if chart_ref.startswith("oci://") else None
+    return host in ("localhost", "127.0.0.1", "::1")
 
 
 def _version(version: str | None) -> list[str]:

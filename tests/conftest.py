@@ -11,23 +11,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from controlplane.models import ManagedCluster
+from tests.helpers import KUBECONFIG
 
 pytest_plugins = ["tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.stack"]
 
-KUBECONFIG = """\
-apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: "http://127.0.0.1:1"}
-contexts:
-- name: c
-  context: {cluster: c, user: u}
-current-context: c
-users:
-- name: u
-  user: {token: super-secret-token-value}
-"""
 
 
 def _client_for(user: Any) -> APIClient:

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from controlplane.models import ManagedCluster
-from tests.conftest import KUBECONFIG
+from tests.helpers import KUBECONFIG
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from controlplane.models import ManagedCluster
-from tests.conftest import KUBECONFIG
+from tests.helpers import KUBECONFIG
 
 pytestmark = pytest.mark.django_db
 

@@ -190,7 +190,7 @@ def test_oversized_body_is_413(alice_api, cluster, settings) -> None:
 
 
 def _kubeconfig() -> str:
-    from tests.conftest import KUBECONFIG
+    from tests.helpers import KUBECONFIG
 
     return KUBECONFIG
 

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from controlplane.models import ManagedCluster
-from tests.conftest import KUBECONFIG
 from tests.fixtures.stack import PROJECT_ROOT
+from tests.helpers import KUBECONFIG
 
 pytestmark = pytest.mark.e2e
 

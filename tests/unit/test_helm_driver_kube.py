@@ -10,24 +10,10 @@ import time
 import pytest
 from kubernetes.client.exceptions import ApiException
 
+from tests.helpers import KUBECONFIG
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient, api_error, api_path
 from workers.drivers.kubeconfig import kubeconfig_file, kubeconfig_secrets, private_file
-
-KUBECONFIG = """\
-apiVersion: v1
-kind: Config
-clusters:
-- name: c
-  cluster: {server: "http://127.0.0.1:1"}
-contexts:
-- name: c
-  context: {cluster: c, user: u}
-current-context: c
-users:
-- name: u
-  user: {token: tok-abcdef-123456}
-"""
 
 
 def _api_exception(status: int, message: str | None = None) -> ApiException:
@@ -91,7 +77,7 @@ def test_dead_port_fails_fast_as_cluster_unreachable() -> None:
     with KubeClient(KUBECONFIG) as client, pytest.raises(errors.ClusterUnreachable) as raised:
         client.namespace_exists("t1")
     assert time.monotonic() - started < 3
-    assert "tok-abcdef-123456" not in str(raised.value)
+    assert "super-secret-token-value" not in str(raised.value)
 
 
 def test_delete_rejects_unknown_kind() -> None:
@@ -116,7 +102,7 @@ def test_private_file_removed_on_error() -> None:
 @pytest.mark.parametrize(
     ("content", "expected"),
     [
-        (KUBECONFIG, {"tok-abcdef-123456"}),
+        (KUBECONFIG, {"super-secret-token-value"}),
         ("users:\n- name: admin\n  user: {client-key-data: S0VZS0VZ, username: bob, password: pw-123456}\n",
          {"S0VZS0VZ", "pw-123456"}),
         ("not: [yaml", set()),

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 
 from workers.drivers import errors
+from workers.drivers.helm_parse import ReleaseStatus
 from workers.reconcile.gateway import actions
 from workers.reconcile.gateway.health import route_ready, workload_ready
 from workers.reconcile.gateway.io import PassIo
@@ -91,7 +92,9 @@ def _observe_objects(request: GatewayRequest, io: PassIo) -> tuple[list[dict], l
     return workloads, routes
 
 
-def _observe_release(request: GatewayRequest, io: PassIo, workload_present: bool) -> tuple[State, object]:
+def _observe_release(
+    request: GatewayRequest, io: PassIo, workload_present: bool
+) -> tuple[State, ReleaseStatus | None]:
     release = io.helm.status(io.target, request.release)
     applied = None
     if release is not None and release.status == "deployed":
@@ -113,7 +116,9 @@ def _observe_release(request: GatewayRequest, io: PassIo, workload_present: bool
     return state, release
 
 
-def _summarise(request: GatewayRequest, result: PassResult, workloads: list, routes: list, release) -> PassResult:
+def _summarise(
+    request: GatewayRequest, result: PassResult, workloads: list, routes: list, release: ReleaseStatus
+) -> PassResult:
     result.release = release
     workload_ok = workload_ready(workloads)
     route_ok = request.route_host is None or route_ready(routes)

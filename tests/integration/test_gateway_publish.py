@@ -85,3 +85,27 @@ def test_spec_change_resets_failures(gateway) -> None:
     gateway.save()
     gateway.refresh_from_db()
     assert (gateway.failure_count, gateway.next_attempt_at, gateway.generation) == (0, None, 2)
+
+
+def test_resync_picks_gateways_that_are_due_and_free(gateway, alice, cluster) -> None:
+    from datetime import timedelta
+
+    from workers.tasks.gateways import due_gateway_ids
+
+    minute = timedelta(minutes=1)
+
+    def make(name: str, **status: object) -> str:
+        other = Gateway(owner=alice, cluster=cluster, name=name, image="r.test/gw:1", supervisor_image="r.test/s:1")
+        other.assign_namespace()
+        other.save()
+        Gateway.objects.filter(pk=other.pk).update(**status)
+        return str(other.pk)
+
+    stale = make("stale", last_reconciled_at=NOW - 2 * minute)
+    retry_due = make("retry-due", next_attempt_at=NOW - minute, last_reconciled_at=NOW - 2 * minute)
+    make("backing-off", next_attempt_at=NOW + minute)
+    make("leased", lease_expires_at=NOW + minute, lease_owner="x")
+    make("just-seen", last_reconciled_at=NOW - timedelta(seconds=5))
+    expired_lease = make("expired-lease", lease_expires_at=NOW - minute, lease_owner="dead")
+    due = set(due_gateway_ids(NOW, minute))
+    assert due == {str(gateway.pk), stale, retry_due, expired_lease}

@@ -99,6 +99,11 @@ class HelmCli:
             assert result.returncode == 0, f"helm {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}"
         return result
 
+    def render(self, release: str, namespace: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+        """`helm template` of the chart as a cluster serving the Agent Sandbox API would render it."""
+        args = ["template", release, str(CHART), "-n", namespace, "-f", self.values_file(values)]
+        return documents(self.run(*args, "--api-versions", AGENTS_API).stdout)
+
     def values_file(self, values: dict[str, Any], name: str = "values.json") -> str:
         # JSON (a YAML subset) keeps every string a string: no tag or digest is ever read as a number.
         path = self.workdir / name
@@ -224,18 +229,7 @@ def get(cluster: DevCluster, path: str) -> dict[str, Any] | None:
 def test_template_on_kubernetes_renders_the_exact_images_and_a_grpcroute(offline_helm: HelmCli) -> None:
     spec = spec_for("gw-alpha-1a2b3c4d", release="alpha")
     values = values_for("kubernetes", spec)
-    out = offline_helm.run(
-        "template",
-        "alpha",
-        str(CHART),
-        "-n",
-        spec.namespace,
-        "-f",
-        offline_helm.values_file(values),
-        "--api-versions",
-        AGENTS_API,
-    ).stdout
-    docs = documents(out)
+    docs = offline_helm.render("alpha", spec.namespace, values)
 
     (statefulset,) = by_kind(docs, "StatefulSet")
     pod = statefulset["spec"]["template"]["spec"]
@@ -273,18 +267,8 @@ def test_template_on_kubernetes_renders_the_exact_images_and_a_grpcroute(offline
 
 def test_template_renders_the_hook_job_with_its_own_service_account_and_rbac(offline_helm: HelmCli) -> None:
     values = values_for("kubernetes", spec_for("gw-hooks-1"))
-    out = offline_helm.run(
-        "template",
-        "gw",
-        str(CHART),
-        "-n",
-        "gw-hooks-1",
-        "-f",
-        offline_helm.values_file(values),
-        "--api-versions",
-        AGENTS_API,
-    ).stdout
-    hooks = [d for d in documents(out) if "helm.sh/hook" in (d["metadata"].get("annotations") or {})]
+    docs = offline_helm.render("gw", "gw-hooks-1", values)
+    hooks = [d for d in docs if "helm.sh/hook" in (d["metadata"].get("annotations") or {})]
     assert sorted((d["kind"], d["metadata"]["name"]) for d in hooks) == [
         ("Job", "gw-migrate"),
         ("Role", "gw-migrate"),
@@ -307,18 +291,7 @@ def test_template_renders_the_hook_job_with_its_own_service_account_and_rbac(off
 def test_template_on_openshift_renders_a_route_and_a_certificate(offline_helm: HelmCli) -> None:
     spec = spec_for("gw-beta-5e6f7a8b", release="beta", route_host="beta.tenant.example.org")
     values = values_for("openshift", spec)
-    out = offline_helm.run(
-        "template",
-        "beta",
-        str(CHART),
-        "-n",
-        spec.namespace,
-        "-f",
-        offline_helm.values_file(values),
-        "--api-versions",
-        AGENTS_API,
-    ).stdout
-    docs = documents(out)
+    docs = offline_helm.render("beta", spec.namespace, values)
     (statefulset,) = by_kind(docs, "StatefulSet")
     assert containers(statefulset["spec"]["template"]["spec"])["gateway"]["image"] == GATEWAY_IMAGE
 
@@ -338,18 +311,7 @@ def test_template_on_openshift_renders_a_route_and_a_certificate(offline_helm: H
 @pytest.mark.parametrize("flavour", sorted(CLUSTERS))
 def test_template_without_a_route_renders_no_route(offline_helm: HelmCli, flavour: str) -> None:
     values = values_for(flavour, spec_for("gw-noroute-1", route_enabled=False, has_external_db=False))
-    out = offline_helm.run(
-        "template",
-        "gw",
-        str(CHART),
-        "-n",
-        "gw-noroute-1",
-        "-f",
-        offline_helm.values_file(values),
-        "--api-versions",
-        AGENTS_API,
-    ).stdout
-    docs = documents(out)
+    docs = offline_helm.render("gw", "gw-noroute-1", values)
     assert {d["kind"] for d in docs}.isdisjoint({"GRPCRoute", "Route", "Certificate"})
     (statefulset,) = by_kind(docs, "StatefulSet")
     db_env = next(

@@ -31,7 +31,11 @@ def set_condition(
     generation: int,
     now: datetime,
 ) -> list[Condition]:
-    """Return a new list with ``type_`` set. The transition time moves only when the status changes."""
+    """Return a new list with ``type_`` set in place (new types go last).
+
+    The transition time moves only when the status changes, so setting what is already there
+    returns an equal list: callers can compare to skip writes.
+    """
     previous = find_condition(conditions, type_)
     moved = previous is None or previous["status"] != status
     updated = Condition(
@@ -42,4 +46,6 @@ def set_condition(
         lastTransitionTime=now.isoformat() if moved else previous["lastTransitionTime"],
         observedGeneration=generation,
     )
-    return [c for c in conditions if c["type"] != type_] + [updated]
+    if previous is None:
+        return [*conditions, updated]
+    return [updated if c["type"] == type_ else c for c in conditions]

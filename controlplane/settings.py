@@ -176,8 +176,11 @@ GATEWAY_MAX_FAILURES = env_int("GATEWAY_MAX_FAILURES", 5, minimum=1)
 GATEWAY_READY_GRACE_SECONDS = env_int("GATEWAY_READY_GRACE_SECONDS", 300, minimum=1)
 GATEWAY_POLL_SECONDS = env_int("GATEWAY_POLL_SECONDS", 5, minimum=1)
 GATEWAY_PENDING_TIMEOUT_SECONDS = env_int("GATEWAY_PENDING_TIMEOUT_SECONDS", HELM_TIMEOUT_SECONDS + 60, minimum=1)
-# One pass per gateway at a time: a pass holds a lease this long; it must outlast the slowest pass.
-GATEWAY_LEASE_SECONDS = env_int("GATEWAY_LEASE_SECONDS", 2 * HELM_TIMEOUT_SECONDS + 60, minimum=1)
+# One pass per gateway at a time: a pass holds a lease this long, renewed every third of it while it
+# runs; a killed worker's lease lapses after this.
+GATEWAY_LEASE_SECONDS = env_int("GATEWAY_LEASE_SECONDS", 60, minimum=3)
+# At most this many passes (and so helm processes) run at once on one cluster, across all workers.
+GATEWAY_CLUSTER_CONCURRENCY = env_int("GATEWAY_CLUSTER_CONCURRENCY", 4, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from controlplane.models import ManagedCluster
+from workers import breaker
 from workers.drivers.errors import DriverError
 from workers.drivers.kube import KubeClient
 
@@ -23,6 +24,7 @@ def all_cluster_ids() -> list[uuid.UUID]:
 
 def probe(cluster: ManagedCluster) -> ManagedCluster:
     """Read the cluster's version; write reachable, version and message back in one update."""
+    was_reachable = cluster.reachable
     try:
         with KubeClient(cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS) as kube:
             version = kube.version()
@@ -40,6 +42,7 @@ def probe(cluster: ManagedCluster) -> ManagedCluster:
         last_probe_at=cluster.last_probe_at,
     )
     log.info("probed cluster %s: reachable=%s", cluster.name, cluster.reachable)
+    breaker.record_probe(cluster, was_reachable)
     return cluster
 
 

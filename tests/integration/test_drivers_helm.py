@@ -7,6 +7,7 @@ import socket
 import stat
 import subprocess
 import time
+from dataclasses import replace
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -238,3 +239,22 @@ def _leave_pending_install(kubeconfig: Path, namespace: str, release: str) -> No
                     time.sleep(0.05)
         finally:
             proc.kill()
+
+
+def test_release_records_decode_as_helm_reads_them(helm: Helm, target: HelmTarget) -> None:
+    """Helm's own storage Secrets, decoded without helm, say what `helm get metadata/values` say."""
+    from workers.drivers.helm_storage import HELM_OWNER_SELECTOR, latest_releases
+
+    helm.install(target, "stored", CHART, {"message": "one", "nested": {"n": 3, "flag": True}})
+    helm.upgrade(target, "stored", CHART, {"message": "two", "nested": {"n": 4, "flag": False}})
+    with KubeClient(target.kubeconfig) as kube:
+        secrets = kube.list_objects("v1", "secrets", target.namespace, HELM_OWNER_SELECTOR)
+    assert len(secrets) == 2
+    record = latest_releases(secrets)[(target.namespace, "stored")]
+    via_helm = helm.status(target, "stored")
+    assert via_helm is not None and record.status.last_deployed is not None
+    # `helm get metadata` prints whole seconds; the record keeps the stored precision.
+    assert record.status.last_deployed.replace(microsecond=0) == via_helm.last_deployed
+    assert replace(record.status, last_deployed=None) == replace(via_helm, last_deployed=None)
+    assert record.values == helm.get_values(target, "stored") == {"message": "two", "nested": {"n": 4, "flag": False}}
+    assert record.manifest.strip() == helm.get_manifest(target, "stored").strip()  # helm prints a newline more

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -10,7 +10,7 @@ import pytest
 from gateways.chart_keys import defaults_from_yaml
 from gateways.models import Gateway
 from workers.reconcile.gateway.load import build_request
-from workers.reconcile.gateway.publish import publish
+from workers.reconcile.gateway.publish import changed_fields, publish
 from workers.reconcile.gateway.request import Chart
 from workers.reconcile.gateway.result import PassResult
 
@@ -42,7 +42,7 @@ def running_result() -> PassResult:
 def test_publish_writes_status_and_events(gateway) -> None:
     request = build_request(gateway, CHART, NOW)
     assert request.values_error is None
-    assert publish(request, running_result(), NOW) is True
+    assert publish(request, running_result(), NOW, lease_token=None) is True
     gateway.refresh_from_db()
     assert (gateway.phase, gateway.route_address, gateway.observed_generation) == ("Running", "grpcs://h:443", 1)
     assert gateway.conditions[0]["type"] == "Ready" and gateway.conditions[0]["observedGeneration"] == 1
@@ -53,7 +53,7 @@ def test_stale_pass_keeps_newer_spec_state_but_records_its_events(gateway) -> No
     request = build_request(gateway, CHART, NOW)
     gateway.image = "r.test/gw:2"
     gateway.save()
-    assert publish(request, running_result(), NOW) is False
+    assert publish(request, running_result(), NOW, lease_token=None) is False
     gateway.refresh_from_db()
     assert (gateway.phase, gateway.route_address, gateway.observed_generation) == ("Pending", "", 0)
     assert gateway.conditions == []
@@ -63,18 +63,18 @@ def test_stale_pass_keeps_newer_spec_state_but_records_its_events(gateway) -> No
 def test_a_pass_that_began_before_deletion_does_not_undo_deleting(gateway) -> None:
     request = build_request(gateway, CHART, NOW)
     Gateway.objects.filter(pk=gateway.pk).update(deletion_requested_at=NOW, phase="Deleting")
-    assert publish(request, running_result(), NOW) is False
+    assert publish(request, running_result(), NOW, lease_token=None) is False
     assert Gateway.objects.get(pk=gateway.pk).phase == "Deleting"
 
 
 def test_delete_row_result_removes_the_gateway_only_when_deletion_was_requested(gateway) -> None:
     result = PassResult(delete_row=True)
     request = build_request(gateway, CHART, NOW)
-    publish(request, result, NOW)
+    publish(request, result, NOW, lease_token=None)
     assert Gateway.objects.filter(pk=gateway.pk).exists()
     Gateway.objects.filter(pk=gateway.pk).update(deletion_requested_at=NOW)
     gateway.refresh_from_db()
-    assert publish(build_request(gateway, CHART, NOW), result, NOW) is True
+    assert publish(build_request(gateway, CHART, NOW), result, NOW, lease_token=None) is True
     assert not Gateway.objects.filter(pk=gateway.pk).exists()
 
 
@@ -87,25 +87,25 @@ def test_spec_change_resets_failures(gateway) -> None:
     assert (gateway.failure_count, gateway.next_attempt_at, gateway.generation) == (0, None, 2)
 
 
-def test_resync_picks_gateways_that_are_due_and_free(gateway, alice, cluster) -> None:
-    from datetime import timedelta
+def test_publish_is_fenced_by_the_lease_token(gateway) -> None:
+    request = build_request(gateway, CHART, NOW)
+    Gateway.objects.filter(pk=gateway.pk).update(lease_owner="theirs", lease_expires_at=NOW + timedelta(minutes=1))
+    assert publish(request, running_result(), NOW, lease_token="mine") is False
+    assert publish(request, running_result(), NOW, lease_token=None) is False
+    gateway.refresh_from_db()
+    assert (gateway.phase, gateway.events.count()) == ("Pending", 0)
+    assert publish(request, running_result(), NOW, lease_token="theirs") is True
+    assert Gateway.objects.get(pk=gateway.pk).phase == "Running"
 
-    from workers.tasks.gateways import due_gateway_ids
 
-    minute = timedelta(minutes=1)
-
-    def make(name: str, **status: object) -> str:
-        other = Gateway(owner=alice, cluster=cluster, name=name, image="r.test/gw:1", supervisor_image="r.test/s:1")
-        other.assign_namespace()
-        other.save()
-        Gateway.objects.filter(pk=other.pk).update(**status)
-        return str(other.pk)
-
-    stale = make("stale", last_reconciled_at=NOW - 2 * minute)
-    retry_due = make("retry-due", next_attempt_at=NOW - minute, last_reconciled_at=NOW - 2 * minute)
-    make("backing-off", next_attempt_at=NOW + minute)
-    make("leased", lease_expires_at=NOW + minute, lease_owner="x")
-    make("just-seen", last_reconciled_at=NOW - timedelta(seconds=5))
-    expired_lease = make("expired-lease", lease_expires_at=NOW - minute, lease_owner="dead")
-    due = set(due_gateway_ids(NOW, minute))
-    assert due == {str(gateway.pk), stale, retry_due, expired_lease}
+def test_an_unchanged_result_writes_nothing(gateway) -> None:
+    request = build_request(gateway, CHART, NOW)
+    result = PassResult(phase="Running", route_address="grpcs://h:443", failure_count=0)
+    result.condition("Ready", "True", "Succeeded", "ok")
+    assert publish(request, result, NOW, lease_token=None) is True
+    gateway.refresh_from_db()
+    assert changed_fields(gateway, request, result, NOW + timedelta(minutes=5)) == {}
+    assert publish(request, result, NOW + timedelta(minutes=5), lease_token=None) is True
+    assert Gateway.objects.get(pk=gateway.pk).last_reconciled_at == NOW
+    result.condition("Ready", "False", "Degraded", "not ready")
+    assert set(changed_fields(gateway, request, result, NOW)) == {"conditions"}

@@ -67,6 +67,14 @@ class HelmError(DriverError):
     """Any other Helm failure."""
 
 
+OUTAGE_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+def is_outage(exc: DriverError) -> bool:
+    """The cluster did not answer, or answered that it cannot serve now: not the gateway's fault."""
+    return isinstance(exc, ClusterUnreachable) or (isinstance(exc, ServerError) and exc.status in OUTAGE_STATUSES)
+
+
 def secret_strings(values: object) -> set[str]:
     """Every string leaf of a values tree long enough to be worth redacting."""
     found: set[str] = set()

@@ -1,31 +1,92 @@
 """A per-object lease in the database: one reconcile pass per object at a time, across all workers.
 
-A lease expires on its own, so a worker killed mid-pass never wedges the object.
+A lease expires on its own, so a worker killed mid-pass never wedges the object. While a pass runs,
+a background thread renews the lease, so a pass may outlive the lease duration (a long helm call)
+without a second worker taking the object. The token fences writes: a pass publishes only while
+the row still names its token (see ``publish``).
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.db import connection, transaction
 from django.db.models import Model, Q
 from django.utils import timezone
 
-__all__ = ["held_lease"]
+__all__ = ["Lease", "held_lease"]
+
+log = logging.getLogger(__name__)
+
+# Renew when a third of the lease has passed, so two renewals may fail before the lease lapses.
+RENEW_FRACTION = 3
+
+
+@dataclass
+class Lease:
+    """A won lease: its token, and whether a renewal found it taken over."""
+
+    model: type[Model]
+    pk: object
+    token: str
+    ttl: timedelta
+    lost: bool = False
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def renew(self) -> bool:
+        """Push the expiry forward; False (and ``lost``) when the row no longer names our token."""
+        renewed = self.model.objects.filter(pk=self.pk, lease_owner=self.token).update(
+            lease_expires_at=timezone.now() + self.ttl
+        )
+        self.lost = self.lost or not renewed
+        return bool(renewed)
+
+    def _renew_until_stopped(self) -> None:
+        interval = self.ttl.total_seconds() / RENEW_FRACTION
+        try:
+            while not self._stop.wait(interval):
+                if not self.renew():
+                    log.warning("lease on %s %s was taken over; this pass cannot publish", self.model.__name__, self.pk)
+                    return
+        except Exception:
+            log.exception("renewing the lease on %s %s failed", self.model.__name__, self.pk)
+        finally:
+            connection.close()  # this thread's own database connection
+
+
+def _take(model: type[Model], pk: object, token: str, ttl: timedelta) -> bool:
+    now = timezone.now()
+    free = Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
+    return bool(model.objects.filter(pk=pk).filter(free).update(lease_owner=token, lease_expires_at=now + ttl))
 
 
 @contextmanager
-def held_lease(model: type[Model], pk: object, ttl: timedelta) -> Iterator[str | None]:
-    """Yield a lease token when this caller won the object, else None. Releases on exit."""
+def held_lease(
+    model: type[Model], pk: object, ttl: timedelta, admit: Callable[[], bool] | None = None
+) -> Iterator[Lease | None]:
+    """Yield a renewed ``Lease`` when this caller won the object, else None. Releases on exit.
+
+    ``admit`` runs in the same transaction just before the lease is taken; returning False declines
+    (the per-cluster slot check uses it).
+    """
     token = uuid.uuid4().hex
-    now = timezone.now()
-    won = model.objects.filter(pk=pk).filter(Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)).update(
-        lease_owner=token, lease_expires_at=now + ttl
-    )
+    with transaction.atomic():
+        won = (admit is None or admit()) and _take(model, pk, token, ttl)
+    if not won:
+        yield None
+        return
+    lease = Lease(model=model, pk=pk, token=token, ttl=ttl)
+    renewer = threading.Thread(target=lease._renew_until_stopped, name=f"lease-{pk}", daemon=True)
+    renewer.start()
     try:
-        yield token if won else None
+        yield lease
     finally:
-        if won:
-            model.objects.filter(pk=pk, lease_owner=token).update(lease_owner="", lease_expires_at=None)
+        lease._stop.set()
+        renewer.join()
+        model.objects.filter(pk=pk, lease_owner=token).update(lease_owner="", lease_expires_at=None)

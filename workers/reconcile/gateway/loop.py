@@ -10,17 +10,17 @@ import logging
 from collections.abc import Callable
 
 from workers.drivers import errors
-from workers.drivers.helm_parse import ReleaseStatus
 from workers.reconcile.gateway import actions
 from workers.reconcile.gateway.health import route_ready, workload_ready
 from workers.reconcile.gateway.io import PassIo
+from workers.reconcile.gateway.observe import GatewayView, observe_gateway
 from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
 from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.gateway.state import Observed, State, determine_state
 
-__all__ = ["fail", "reconcile"]
+__all__ = ["assess", "fail", "reconcile", "settled", "summarise", "unreachable"]
 
 log = logging.getLogger(__name__)
 
@@ -33,12 +33,12 @@ ACTIONS: dict[State, tuple[str, Action]] = {
 }
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
+REACHABLE = ("ClusterReachable", "True", "Reachable", "The cluster answers")
 
 
-def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
+def settled(request: GatewayRequest) -> PassResult | None:
+    """The outcome of a pass that needs nothing from the cluster (suspended, invalid, or out of retries)."""
     result = PassResult()
-    if request.deleting:
-        return _delete(request, io, result)
     if request.suspended:
         result.condition("Reconciling", "False", "Suspended", "Reconciliation is suspended")
         return result
@@ -50,16 +50,28 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
     if request.timing.retry.exhausted(request.failure_count):
         result.phase = "Failed"
         return result
+    return None
+
+
+def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
+    result = PassResult()
+    if request.deleting:
+        return _delete(request, io, result)
+    early = settled(request)
+    if early is not None:
+        return early
     action_name = "Prepare"
     try:
         ensure_prerequisites(request, io)
+        result.condition(*REACHABLE)
         done: set[str] = set()
         while True:
             action_name = "Observe"
-            workloads, routes = _observe_objects(request, io)
-            state, release = _observe_release(request, io, bool(workloads))
+            view = observe_gateway(io.kube, request)
+            state = assess(request, view, io.chart.chart_version)
+            release = view.release.status if view.release else None
             if state is State.IN_SYNC:
-                return _summarise(request, result, workloads, routes, release)
+                return summarise(request, view, result)
             if state is State.BUSY:
                 result.requeue_after = BUSY_REQUEUE_SECONDS
                 result.phase = "Provisioning"
@@ -74,54 +86,55 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
                 ACTIONS[state][1](request, io, result)
                 result.failure_count, result.next_attempt_at = 0, None
     except errors.DriverError as exc:
+        if errors.is_outage(exc):
+            return unreachable(request, str(exc), result)
         return fail(request, action_name, str(exc), result)
 
 
-def _observe_objects(request: GatewayRequest, io: PassIo) -> tuple[list[dict], list[dict]]:
-    selector = f"app.kubernetes.io/instance={request.release}"
-    workloads = [
-        *io.kube.list_objects("apps/v1", "statefulsets", request.namespace, selector),
-        *io.kube.list_objects("apps/v1", "deployments", request.namespace, selector),
-    ]
-    routes: list[dict] = []
-    values = request.values or {}
-    if values.get("grpcRoute", {}).get("enabled"):
-        routes = io.kube.list_objects("gateway.networking.k8s.io/v1", "grpcroutes", request.namespace, selector)
-    elif values.get("openshiftRoute", {}).get("enabled"):
-        routes = io.kube.list_objects("route.openshift.io/v1", "routes", request.namespace, selector)
-    return workloads, routes
+def unreachable(request: GatewayRequest, message: str, result: PassResult | None = None) -> PassResult:
+    """The cluster does not answer: say so, keep the phase, count no failure, and wait for it to come back.
+
+    ``cluster_outage`` asks the caller to open the cluster's circuit breaker; the probe closes it and
+    resumes every gateway there. Deletion waits as well: an unreachable cluster is never "absent".
+    """
+    result = result or PassResult()
+    result.condition("ClusterReachable", "False", "Unreachable", message)
+    result.cluster_outage = message
+    result.requeue_after = None
+    if request.deleting:
+        result.phase = "Deleting"
+        result.condition("Reconciling", "True", "DeleteWaiting", f"Waiting for the cluster to answer: {message}")
+    return result
 
 
-def _observe_release(
-    request: GatewayRequest, io: PassIo, workload_present: bool
-) -> tuple[State, ReleaseStatus | None]:
-    release = io.helm.status(io.target, request.release)
-    applied = None
-    if release is not None and release.status == "deployed":
-        applied = io.helm.get_values(io.target, request.release)
+def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> State:
+    """Classify what the cluster holds for a gateway, from its view alone (pure)."""
+    record = view.release
     observed = Observed(
-        release_status=release.status if release else None,
-        chart_version=release.chart_version if release else None,
-        last_deployed=release.last_deployed if release else None,
-        applied_values=applied,
-        workload_present=workload_present,
+        release_status=record.status.status if record else None,
+        chart_version=record.status.chart_version if record else None,
+        last_deployed=record.status.last_deployed if record else None,
+        applied_values=record.values if record else None,
+        workload_present=bool(view.workloads) and view.namespace_present,
     )
-    state = determine_state(
+    return determine_state(
         observed,
         desired_values=request.values or {},
-        chart_version=io.chart.chart_version,
+        chart_version=chart_version,
         now=request.now,
         pending_timeout=request.timing.pending_timeout,
     )
-    return state, release
 
 
-def _summarise(
-    request: GatewayRequest, result: PassResult, workloads: list, routes: list, release: ReleaseStatus
-) -> PassResult:
+def summarise(request: GatewayRequest, view: GatewayView, result: PassResult | None = None) -> PassResult:
+    """The status of a deployed, current release: Running once healthy, else Provisioning or Degraded."""
+    result = result or PassResult()
+    assert view.release is not None
+    release = view.release.status
     result.release = release
-    workload_ok = workload_ready(workloads)
-    route_ok = request.route_host is None or route_ready(routes)
+    result.condition(*REACHABLE)
+    workload_ok = workload_ready(view.workloads)
+    route_ok = request.route_host is None or route_ready(view.routes)
     ready = workload_ok and route_ok
     result.phase = phase_for(
         deleting=False, stalled=False, released=True, ready=ready, was_running=request.was_running,
@@ -139,7 +152,9 @@ def _summarise(
         waiting = "the workload is not ready" if not workload_ok else "the route is not accepted yet"
         result.condition("Ready", "False", "Progressing" if result.phase == "Provisioning" else "Degraded", waiting)
         result.condition("Reconciling", "True", "Progressing", f"Waiting: {waiting}")
-        result.requeue_after = request.timing.poll_interval.total_seconds()
+        # Poll only while provisioning; a Degraded gateway is woken by the cluster watcher or the resync.
+        provisioning = result.phase == "Provisioning"
+        result.requeue_after = request.timing.poll_interval.total_seconds() if provisioning else None
     result.failure_count, result.next_attempt_at = 0, None
     return result
 
@@ -186,6 +201,8 @@ def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResu
             result.condition("Reconciling", "True", "Deleting", f"Waiting for namespace {request.namespace} to go")
             return result
     except errors.DriverError as exc:
+        if errors.is_outage(exc):
+            return unreachable(request, str(exc), result)
         return _delete_failed(request, result, str(exc))
     result.delete_row = True
     return result

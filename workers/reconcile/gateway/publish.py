@@ -1,8 +1,9 @@
-"""Save one pass's result: events always, status only if the spec did not change meanwhile."""
+"""Save one pass's result: only what changed, only while the pass's lease holds, only for the spec it saw."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 
@@ -11,15 +12,55 @@ from gateways.models import Gateway, GatewayEvent
 from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 
-__all__ = ["publish"]
+__all__ = ["changed_fields", "publish"]
 
 
-def publish(request: GatewayRequest, result: PassResult, now: datetime) -> bool:
-    """Write ``result``; return False when it was stale (the spec or deletion moved on) and not applied."""
+def _status_fields(gateway: Gateway, request: GatewayRequest, result: PassResult, now: datetime) -> dict[str, Any]:
+    conditions = gateway.conditions
+    for change in result.conditions:
+        conditions = set_condition(
+            conditions, type_=change.type, status=change.status, reason=change.reason,
+            message=change.message[:1024], generation=request.generation, now=now,
+        )
+    fields: dict[str, Any] = {"conditions": conditions}
+    if result.phase:
+        fields["phase"] = result.phase
+    if result.route_address is not None:
+        fields["route_address"] = result.route_address
+    if result.failure_count is not None:
+        fields["failure_count"] = result.failure_count
+        fields["next_attempt_at"] = result.next_attempt_at
+    if result.release is not None:
+        fields.update(
+            release_name=result.release.name,
+            release_revision=result.release.revision,
+            release_status=result.release.status,
+            chart_version=result.release.chart_version or "",
+        )
+    if not request.deleting and not request.suspended and request.values_error is None and not result.cluster_outage:
+        fields["observed_generation"] = request.generation
+    return fields
+
+
+def changed_fields(gateway: Gateway, request: GatewayRequest, result: PassResult, now: datetime) -> dict[str, Any]:
+    """The status fields ``result`` would change on ``gateway``; empty when the row already says it all."""
+    fields = _status_fields(gateway, request, result, now)
+    return {name: value for name, value in fields.items() if getattr(gateway, name) != value}
+
+
+def publish(request: GatewayRequest, result: PassResult, now: datetime, *, lease_token: str | None) -> bool:
+    """Write ``result``; return False when it was not applied: stale, or fenced out.
+
+    With ``lease_token`` the pass must still hold that lease. Without one (the fleet resync) no pass
+    may hold the gateway at all, so a running pass always has the last word.
+    """
     with transaction.atomic():
         gateway = Gateway.objects.select_for_update().filter(pk=request.gateway_id).first()
         if gateway is None:
             return True
+        leased = gateway.lease_expires_at is not None and gateway.lease_expires_at > now
+        if (gateway.lease_owner != lease_token) if lease_token else leased:
+            return False
         GatewayEvent.objects.bulk_create(
             GatewayEvent(gateway=gateway, type=e.type, reason=e.reason, message=e.message[:2048]) for e in result.events
         )
@@ -28,28 +69,7 @@ def publish(request: GatewayRequest, result: PassResult, now: datetime) -> bool:
             return True
         if gateway.generation != request.generation or (gateway.deletion_requested_at is not None) != request.deleting:
             return False
-        conditions = gateway.conditions
-        for change in result.conditions:
-            conditions = set_condition(
-                conditions, type_=change.type, status=change.status, reason=change.reason,
-                message=change.message[:1024], generation=request.generation, now=now,
-            )
-        fields: dict[str, object] = {"conditions": conditions, "last_reconciled_at": now}
-        if result.phase:
-            fields["phase"] = result.phase
-        if result.route_address is not None:
-            fields["route_address"] = result.route_address
-        if result.failure_count is not None:
-            fields["failure_count"] = result.failure_count
-            fields["next_attempt_at"] = result.next_attempt_at
-        if result.release is not None:
-            fields.update(
-                release_name=result.release.name,
-                release_revision=result.release.revision,
-                release_status=result.release.status,
-                chart_version=result.release.chart_version or "",
-            )
-        if not request.deleting and not request.suspended and request.values_error is None:
-            fields["observed_generation"] = request.generation
-        Gateway.objects.filter(pk=gateway.pk).update(**fields)
+        fields = changed_fields(gateway, request, result, now)
+        if fields or result.events:
+            Gateway.objects.filter(pk=gateway.pk).update(**fields, last_reconciled_at=now)
     return True

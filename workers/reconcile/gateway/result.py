@@ -36,6 +36,7 @@ class PassResult:
     next_attempt_at: datetime | None = None
     requeue_after: float | None = None
     delete_row: bool = False
+    cluster_outage: str | None = None  # set when the cluster did not answer: open its circuit breaker
 
     def condition(self, type_: str, status: str, reason: str, message: str) -> None:
         self.conditions.append(ConditionChange(type_, status, reason, message))

@@ -1,22 +1,26 @@
-"""Run one pass for one gateway: lease it, build the request, reconcile, publish."""
+"""Run one pass for one gateway: lease it within its cluster's slots, build the request, reconcile, publish."""
 
 from __future__ import annotations
 
 import logging
+import random
 from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
+from controlplane.models import ManagedCluster
 from gateways.models import Gateway
-from workers import runtime
+from workers import breaker, runtime
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.load import build_request
-from workers.reconcile.gateway.loop import fail, reconcile
+from workers.reconcile.gateway.loop import fail, reconcile, unreachable
 from workers.reconcile.gateway.publish import publish
+from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.lease import held_lease
 
 __all__ = ["run_pass"]
@@ -25,28 +29,63 @@ log = logging.getLogger(__name__)
 
 LEASE_BUSY_SECONDS = 3.0
 STALE_REQUEUE_SECONDS = 0.2
+CLUSTER_BUSY_SECONDS = 2.0
+
+
+def _cluster_has_slot(cluster_id: object, gateway_id: str) -> bool:
+    """At most GATEWAY_CLUSTER_CONCURRENCY passes hold leases on one cluster (checked under its row lock)."""
+    ManagedCluster.objects.select_for_update().filter(pk=cluster_id).first()
+    busy = (
+        Gateway.objects.filter(cluster_id=cluster_id, lease_expires_at__gt=timezone.now())
+        .exclude(pk=gateway_id)
+        .count()
+    )
+    return busy < settings.GATEWAY_CLUSTER_CONCURRENCY
 
 
 def run_pass(gateway_id: str) -> float | None:
     """Reconcile once; return seconds until the next pass is wanted, or None when nothing is pending."""
+    cluster_id = Gateway.objects.filter(pk=gateway_id).values_list("cluster_id", flat=True).first()
+    if cluster_id is None:
+        return None
     ttl = timedelta(seconds=settings.GATEWAY_LEASE_SECONDS)
-    with held_lease(Gateway, gateway_id, ttl) as token:
-        if token is None:
-            return LEASE_BUSY_SECONDS
+    slot_free = True
+
+    def admit() -> bool:
+        nonlocal slot_free
+        slot_free = _cluster_has_slot(cluster_id, gateway_id)
+        return slot_free
+
+    with held_lease(Gateway, gateway_id, ttl, admit=admit) as lease:
+        if lease is None:
+            # Spread the retries of a full cluster, so its queued passes do not return in lockstep.
+            return LEASE_BUSY_SECONDS if slot_free else CLUSTER_BUSY_SECONDS * (1 + random.random())
         gateway = Gateway.objects.select_related("cluster").filter(pk=gateway_id).first()
         if gateway is None:
             return None
         now = timezone.now()
         if gateway.deletion_requested_at is None and gateway.next_attempt_at and gateway.next_attempt_at > now:
             return (gateway.next_attempt_at - now).total_seconds()
-        chart = runtime.gateway_chart()
-        request = build_request(gateway, chart, now)
-        try:
-            with KubeClient(gateway.cluster.kubeconfig) as kube:
-                target = HelmTarget(kubeconfig=gateway.cluster.kubeconfig, namespace=gateway.namespace)
-                result = reconcile(request, PassIo(helm=runtime.helm(), kube=kube, target=target, chart=chart))
-        except errors.DriverError as exc:
-            result = fail(request, "Connect", str(exc))
+        request = build_request(gateway, runtime.gateway_chart(), now)
+        result = _reconcile(gateway, request)
+        if result.cluster_outage is not None:
+            breaker.open_circuit(gateway.cluster, result.cluster_outage)
         log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, result.phase, result.requeue_after)
-        applied = publish(request, result, timezone.now())
+        applied = publish(request, result, timezone.now(), lease_token=lease.token)
     return result.requeue_after if applied else STALE_REQUEUE_SECONDS
+
+
+def _reconcile(gateway: Gateway, request: GatewayRequest) -> PassResult:
+    """The pass itself, unless the cluster's circuit is open: then touch nothing and say why."""
+    cluster = gateway.cluster
+    if breaker.is_open(cluster):
+        return unreachable(request, cluster.probe_message or "the cluster did not answer its last probe")
+    chart = runtime.gateway_chart()
+    try:
+        with KubeClient(cluster.kubeconfig) as kube:
+            target = HelmTarget(kubeconfig=cluster.kubeconfig, namespace=gateway.namespace)
+            return reconcile(request, PassIo(helm=runtime.helm(), kube=kube, target=target, chart=chart))
+    except errors.DriverError as exc:
+        if errors.is_outage(exc):
+            return unreachable(request, str(exc))
+        return fail(request, "Connect", str(exc))

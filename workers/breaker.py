@@ -1,0 +1,42 @@
+"""The per-cluster circuit breaker: a cluster that does not answer gets no helm and no failures.
+
+The circuit is the cluster's ``reachable`` flag. A pass that meets an outage opens it; the probe
+closes it when the cluster answers again. Either transition enqueues a resync of the cluster, which
+marks its gateways ``ClusterReachable`` and resumes their convergence without a manual retry.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.utils import timezone
+
+from controlplane.dispatch import send
+from controlplane.models import ManagedCluster
+
+__all__ = ["RESYNC_CLUSTER_TASK", "is_open", "open_circuit", "record_probe"]
+
+log = logging.getLogger(__name__)
+
+RESYNC_CLUSTER_TASK = "workers.tasks.resync_cluster"
+
+
+def is_open(cluster: ManagedCluster) -> bool:
+    return cluster.reachable is False
+
+
+def open_circuit(cluster: ManagedCluster, message: str) -> None:
+    """Mark the cluster unreachable; the first pass to notice enqueues the resync that marks its gateways."""
+    opened = ManagedCluster.objects.filter(pk=cluster.pk).exclude(reachable=False).update(
+        reachable=False, probe_message=message[:1024], last_probe_at=timezone.now()
+    )
+    if opened:
+        log.warning("cluster %s does not answer; its circuit is open: %s", cluster.name, message)
+        send(RESYNC_CLUSTER_TASK, cluster.pk)
+
+
+def record_probe(cluster: ManagedCluster, was_reachable: bool | None) -> None:
+    """After a probe: a change of reachability resyncs the cluster's gateways."""
+    if cluster.reachable != was_reachable:
+        log.info("cluster %s reachable: %s -> %s", cluster.name, was_reachable, cluster.reachable)
+        send(RESYNC_CLUSTER_TASK, cluster.pk)

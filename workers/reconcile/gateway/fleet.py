@@ -1,0 +1,110 @@
+"""The fleet resync of one cluster: one snapshot, every gateway judged from memory, helm only where needed.
+
+A gateway whose release is deployed, current and present gets its status from the snapshot, and a
+write only when that status changed. Every other gateway (absent, out of sync, failed, pending,
+deleting, missing its namespace) is handed to a full pass. A cluster that does not answer opens its
+circuit breaker, and its gateways are marked ``ClusterReachable=False`` without losing their phase.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import timezone
+
+from controlplane.choices import Flavour
+from controlplane.models import ManagedCluster
+from gateways.models import Gateway
+from workers import breaker, runtime
+from workers.drivers import errors
+from workers.drivers.kube import KubeClient
+from workers.reconcile.gateway.load import MANAGED_BY, build_request
+from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
+from workers.reconcile.gateway.observe import GRPC_ROUTES, OPENSHIFT_ROUTES, ClusterSnapshot, take_snapshot
+from workers.reconcile.gateway.publish import changed_fields, publish
+from workers.reconcile.gateway.request import Chart, GatewayRequest
+from workers.reconcile.gateway.result import PassResult
+from workers.reconcile.gateway.state import State
+
+__all__ = ["ResyncReport", "resync_cluster"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ResyncReport:
+    """What one resync did: gateways seen, status rows written, passes enqueued, and any outage."""
+
+    gateways: int = 0
+    written: int = 0
+    passes: int = 0
+    outage: str | None = None
+
+
+def _route_resources(cluster: ManagedCluster) -> tuple[tuple[str, str], ...]:
+    kinds = (GRPC_ROUTES,) if cluster.gateway_api else ()
+    return (*kinds, OPENSHIFT_ROUTES) if cluster.flavour == Flavour.OPENSHIFT else kinds
+
+
+def _held_by_a_pass(gateway: Gateway, now: datetime) -> bool:
+    return gateway.lease_expires_at is not None and gateway.lease_expires_at > now
+
+
+def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> PassResult | None:
+    """The status of a gateway that needs no pass, or None when it needs one."""
+    early = settled(request)
+    if early is not None:
+        return early
+    view = snapshot.view(request)
+    if view.namespace_present and assess(request, view, chart.chart_version) is State.IN_SYNC:
+        return summarise(request, view)
+    return None
+
+
+def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncReport:
+    """Judge every gateway of a cluster from one snapshot; ``enqueue`` a full pass where one is needed."""
+    report = ResyncReport()
+    cluster = ManagedCluster.objects.filter(pk=cluster_id).first()
+    if cluster is None:
+        return report
+    gateways = list(Gateway.objects.filter(cluster=cluster))
+    report.gateways = len(gateways)
+    snapshot: ClusterSnapshot | None = None
+    if breaker.is_open(cluster):
+        report.outage = cluster.probe_message or "the cluster did not answer its last probe"
+    else:
+        try:
+            with KubeClient(cluster.kubeconfig) as kube:
+                snapshot = take_snapshot(kube, f"{MANAGED_BY}/managed=true", _route_resources(cluster))
+        except errors.DriverError as exc:
+            if not errors.is_outage(exc):
+                log.warning("resync of cluster %s: %s; every gateway gets a pass", cluster.name, exc)
+                for gateway in gateways:
+                    enqueue(str(gateway.pk))
+                report.passes = len(gateways)
+                return report
+            report.outage = str(exc)
+            breaker.open_circuit(cluster, report.outage)
+    chart, now = runtime.gateway_chart(), timezone.now()
+    for gateway in gateways:
+        gateway.cluster = cluster
+        deleting = gateway.deletion_requested_at is not None
+        backing_off = not deleting and gateway.next_attempt_at is not None and gateway.next_attempt_at > now
+        if _held_by_a_pass(gateway, now) or (backing_off and report.outage is None):
+            continue  # a pass is on it, or one is queued for the end of its backoff
+        request = build_request(gateway, chart, now)
+        if report.outage is not None:
+            result: PassResult | None = unreachable(request, report.outage)
+        else:
+            result = None if deleting else _judge(request, snapshot, chart)
+        if result is None:
+            enqueue(str(gateway.pk))
+            report.passes += 1
+        elif changed_fields(gateway, request, result, now) and publish(request, result, now, lease_token=None):
+            report.written += 1
+    log.info("resync of cluster %s: %d gateways, %d written, %d passes%s", cluster.name, report.gateways,
+             report.written, report.passes, f", outage: {report.outage}" if report.outage else "")
+    return report

@@ -83,6 +83,9 @@ class ManagedCluster(models.Model):
     kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)
     last_probe_at = models.DateTimeField(null=True, blank=True, editable=False)
     probe_message = models.CharField(max_length=1024, blank=True, editable=False)
+    # Which cluster-watcher replica watches this cluster, until when (see workers.watcher).
+    watcher_owner = models.CharField(max_length=64, blank=True, editable=False)
+    watcher_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

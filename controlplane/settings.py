@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "controlplane",
     "gateways",
     "catalogs",
+    "workers",
 ]
 
 MIDDLEWARE = [
@@ -159,6 +160,8 @@ CELERY_BEAT_SCHEDULE = {
     "collect catalog content": {"task": "workers.tasks.gc_catalog_content", "schedule": CATALOG_GC_INTERVAL_SECONDS},
 }
 CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, minimum=1)
+# A watcher replica holds each cluster it watches this long, renewing every third of it.
+WATCHER_LEASE_SECONDS = env_int("WATCHER_LEASE_SECONDS", 30, minimum=3)
 
 HELM_BINARY = env_path("HELM_BINARY", BASE_DIR / ".tools" / "helm")
 HELM_TIMEOUT_SECONDS = env_int("HELM_TIMEOUT_SECONDS", 300, minimum=5)

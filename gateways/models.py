@@ -81,6 +81,8 @@ class Gateway(SpecResource):
     next_attempt_at = models.DateTimeField(null=True, blank=True, editable=False)
     deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_reconciled_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set when a pass was asked for while another held the lease; the holder runs once more.
+    pass_requested = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ("name", "id")

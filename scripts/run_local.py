@@ -1,4 +1,5 @@
-"""Run the whole stack locally on embedded defaults: a devcluster, the API, a Celery worker and beat.
+"""Run the whole stack locally on embedded defaults: a devcluster, the API, a Celery worker, beat and the
+cluster watcher.
 
 Started by ``make run``. State lives in ``.run/`` (git-ignored): generated keys, the SQLite
 database, the devcluster kubeconfig and the logs. Ctrl-C stops everything.
@@ -104,6 +105,7 @@ def main() -> None:
             start("worker", [PY, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "2"], env),
             start("beat", [PY, "-m", "celery", "-A", "controlplane", "beat", "-l", "INFO",
                            "-s", str(RUN / "celerybeat-schedule")], env),
+            start("watcher", [PY, "manage.py", "watch_clusters"], env),
         ]
         manage(env, "addcluster", "local", "--kubeconfig", str(kubeconfig), "--base-domain", "apps.local.test")
         wait_until(lambda: answers(f"{API_URL}/readyz"), "the API to become ready")

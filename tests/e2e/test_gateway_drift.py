@@ -1,4 +1,4 @@
-"""Drift: objects removed behind Helm's back are repaired by the periodic resync."""
+"""Drift: objects removed behind Helm's back are repaired (the watcher notices; the resync is the safety net)."""
 
 from __future__ import annotations
 
@@ -30,8 +30,16 @@ def test_deleted_workload_and_namespace_are_repaired(tenant, wait_for_phase, gat
     events = tenant.get(f"/api/v1/gateways/{gw_id}/events/").json()["results"]
     assert "UpgradeSucceeded" in {e["reason"] for e in events}
 
+    # The cluster watcher reacts within about a second, so the namespace may be back before a poll
+    # sees it gone: a new uid proves it was deleted and re-created.
+    old_uid = core.read_namespace(namespace).metadata.uid
     core.delete_namespace(namespace)
-    wait_for(lambda: namespace not in [n.metadata.name for n in core.list_namespace().items], "the namespace to go")
+
+    def recreated() -> bool:
+        current = [n for n in core.list_namespace().items if n.metadata.name == namespace]
+        return bool(current) and current[0].metadata.uid != old_uid
+
+    wait_for(recreated, "the namespace to be deleted and re-created", timeout=60)
     wait_for(lambda: apps.list_namespaced_stateful_set(namespace).items, "the release to be reinstalled", timeout=60)
     wait_for(lambda: revision(tenant, gw_id) == 1, "the reinstall to be published")
     wait_for_phase(gw_id, "Running", timeout=60)

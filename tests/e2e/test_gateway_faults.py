@@ -58,13 +58,15 @@ def test_unreachable_cluster_keeps_gateway_deleting_until_it_can_delete(tenant, 
     fault = gateway_cluster.add_fault(path_regex=".*", status=503)
     try:
         assert tenant.delete(f"/api/v1/gateways/{gw_id}/").status_code == 202
-        events_url = f"/api/v1/gateways/{gw_id}/events/"
-        wait_for(
-            lambda: any(e["reason"] == "DeleteFailed" for e in tenant.get(events_url).json()["results"]),
-            "a failed delete attempt",
-        )
-        body = tenant.get(f"/api/v1/gateways/{gw_id}/").json()
-        assert body["status"]["phase"] == "Deleting"
+
+        def unreachable() -> dict | None:
+            body = tenant.get(f"/api/v1/gateways/{gw_id}/").json()
+            conditions = {c["type"]: c for c in body["status"]["conditions"]}
+            reachable = conditions.get("ClusterReachable", {})
+            return body if (reachable.get("status"), reachable.get("reason")) == ("False", "Unreachable") else None
+
+        body = wait_for(unreachable, "the gateway to show ClusterReachable=False")
+        assert body["status"]["phase"] == "Deleting" and body["status"]["failure_count"] == 0
     finally:
         gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
     core = client.CoreV1Api(kube_api(gateway_cluster))

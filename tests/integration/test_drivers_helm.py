@@ -7,8 +7,8 @@ import socket
 import stat
 import subprocess
 import time
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

@@ -11,7 +11,7 @@ import base64
 import contextlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -260,6 +260,59 @@ class KubeClient:
                 return items
             query["continue"] = token
 
+    def list_with_version(
+        self, api_version: str, plural: str, label_selector: str | None = None
+    ) -> tuple[list[dict[str, Any]], str]:
+        """Every object cluster-wide (every page) and the list's resourceVersion, to start a watch from."""
+        query: dict[str, str | int] = {"limit": LIST_PAGE_SIZE}
+        if label_selector:
+            query["labelSelector"] = label_selector
+        items: list[dict[str, Any]] = []
+        while True:
+            page = self._request("GET", api_path(api_version, plural), query=query)
+            items += page.get("items", [])
+            meta = page.get("metadata", {})
+            if not meta.get("continue"):
+                return items, str(meta.get("resourceVersion", ""))
+            query["continue"] = meta["continue"]
+
+    def watch(
+        self, api_version: str, plural: str, resource_version: str, *, label_selector: str | None = None,
+        timeout_seconds: int = 300,
+    ) -> Iterator[dict[str, Any]]:
+        """Stream watch events cluster-wide from ``resource_version``, bookmarks included, until the server
+        ends the watch. An ERROR event (for example 410 Gone) raises the matching typed error."""
+        query: dict[str, str | int] = {
+            "watch": "true", "resourceVersion": resource_version, "allowWatchBookmarks": "true",
+            "timeoutSeconds": timeout_seconds,
+        }
+        if label_selector:
+            query["labelSelector"] = label_selector
+        try:
+            response = self._api.call_api(
+                api_path(api_version, plural), "GET", query_params=list(query.items()),
+                header_params={"Accept": "application/json"}, auth_settings=["BearerToken"],
+                _preload_content=False, _request_timeout=(self._timeout[0], timeout_seconds + self._timeout[1]),
+            )
+        except ApiException as exc:
+            raise api_error(exc, self._secrets) from None
+        except urllib3.exceptions.HTTPError as exc:
+            raise errors.ClusterUnreachable(errors.sanitise(f"cluster unreachable: {exc}", self._secrets)) from None
+        try:
+            for line in _lines(response):
+                event = json.loads(line)
+                if event.get("type") == "ERROR":
+                    status = event.get("object", {})
+                    code = int(status.get("code") or 500)
+                    exc_type = _STATUS_ERRORS.get(code, errors.ServerError)
+                    raise exc_type(errors.sanitise(f"watch: HTTP {code}: {status.get('message', '')}",
+                                                   self._secrets), status=code)
+                yield event
+        except urllib3.exceptions.HTTPError as exc:
+            raise errors.ClusterUnreachable(errors.sanitise(f"watch interrupted: {exc}", self._secrets)) from None
+        finally:
+            response.release_conn()
+
     def _get(self, path: str) -> dict[str, Any] | None:
         try:
             return self._request("GET", path)
@@ -312,6 +365,17 @@ class KubeClient:
             return json.loads(data) if data else {}
         except ValueError:
             raise errors.ServerError(f"{method} {path}: response is not JSON") from None
+
+
+def _lines(response: Any) -> Iterator[bytes]:
+    """Newline-delimited JSON from a streaming response, however the chunks fall."""
+    pending = b""
+    for chunk in response.stream(amt=65536, decode_content=True):
+        pending += chunk
+        *complete, pending = pending.split(b"\n")
+        yield from (line for line in complete if line.strip())
+    if pending.strip():
+        yield pending
 
 
 def _object(api_version: str, kind: str, namespace: str, name: str, labels: Mapping[str, str]) -> dict[str, Any]:

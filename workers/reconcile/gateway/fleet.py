@@ -99,7 +99,7 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
         if report.outage is not None:
             result: PassResult | None = unreachable(request, report.outage)
         else:
-            result = None if deleting else _judge(request, snapshot, chart)
+            result = None if deleting or gateway.pass_requested else _judge(request, snapshot, chart)
         if result is None:
             enqueue(str(gateway.pk))
             report.passes += 1

@@ -27,7 +27,6 @@ __all__ = ["run_pass"]
 
 log = logging.getLogger(__name__)
 
-LEASE_BUSY_SECONDS = 3.0
 STALE_REQUEUE_SECONDS = 0.2
 CLUSTER_BUSY_SECONDS = 2.0
 
@@ -57,9 +56,14 @@ def run_pass(gateway_id: str) -> float | None:
         return slot_free
 
     with held_lease(Gateway, gateway_id, ttl, admit=admit) as lease:
+        if lease is None and slot_free:
+            # Another pass holds it: ask that one to run once more, so many requests collapse into one.
+            # Should that pass die, its lease lapses and the resync honours the request.
+            Gateway.objects.filter(pk=gateway_id).update(pass_requested=True)
+            return None
         if lease is None:
             # Spread the retries of a full cluster, so its queued passes do not return in lockstep.
-            return LEASE_BUSY_SECONDS if slot_free else CLUSTER_BUSY_SECONDS * (1 + random.random())
+            return CLUSTER_BUSY_SECONDS * (1 + random.random())
         gateway = Gateway.objects.select_related("cluster").filter(pk=gateway_id).first()
         if gateway is None:
             return None
@@ -72,7 +76,10 @@ def run_pass(gateway_id: str) -> float | None:
             breaker.open_circuit(gateway.cluster, result.cluster_outage)
         log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, result.phase, result.requeue_after)
         applied = publish(request, result, timezone.now(), lease_token=lease.token)
-    return result.requeue_after if applied else STALE_REQUEUE_SECONDS
+        again = Gateway.objects.filter(pk=gateway_id, pass_requested=True).update(pass_requested=False)
+    if not applied or again:
+        return STALE_REQUEUE_SECONDS
+    return result.requeue_after
 
 
 def _reconcile(gateway: Gateway, request: GatewayRequest) -> PassResult:

@@ -99,6 +99,9 @@ class ApiHandler(BaseHTTPRequestHandler):
     """One request; JSON in and out (protobuf Secret/ConfigMap bodies are decoded)."""
 
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; without TCP_NODELAY each keep-alive response waits for
+    # the client's delayed ACK (~40 ms).
+    disable_nagle_algorithm = True
     server: ApiServer
 
     def do_GET(self) -> None:

@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 from devcluster import presets
+from devcluster.paging import DEFAULT_CONTINUE_WINDOW_SECONDS
 from devcluster.server import serve
+from devcluster.watching import IDLE_BOOKMARK_SECONDS
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -21,6 +23,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     run.add_argument("--faults", type=Path, help="YAML/JSON file with fault rules to install at start")
     run.add_argument("--verbose", action="store_true", help="log every request to stderr")
     run.add_argument(
+        "--continue-window", type=float, default=DEFAULT_CONTINUE_WINDOW_SECONDS,
+        help="seconds a list's continue tokens stay valid after its first chunk (then 410 Expired)",
+    )
+    run.add_argument(
+        "--bookmark-interval", type=float, default=IDLE_BOOKMARK_SECONDS,
+        help="seconds without events after which a watch with allowWatchBookmarks gets a BOOKMARK",
+    )
+    run.add_argument(
         "--with", dest="extra", action="append", default=[], choices=presets.extras(),
         help="install an optional preset's CRDs too (repeatable)",
     )
@@ -29,7 +39,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    serve(args.kubeconfig, args.port, args.flavour, args.ready_delay, args.faults, args.verbose, args.extra)
+    serve(
+        args.kubeconfig,
+        args.port,
+        args.flavour,
+        args.ready_delay,
+        args.faults,
+        args.verbose,
+        args.extra,
+        args.continue_window,
+        args.bookmark_interval,
+    )
     return 0
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from devcluster import errors, meta
 from devcluster.defaults import Defaulter
+from devcluster.paging import RetainedSnapshots, decode_continue, encode_continue
 from devcluster.patches import json_merge_patch, json_patch, remove_unowned, strategic_merge_patch
 from devcluster.registry import Registry
 from devcluster.resources import ResourceType
@@ -30,9 +31,10 @@ _SYSTEM_METADATA = ("uid", "creationTimestamp", "generation", "deletionTimestamp
 class Cluster:
     """The API semantics (validation, defaulting, conflicts, cascades) shared by HTTP and controllers."""
 
-    def __init__(self, store: Store, registry: Registry) -> None:
+    def __init__(self, store: Store, registry: Registry, retained: RetainedSnapshots | None = None) -> None:
         self.store = store
         self.registry = registry
+        self.retained = retained or RetainedSnapshots()
         self._defaulter = Defaulter()
         self._applied: dict[tuple[Any, ...], Any] = {}
 
@@ -45,17 +47,35 @@ class Cluster:
         return present(rt, obj)
 
     def list(
-        self, rt: ResourceType, namespace: str | None, label_selector: str = "", field_selector: str = ""
+        self,
+        rt: ResourceType,
+        namespace: str | None,
+        label_selector: str = "",
+        field_selector: str = "",
+        limit: int = 0,
+        continue_token: str = "",
     ) -> dict[str, Any]:
-        labels, fields = label_matcher(label_selector), field_matcher(field_selector)
-        with self.store.lock:
-            rv = self.store.resource_version
-            items = [present(rt, o) for o in self.store.list(rt.storage_key, namespace or None)]
+        """One chunk of a list (everything when `limit` is 0). Items share nested data with the store:
+        serialize them, never mutate them. Every chunk comes from the snapshot the first chunk was cut from."""
+        matches = _selector(label_selector, field_selector)
+        if continue_token:
+            rv, after = decode_continue(continue_token)
+            snapshot = self.retained.get(rt.storage_key, rv)
+        else:
+            with self.store.lock:
+                rv, snapshot, after = self.store.resource_version, self.store.snapshot(rt.storage_key), None
+        page = snapshot.page(namespace or None, matches, after, limit)
+        metadata: dict[str, Any] = {"resourceVersion": str(rv)}
+        if page.last is not None:
+            self.retained.retain(rt.storage_key, rv, snapshot)
+            metadata["continue"] = encode_continue(rv, page.last)
+            if page.remaining is not None:
+                metadata["remainingItemCount"] = page.remaining
         return {
             "kind": f"{rt.kind}List",
             "apiVersion": rt.group_version,
-            "metadata": {"resourceVersion": str(rv)},
-            "items": [o for o in items if labels(o) and fields(o)],
+            "metadata": metadata,
+            "items": [present(rt, dict(obj)) for obj in page.items],
         }
 
     # -- writes ----------------------------------------------------------------------------------
@@ -329,11 +349,13 @@ class Cluster:
 
     def _collect_dependents(self, owner_uid: str) -> None:
         """Garbage-collect objects whose ownerReferences point at a deleted owner."""
+
+        def owned(obj: dict[str, Any]) -> bool:
+            return any(ref.get("uid") == owner_uid for ref in obj["metadata"].get("ownerReferences") or [])
+
         for rt in {rt.storage_key: rt for rt in self.registry.all()}.values():
-            for obj in self.store.list(rt.storage_key):
-                owners = obj["metadata"].get("ownerReferences") or []
-                if any(ref.get("uid") == owner_uid for ref in owners):
-                    self._remove(rt, obj, cascade=True)
+            for obj in self.store.list(rt.storage_key, matches=owned):
+                self._remove(rt, obj, cascade=True)
 
     def _check_preconditions(self, rt: ResourceType, old: dict[str, Any], preconditions: dict[str, Any]) -> None:
         for field in ("uid", "resourceVersion"):
@@ -342,6 +364,14 @@ class Cluster:
                 raise errors.conflict(
                     rt.group, rt.plural, old["metadata"]["name"], f"Precondition failed: {field} mismatch"
                 )
+
+
+def _selector(label_selector: str, field_selector: str) -> Callable[[dict[str, Any]], bool] | None:
+    """A predicate for both selectors, or None when neither selects anything."""
+    if not label_selector.strip() and not field_selector.strip():
+        return None
+    labels, fields = label_matcher(label_selector), field_matcher(field_selector)
+    return lambda obj: labels(obj) and fields(obj)
 
 
 def present(rt: ResourceType, obj: dict[str, Any]) -> dict[str, Any]:

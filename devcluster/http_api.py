@@ -20,7 +20,7 @@ from devcluster.cluster import APPLY_PATCH, Cluster
 from devcluster.errors import ApiError
 from devcluster.faults import FaultInjector, RequestLog, rule_from_json
 from devcluster.resources import ResourceType
-from devcluster.watching import WatchRequest, open_watch
+from devcluster.watching import IDLE_BOOKMARK_SECONDS, WatchRequest, open_watch
 
 ADMIN_PREFIX = "/_devcluster/"
 KUBE_VERSION = {"major": "1", "minor": "37", "patch": "1"}
@@ -65,13 +65,19 @@ class ApiServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(
-        self, address: tuple[str, int], cluster: Cluster, faults: FaultInjector, verbose: bool = False
+        self,
+        address: tuple[str, int],
+        cluster: Cluster,
+        faults: FaultInjector,
+        verbose: bool = False,
+        bookmark_interval: float = IDLE_BOOKMARK_SECONDS,
     ) -> None:
         super().__init__(address, ApiHandler)
         self.cluster = cluster
         self.faults = faults
         self.requests_log = RequestLog()
         self.verbose = verbose
+        self.bookmark_interval = bookmark_interval
         self.stopping = threading.Event()
 
     @property
@@ -93,6 +99,9 @@ class ApiHandler(BaseHTTPRequestHandler):
     """One request; JSON in and out (protobuf Secret/ConfigMap bodies are decoded)."""
 
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; without TCP_NODELAY each keep-alive response waits for
+    # the client's delayed ACK (~40 ms).
+    disable_nagle_algorithm = True
     server: ApiServer
 
     def do_GET(self) -> None:
@@ -271,8 +280,7 @@ class ApiHandler(BaseHTTPRequestHandler):
             if request.watch or q.get("watch") in ("1", "true", "True"):
                 self._stream_watch(rt, namespace)
             else:
-                listing = cluster.list(rt, namespace, q.get("labelSelector", ""), q.get("fieldSelector", ""))
-                self._send_json(200, listing)
+                self._send_json(200, self._list(rt, namespace))
         elif self.command == "GET":
             self._send_json(200, cluster.get(rt, namespace, name))
         elif self.command == "POST" and not name:
@@ -314,6 +322,19 @@ class ApiHandler(BaseHTTPRequestHandler):
         else:
             raise errors.method_not_allowed(self.command)
 
+    def _list(self, rt: ResourceType, namespace: str) -> dict[str, Any]:
+        """A list request: `limit` and `continue` chunk it, selectors filter before chunking."""
+        q = self.query
+        limit_text, token = q.get("limit", ""), q.get("continue", "")
+        if limit_text and not limit_text.lstrip("-").isdigit():
+            raise errors.bad_request(f"invalid limit {limit_text!r}: must be an integer")
+        if token and q.get("resourceVersion", "") not in ("", "0"):
+            raise errors.bad_request("specifying resource version is not allowed when using continue")
+        limit = max(int(limit_text or 0), 0)
+        return self.server.cluster.list(
+            rt, namespace, q.get("labelSelector", ""), q.get("fieldSelector", ""), limit, token
+        )
+
     def _stream_watch(self, rt: ResourceType, namespace: str) -> None:
         q = self.query
         timeout = float(q["timeoutSeconds"]) if q.get("timeoutSeconds") else None
@@ -327,7 +348,11 @@ class ApiHandler(BaseHTTPRequestHandler):
             timeout_seconds=timeout,
         )
         events = open_watch(
-            self.server.cluster, rt, request, lambda: self.server.stopping.is_set() or self._client_gone()
+            self.server.cluster,
+            rt,
+            request,
+            lambda: self.server.stopping.is_set() or self._client_gone(),
+            self.server.bookmark_interval,
         )
         self._start_response(200)
         self.send_header("Content-Type", "application/json")
@@ -375,6 +400,8 @@ class ApiHandler(BaseHTTPRequestHandler):
         elif path == "/_devcluster/requests" and method == "DELETE":
             log.clear()
             self._send_json(200, {"requests": []})
+        elif path == "/_devcluster/compact" and method == "POST":
+            self._send_json(200, {"expiredSnapshots": self.server.cluster.retained.compact()})
         else:
             raise errors.page_not_found(path)
 

@@ -17,16 +17,21 @@ from devcluster.cluster import DEFAULT_NAMESPACES, Cluster
 from devcluster.controllers import StatusController
 from devcluster.faults import FaultInjector, rule_from_json
 from devcluster.http_api import ApiServer
+from devcluster.paging import DEFAULT_CONTINUE_WINDOW_SECONDS, RetainedSnapshots
 from devcluster.registry import Registry
 from devcluster.store import Store
+from devcluster.watching import IDLE_BOOKMARK_SECONDS
 
 TOKEN = "devcluster-token"
 CONTEXT = "devcluster"
 
 
-def build_cluster(flavour: str, extra_presets: list[str] = ()) -> Cluster:
-    """A fresh cluster with the default namespaces and the flavour's (and extra presets') CRDs installed."""
-    cluster = Cluster(Store(), Registry())
+def build_cluster(
+    flavour: str, extra_presets: list[str] = (), continue_window: float = DEFAULT_CONTINUE_WINDOW_SECONDS
+) -> Cluster:
+    """A fresh cluster with the default namespaces and the flavour's (and extra presets') CRDs installed;
+    continue tokens expire `continue_window` seconds after their list's first chunk."""
+    cluster = Cluster(Store(), Registry(), RetainedSnapshots(continue_window))
     for name in DEFAULT_NAMESPACES:
         cluster.ensure_namespace(name)
     for manifest in presets.manifests(flavour, extra_presets):
@@ -80,13 +85,15 @@ def serve(
     faults_file: Path | None = None,
     verbose: bool = False,
     extra_presets: list[str] = (),
+    continue_window: float = DEFAULT_CONTINUE_WINDOW_SECONDS,
+    bookmark_interval: float = IDLE_BOOKMARK_SECONDS,
 ) -> None:
     """Run until SIGTERM or SIGINT; the kubeconfig appears only once requests can be served."""
-    cluster = build_cluster(flavour, extra_presets)
+    cluster = build_cluster(flavour, extra_presets, continue_window)
     injector = FaultInjector()
     if faults_file is not None:
         load_faults(faults_file, injector)
-    httpd = ApiServer(("127.0.0.1", port), cluster, injector, verbose)
+    httpd = ApiServer(("127.0.0.1", port), cluster, injector, verbose, bookmark_interval)
     controller = StatusController(cluster, ready_delay)
     controller.start()
 

@@ -1,4 +1,8 @@
-"""In-memory object storage with a global resourceVersion counter and a bounded event history."""
+"""In-memory object storage with a global resourceVersion counter and a bounded event history.
+
+Stored objects are immutable once saved: readers that may change what they get receive deep copies,
+while snapshots and events share the stored dicts.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,12 @@ import copy
 import itertools
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from devcluster.errors import gone
+from devcluster.paging import Snapshot
 
 StorageKey = tuple[str, str]  # (group, plural)
 
@@ -34,6 +40,7 @@ class Store:
         self._rv = 0
         self._objects: dict[StorageKey, dict[tuple[str, str], dict[str, Any]]] = {}
         self._history: deque[StoredEvent] = deque(maxlen=history_size)
+        self._snapshots: dict[StorageKey, Snapshot] = {}
 
     @property
     def resource_version(self) -> int:
@@ -45,13 +52,23 @@ class Store:
             obj = self._objects.get(key, {}).get((namespace, name))
             return copy.deepcopy(obj) if obj is not None else None
 
-    def list(self, key: StorageKey, namespace: str | None = None) -> list[dict[str, Any]]:
-        """Objects of one resource, all namespaces when `namespace` is None, sorted by namespace/name."""
+    def list(
+        self,
+        key: StorageKey,
+        namespace: str | None = None,
+        matches: Callable[[dict[str, Any]], bool] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Copies of one resource's objects (all namespaces when `namespace` is None) that `matches` accepts,
+        sorted by namespace/name; objects are filtered before they are copied."""
+        return copy.deepcopy(self.snapshot(key).page(namespace, matches).items)
+
+    def snapshot(self, key: StorageKey) -> Snapshot:
+        """The current objects of one resource, shared and read-only; cached until the resource changes."""
         with self.lock:
-            items = self._objects.get(key, {})
-            selected = [obj for (ns, _), obj in items.items() if namespace is None or ns == namespace]
-            selected.sort(key=lambda o: (o["metadata"].get("namespace", ""), o["metadata"]["name"]))
-            return copy.deepcopy(selected)
+            snapshot = self._snapshots.get(key)
+            if snapshot is None:
+                snapshot = self._snapshots[key] = Snapshot.of(self._objects.get(key, {}))
+            return snapshot
 
     def save(self, key: StorageKey, obj: dict[str, Any]) -> dict[str, Any]:
         """Create or replace an object, assigning it the next resourceVersion."""
@@ -63,6 +80,7 @@ class Store:
             self._rv += 1
             meta["resourceVersion"] = str(self._rv)
             bucket[ident] = copy.deepcopy(obj)
+            self._snapshots.pop(key, None)
             self._record(event_type, key, bucket[ident])
             return copy.deepcopy(obj)
 
@@ -71,6 +89,7 @@ class Store:
             stored = self._objects.get(key, {}).pop((namespace, name), None)
             if stored is None:
                 return None
+            self._snapshots.pop(key, None)
             obj = copy.deepcopy(stored)
             self._rv += 1
             obj["metadata"]["resourceVersion"] = str(self._rv)
@@ -85,8 +104,9 @@ class Store:
             oldest = self._history[0].rv
             if rv < oldest - 1:
                 raise gone(f"too old resource version: {rv} ({oldest - 1})")
-            # Every change takes the next resourceVersion, so history positions follow from versions.
-            return list(itertools.islice(self._history, rv - oldest + 1, None))
+            # Every change takes the next resourceVersion: the newest `_rv - rv` events are the ones after rv.
+            newest_first = itertools.islice(reversed(self._history), self._rv - rv)
+            return list(newest_first)[::-1]
 
     def wait_for_change(self, after_rv: int, timeout: float) -> None:
         with self.changed:

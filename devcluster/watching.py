@@ -13,7 +13,7 @@ from devcluster.resources import ResourceType
 from devcluster.selectors import field_matcher, label_matcher
 
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
-IDLE_BOOKMARK_SECONDS = 15.0
+IDLE_BOOKMARK_SECONDS = 15.0  # default; a bookmark follows this long without any event sent
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,11 @@ def _bookmark(rt: ResourceType, rv: int, initial_events_end: bool = False) -> di
 
 
 def open_watch(
-    cluster: Cluster, rt: ResourceType, request: WatchRequest, should_stop: Callable[[], bool]
+    cluster: Cluster,
+    rt: ResourceType,
+    request: WatchRequest,
+    should_stop: Callable[[], bool],
+    bookmark_interval: float = IDLE_BOOKMARK_SECONDS,
 ) -> Iterator[dict[str, Any]]:
     """Validate a watch request (raising ApiError before any response is sent) and return its event stream."""
     labels, fields = label_matcher(request.label_selector), field_matcher(request.field_selector)
@@ -51,7 +55,7 @@ def open_watch(
         namespace = obj["metadata"].get("namespace", "")
         return (not request.namespace or namespace == request.namespace) and labels(obj) and fields(obj)
 
-    return _stream(cluster, rt, request, should_stop, wanted, initial)
+    return _stream(cluster, rt, request, should_stop, wanted, initial, bookmark_interval)
 
 
 def _stream(
@@ -61,7 +65,10 @@ def _stream(
     should_stop: Callable[[], bool],
     wanted: Callable[[dict[str, Any]], bool],
     initial: bool,
+    bookmark_interval: float,
 ) -> Iterator[dict[str, Any]]:
+    """Events after the starting resourceVersion, in order, each once. `cursor` is the newest change
+    considered (of any resource), so bookmarks carry it and never move backwards."""
     deadline = time.monotonic() + request.timeout_seconds if request.timeout_seconds else None
     if initial:
         listing = cluster.list(rt, request.namespace, request.label_selector, request.field_selector)
@@ -75,7 +82,7 @@ def _stream(
 
     last_sent = time.monotonic()
     while not should_stop() and not cluster.store.closed:
-        remaining = deadline - time.monotonic() if deadline else IDLE_BOOKMARK_SECONDS
+        remaining = deadline - time.monotonic() if deadline else bookmark_interval
         if remaining <= 0:
             return
         try:
@@ -88,8 +95,11 @@ def _stream(
             if event.key == rt.storage_key and wanted(event.obj):
                 last_sent = time.monotonic()
                 yield {"type": event.type, "object": present(rt, dict(event.obj))}
+        if request.allow_bookmarks and time.monotonic() - last_sent >= bookmark_interval:
+            last_sent = time.monotonic()
+            yield _bookmark(rt, cursor)
         if not events:
-            if request.allow_bookmarks and time.monotonic() - last_sent > IDLE_BOOKMARK_SECONDS:
-                last_sent = time.monotonic()
-                yield _bookmark(rt, cursor)
-            cluster.store.wait_for_change(cursor, min(remaining, 1.0))
+            wait = min(remaining, 1.0)
+            if request.allow_bookmarks:
+                wait = min(wait, last_sent + bookmark_interval - time.monotonic())
+            cluster.store.wait_for_change(cursor, max(wait, 0.0))

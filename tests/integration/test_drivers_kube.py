@@ -68,7 +68,10 @@ def test_ensure_namespace_creates_then_merges_labels(kube: KubeClient) -> None:
     assert kube.namespace_exists(name)
     kube.delete_namespace(name)
     kube.delete_namespace(name)
-    assert not kube.namespace_exists(name)
+    deadline = time.monotonic() + 10  # namespaces are finalized asynchronously, as in Kubernetes
+    while kube.namespace_exists(name):
+        assert time.monotonic() < deadline, "the namespace was not finalized"
+        time.sleep(0.05)
 
 
 def test_apply_secret_is_idempotent_and_exact(kube: KubeClient, namespace: str) -> None:
@@ -110,13 +113,21 @@ def test_delete_ignores_missing_objects(kube: KubeClient, namespace: str) -> Non
 
 
 def test_list_objects_pages_and_custom_resources(
-    kube: KubeClient, namespace: str, monkeypatch: pytest.MonkeyPatch
+    kube: KubeClient, cluster: DevCluster, namespace: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(kube_module, "LIST_PAGE_SIZE", 2)
     for index in range(5):
         kube.apply_configmap(namespace, f"page-{index}", {}, {"paged": "yes"})
-    names = sorted(item["metadata"]["name"] for item in kube.list_objects("v1", "configmaps", namespace, "paged=yes"))
+    kube.apply_configmap(namespace, "unpaged", {}, {"paged": "no"})
+    cluster.clear_requests()
+    names = [item["metadata"]["name"] for item in kube.list_objects("v1", "configmaps", namespace, "paged=yes")]
     assert names == [f"page-{index}" for index in range(5)]
+    lists = [r for r in cluster.requests() if r["path"] == f"/api/v1/namespaces/{namespace}/configmaps"]
+    assert [("limit=2" in r["query"], "continue=" in r["query"], r["status"]) for r in lists] == [
+        (True, False, 200),
+        (True, True, 200),
+        (True, True, 200),
+    ]
     assert kube.list_objects("gateway.networking.k8s.io/v1", "httproutes", namespace) == []
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from controlplane.metrics import PassOutcome, timed_pass
 from gateways.models import Gateway
 from workers.reconcile.gateway.run import run_pass
 
@@ -17,7 +18,9 @@ __all__ = ["due_gateway_ids", "reconcile_gateway", "resync_gateways"]
 
 @shared_task(name="workers.tasks.reconcile_gateway", ignore_result=True)
 def reconcile_gateway(gateway_id: str) -> None:
-    requeue_after = run_pass(gateway_id)
+    with timed_pass("gateway") as pass_:
+        requeue_after = run_pass(gateway_id)
+        pass_.result = PassOutcome.SUCCESS if requeue_after is None else PassOutcome.REQUEUED
     if requeue_after is not None:
         reconcile_gateway.apply_async((gateway_id,), countdown=max(requeue_after, 0.0))
 

@@ -1,20 +1,18 @@
-"""Prometheus metrics for catalogs, and the ``/metrics`` view that exposes the default registry.
+"""Prometheus metrics for catalogs; ``controlplane.scrape`` serves them on ``/metrics``.
 
 The gauges are computed when scraped, from the database and the shared store, so every replica
-reports the same numbers. The cleanup-failure counter counts in the process that failed.
+reports the same numbers. The cleanup-failure counter is summed across processes (see `controlplane.metrics`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_GET
-from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, generate_latest
+from prometheus_client import Counter
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-__all__ = ["CLEANUP_FAILURES", "CatalogCollector", "metrics_view"]
+__all__ = ["CLEANUP_FAILURES", "CatalogCollector"]
 
 CLEANUP_FAILURES = Counter(
     "catalog_content_cleanup_failures", "Failed attempts to remove catalog content from the store."
@@ -42,10 +40,3 @@ class CatalogCollector(Collector):
             "catalog_content_orphans", "Content entries no catalog references.", value=len(stored - referenced)
         )
 
-
-REGISTRY.register(CatalogCollector())
-
-
-@require_GET
-def metrics_view(request: HttpRequest) -> HttpResponse:
-    return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_process_shutdown
+
+from controlplane.metrics import process_exited
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
 
 app = Celery("controlplane")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.imports = ("workers.startup", "workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.catalogs")
+
+
+@worker_process_shutdown.connect
+def _pool_child_exited(pid: int, **_: Any) -> None:
+    process_exited(pid)

@@ -4,8 +4,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from catalogs.metrics import metrics_view
 from controlplane.health import healthz, readyz
+from controlplane.scrape import metrics_view
 
 api_v1 = [
     path("", include("controlplane.api.urls")),

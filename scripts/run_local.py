@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -86,7 +87,11 @@ def stop(processes: list[subprocess.Popen]) -> None:
 
 def main() -> None:
     RUN.mkdir(exist_ok=True)
-    env = local_env()
+    # Every process writes its metrics to .run/metrics; a previous run's figures must not be summed in.
+    metrics = RUN / "metrics"
+    shutil.rmtree(metrics, ignore_errors=True)
+    metrics.mkdir()
+    env = {**local_env(), "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
     print("preparing the database and the local admin")
     manage(env, "migrate", "--noinput")
     manage(env, "collectstatic", "--noinput")

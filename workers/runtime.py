@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from controlplane.metrics import count_helm
 from workers.drivers.helm import Helm, HelmConfig
 from workers.reconcile.gateway.request import Chart
 
@@ -23,6 +24,7 @@ def helm() -> Helm:
             cache_home=home / "cache",
             config_home=home / "config",
             data_home=home / "data",
+            on_invoke=count_helm,
         )
     )
 

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from django.db import connections, transaction
 from django.test import Client
-from prometheus_client import REGISTRY
 
 from catalogs import cleanup, store
 from catalogs.models import Catalog
+from controlplane.metrics import scrape_registry
+from controlplane.scrape import SCRAPED
 from tests.fixtures.registry import stored_content
 
 pytestmark = pytest.mark.integration
@@ -28,7 +29,7 @@ def age(digest: str, seconds: float) -> None:
 
 
 def gauge(name: str) -> float:
-    value = REGISTRY.get_sample_value(name)
+    value = scrape_registry(SCRAPED).get_sample_value(name)
     assert value is not None, name
     return value
 

@@ -58,12 +58,14 @@ def run_fake(tmp_path: Path) -> Run:
     record = tmp_path / "record.json"
 
     def run(action: Callable[[Helm], Any], *, stdout: str = "", stderr: str = "", exit_code: int = 0,
-            sleep: float = 0.0, timeout: float = 30.0, env: dict[str, str] | None = None) -> tuple[Any, dict]:
+            sleep: float = 0.0, timeout: float = 30.0, env: dict[str, str] | None = None,
+            on_invoke: Callable[[str], None] | None = None) -> tuple[Any, dict]:
         fake_env = {"FAKE_RECORD": str(record), "FAKE_STDOUT": stdout, "FAKE_STDERR": stderr,
                     "FAKE_EXIT": str(exit_code), "FAKE_SLEEP": str(sleep), **(env or {})}
         helm = Helm(HelmConfig(
             binary=binary, timeout_seconds=timeout, env=fake_env,
             cache_home=tmp_path / "cache", config_home=tmp_path / "config", data_home=tmp_path / "data",
+            on_invoke=on_invoke,
         ))
         result = action(helm)
         return result, json.loads(record.read_text())
@@ -205,3 +207,12 @@ def test_missing_binary_raises_helm_error(tmp_path: Path) -> None:
 
 def test_target_repr_hides_kubeconfig() -> None:
     assert "kube-token-never-logged" not in repr(TARGET)
+
+
+def test_on_invoke_gets_the_subcommand_of_every_run_failed_ones_too(run_fake: Run) -> None:
+    seen: list[str] = []
+    run_fake(lambda helm: helm.install(TARGET, "web", "./chart", {}), stdout=RELEASE_OUT, on_invoke=seen.append)
+    run_fake(lambda helm: helm.get_manifest(TARGET, "web"), on_invoke=seen.append)
+    with pytest.raises(errors.DriverError):
+        run_fake(lambda helm: helm.show_values("./chart"), stderr="Error: boom", exit_code=1, on_invoke=seen.append)
+    assert seen == ["install", "get", "show"]

@@ -13,7 +13,7 @@ import os
 import shlex
 import subprocess
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +48,8 @@ PASSTHROUGH_ENV = (
 class HelmConfig:
     """How to run helm. `timeout_seconds` is the deadline of one helm process (commands that
     wait get their `--timeout` on top) and the default `--timeout` of install/upgrade/uninstall.
-    `env` adds variables; HELM_DRIVER is always `secret`."""
+    `env` adds variables; HELM_DRIVER is always `secret`. `on_invoke`, when set, is called with the
+    subcommand alone (`install`, `get`, `show`, ... never `get metadata`) before each helm process starts."""
 
     binary: Path
     timeout_seconds: float = 300.0
@@ -56,6 +57,7 @@ class HelmConfig:
     cache_home: Path | None = None
     config_home: Path | None = None
     data_home: Path | None = None
+    on_invoke: Callable[[str], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,8 @@ class Helm:
 
     def _exec(self, argv: list[str], deadline: float) -> subprocess.CompletedProcess[str]:
         logger.debug("running %s", shlex.join(argv))
+        if self.config.on_invoke is not None:
+            self.config.on_invoke(argv[1])
         started = time.monotonic()
         try:
             proc = subprocess.run(

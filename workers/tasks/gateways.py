@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from controlplane.metrics import timed_pass
 from controlplane.models import ManagedCluster
 from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
@@ -13,7 +14,8 @@ __all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways"]
 
 @shared_task(name="workers.tasks.reconcile_gateway", ignore_result=True)
 def reconcile_gateway(gateway_id: str) -> None:
-    requeue_after = run_pass(gateway_id)
+    with timed_pass("gateway") as pass_:
+        pass_.result, requeue_after = run_pass(gateway_id)
     if requeue_after is not None:
         reconcile_gateway.apply_async((gateway_id,), countdown=max(requeue_after, 0.0))
 

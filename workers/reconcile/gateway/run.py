@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from controlplane.metrics import PassOutcome
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
 from workers import breaker, runtime
@@ -42,11 +43,19 @@ def _cluster_has_slot(cluster_id: object, gateway_id: str) -> bool:
     return busy < settings.GATEWAY_CLUSTER_CONCURRENCY
 
 
-def run_pass(gateway_id: str) -> float | None:
-    """Reconcile once; return seconds until the next pass is wanted, or None when nothing is pending."""
+def _outcome(request: GatewayRequest, result: PassResult) -> PassOutcome:
+    if result.cluster_outage is not None:
+        return PassOutcome.UNREACHABLE
+    if result.failure_count is not None and result.failure_count > request.failure_count:
+        return PassOutcome.FAILED
+    return PassOutcome.SUCCESS if result.requeue_after is None else PassOutcome.REQUEUED
+
+
+def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
+    """Reconcile once: how the pass ended, and the seconds until the next one is wanted (None: not wanted)."""
     cluster_id = Gateway.objects.filter(pk=gateway_id).values_list("cluster_id", flat=True).first()
     if cluster_id is None:
-        return None
+        return PassOutcome.SKIPPED, None
     ttl = timedelta(seconds=settings.GATEWAY_LEASE_SECONDS)
     slot_free = True
 
@@ -60,16 +69,16 @@ def run_pass(gateway_id: str) -> float | None:
             # Another pass holds it: ask that one to run once more, so many requests collapse into one.
             # Should that pass die, its lease lapses and the resync honours the request.
             Gateway.objects.filter(pk=gateway_id).update(pass_requested=True)
-            return None
+            return PassOutcome.SKIPPED, None
         if lease is None:
             # Spread the retries of a full cluster, so its queued passes do not return in lockstep.
-            return CLUSTER_BUSY_SECONDS * (1 + random.random())
+            return PassOutcome.SKIPPED, CLUSTER_BUSY_SECONDS * (1 + random.random())
         gateway = Gateway.objects.select_related("cluster").filter(pk=gateway_id).first()
         if gateway is None:
-            return None
+            return PassOutcome.SKIPPED, None
         now = timezone.now()
         if gateway.deletion_requested_at is None and gateway.next_attempt_at and gateway.next_attempt_at > now:
-            return (gateway.next_attempt_at - now).total_seconds()
+            return PassOutcome.SKIPPED, (gateway.next_attempt_at - now).total_seconds()
         request = build_request(gateway, runtime.gateway_chart(), now)
         result = _reconcile(gateway, request)
         if result.cluster_outage is not None:
@@ -77,9 +86,9 @@ def run_pass(gateway_id: str) -> float | None:
         log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, result.phase, result.requeue_after)
         applied = publish(request, result, timezone.now(), lease_token=lease.token)
         again = Gateway.objects.filter(pk=gateway_id, pass_requested=True).update(pass_requested=False)
-    if not applied or again:
-        return STALE_REQUEUE_SECONDS
-    return result.requeue_after
+    if not applied:
+        return PassOutcome.STALE, STALE_REQUEUE_SECONDS
+    return _outcome(request, result), STALE_REQUEUE_SECONDS if again else result.requeue_after
 
 
 def _reconcile(gateway: Gateway, request: GatewayRequest) -> PassResult:

@@ -1,0 +1,93 @@
+"""``/metrics``: the fleet gauges from the database, and the queue depth from Redis, up or not."""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+from django.conf import settings
+from django.test import Client
+from prometheus_client.parser import text_string_to_metric_families
+
+from controlplane.models import ManagedCluster
+from gateways.choices import Phase
+from gateways.models import Gateway
+from tests.helpers import KUBECONFIG
+
+pytestmark = pytest.mark.integration
+
+
+def scrape() -> dict[tuple[str, frozenset], float]:
+    response = Client().get("/metrics")
+    assert response.status_code == 200
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(response.content.decode())
+        for s in family.samples
+    }
+
+
+def key(name: str, **labels: str) -> tuple[str, frozenset]:
+    return name, frozenset(labels.items())
+
+
+@pytest.mark.django_db
+def test_gateways_by_phase_and_cluster_and_reachability(admin_user: object) -> None:
+    east = ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="e.test", reachable=True)
+    west = ManagedCluster.objects.create(name="west", kubeconfig=KUBECONFIG, base_domain="w.test", reachable=False)
+    ManagedCluster.objects.create(name="new", kubeconfig=KUBECONFIG, base_domain="n.test")
+    for name, cluster, phase in [("a", east, Phase.RUNNING), ("b", east, Phase.RUNNING), ("c", west, Phase.FAILED)]:
+        gateway = Gateway(owner=admin_user, cluster=cluster, name=name, image="r.io/g:1", supervisor_image="r.io/s:1",
+                          phase=phase)
+        gateway.assign_namespace()
+        gateway.save()
+    figures = scrape()
+    assert figures[key("gateways", phase="Running", cluster="east")] == 2
+    assert figures[key("gateways", phase="Failed", cluster="west")] == 1
+    assert figures[key("gateways", phase="Pending", cluster="east")] == 0
+    assert sum(v for (name, _), v in figures.items() if name == "gateways") == 3
+    assert len([name for name, _ in figures if name == "gateways"]) == 3 * len(Phase.values)
+    reachable = {dict(labels)["cluster"]: v for (name, labels), v in figures.items() if name == "cluster_reachable"}
+    assert reachable == {"east": 1, "west": 0, "new": 0}
+
+
+@pytest.mark.django_db
+def test_queue_depth_counts_every_priority_list() -> None:
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.delete("celery", "celery\x06\x166")
+    broker.rpush("celery", b"m1", b"m2")
+    broker.rpush("celery\x06\x166", b"m3")
+    try:
+        figures = scrape()
+    finally:
+        broker.delete("celery", "celery\x06\x166")
+    assert figures[key("celery_queue_depth", queue="celery")] == 3
+    assert figures[key("celery_broker_up")] == 1
+
+
+@pytest.fixture
+def silent_broker(settings: object) -> Iterator[None]:
+    """A port that accepts connections and never answers, like a hung Redis."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{listener.getsockname()[1]}/0"  # type: ignore[attr-defined]
+        yield
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("broker", ["silent", "closed"])
+def test_scrape_answers_quickly_without_redis(broker: str, request: pytest.FixtureRequest, settings: object) -> None:
+    if broker == "silent":
+        request.getfixturevalue("silent_broker")
+    else:
+        settings.CELERY_BROKER_URL = "redis://127.0.0.1:9/0"  # type: ignore[attr-defined]
+    started = time.monotonic()
+    figures = scrape()
+    assert time.monotonic() - started < 3
+    assert figures[key("celery_broker_up")] == 0
+    assert not [name for name, _ in figures if name == "celery_queue_depth"]
+    assert key("catalogs_known") in figures

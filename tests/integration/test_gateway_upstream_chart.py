@@ -26,9 +26,11 @@ from gateways.models import Gateway
 from gateways.values import TRUSTED_CA_CONFIGMAP, chart_fullname, db_secret_name, sandbox_service_account
 from tests.fixtures.charts import require_upstream_chart
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
+from tests.helpers import KUBECONFIG
 from workers import runtime
 from workers.drivers.helm import HelmTarget
 from workers.reconcile.gateway.run import run_pass
+from workers.startup import check_configuration
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -229,3 +231,10 @@ def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_
         ("RoleBinding", f"{fullname}-certgen"),
     }
     delete_through_the_control_plane(gateway, dc)
+
+
+def test_the_worker_start_up_check_accepts_the_upstream_chart(upstream_worker) -> None:
+    """Measured before: `GATEWAY_CHART: the chart has no values key 'server.trustedCaConfigMapName'`."""
+    ManagedCluster.objects.create(name="ocp-check", flavour="openshift", gateway_api=False, kubeconfig=KUBECONFIG,
+                                  base_domain="o.test")
+    assert check_configuration() == []

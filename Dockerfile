@@ -20,6 +20,7 @@ RUN pip install --no-cache-dir -r requirements.txt
 COPY scripts/install_helm.py scripts/
 RUN python scripts/install_helm.py .tools
 
+# tests/ and bench/ stay out (.dockerignore): the image installs the upstream chart from its OCI default.
 COPY . .
 # collectstatic needs settings; these build-time values are never used at run time.
 RUN SECRET_KEY=build FIELD_ENCRYPTION_KEY=YnVpbGQtb25seS1rZXktbmV2ZXItdXNlZC1hdC1ydW4= \

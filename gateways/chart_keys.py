@@ -16,7 +16,9 @@ Rules, for a key path set in `values`:
   delete a default, is allowed anywhere the key exists);
 - lists are leaves: their items are not checked (`grpcRoute.hostnames: [..]`).
 
-Types are not checked here; the chart's values.schema.json does that at install time.
+`type_mismatches` checks types too: every leaf set must have the kind of the chart's default (bool,
+number, string, list or map). A null default has no type to compare with, so setting anything but
+null there is reported: the chart's templates decide what it expects, and a test must say so.
 
 Paths are dotted; a key that itself contains a dot or a backslash is escaped with a backslash,
 as `helm --set` does (`openshiftRoute.annotations.haproxy\\.router\\.openshift\\.io/timeout`).
@@ -29,7 +31,15 @@ from typing import Any
 
 import yaml
 
-__all__ = ["UnknownValuesKeys", "check_values_keys", "defaults_from_yaml", "join_path", "leaf_paths", "unknown_keys"]
+__all__ = [
+    "UnknownValuesKeys",
+    "check_values_keys",
+    "defaults_from_yaml",
+    "join_path",
+    "leaf_paths",
+    "type_mismatches",
+    "unknown_keys",
+]
 
 
 class UnknownValuesKeys(ValueError):
@@ -97,3 +107,39 @@ def _unknown(values: Mapping[str, Any], defaults: Mapping[str, Any], prefix: str
         elif isinstance(value, Mapping) and value:
             bad += [join_path(path, child) for child in value]
     return bad
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "map"
+    if isinstance(value, list | tuple):
+        return "list"
+    return type(value).__name__
+
+
+def type_mismatches(values: Mapping[str, Any], chart_defaults: Mapping[str, Any] | None, prefix: str = "") -> list[str]:
+    """`path: the chart has <kind>, the values set <kind>` for each key set with another kind than its default.
+
+    Keys the chart lacks are `unknown_keys`' business and skipped here; null values (Helm's delete) pass.
+    """
+    problems: list[str] = []
+    defaults = chart_defaults or {}
+    for key, value in values.items():
+        path = join_path(prefix, key)
+        if key not in defaults or value is None:
+            continue
+        default = defaults[key]
+        if isinstance(default, Mapping) and isinstance(value, Mapping):
+            if default:  # an empty default map is free-form
+                problems += type_mismatches(value, default, path)
+        elif _kind(default) != _kind(value):
+            problems.append(f"{path}: the chart has {_kind(default)}, the values set {_kind(value)}")
+    return sorted(problems)

@@ -2,7 +2,7 @@
 
 The keys follow the upstream OpenShell chart's values interface (DESIGN.md, "Chart"). Every key
 set here must exist in the chart's default values; `gateways.chart_keys.check_values_keys` checks
-that, and the unit tests check this module against `tests/charts/gateway/values.yaml`.
+that, and the unit tests check this module against the upstream chart's values.yaml (keys and types).
 
 Inputs are small frozen dataclasses, so callers (the reconciler, tests) build them from models or
 plain data; `GatewaySpec.from_gateway` and `ClusterFacts.from_cluster` read any object with the
@@ -28,6 +28,7 @@ __all__ = [
     "GatewaySpec",
     "RoutingConfig",
     "ValuesError",
+    "chart_fullname",
     "db_secret_name",
     "gateway_values",
     "image_values",
@@ -35,17 +36,21 @@ __all__ = [
     "route_host",
     "routing_problems",
     "sandbox_service_account",
+    "trusted_ca_unmounted",
     "values_hash",
 ]
 
 FLAVOURS = ("kubernetes", "openshift")
-# The reconciler creates this ConfigMap (key `ca.crt`) before Helm when the cluster has a trusted CA.
+# The reconciler creates this ConfigMap (key `ca.crt`) before Helm: one bundle of the cluster's trusted CA
+# and the gateway's own OIDC CA. The chart mounts it only as `server.oidc.caConfigMapName` (with an issuer).
 TRUSTED_CA_CONFIGMAP = "gateway-trusted-ca"
 TRUSTED_CA_KEY = "ca.crt"
 DB_SECRET_KEY = "uri"
 ISSUER_KINDS = ("Issuer", "ClusterIssuer")
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 MAX_HOST_LENGTH = 253
+# The chart's `nameOverride` default: resource names are `<release>-openshell` unless the release contains it.
+CHART_NAME = "openshell"
 
 
 class ValuesError(ValueError):
@@ -138,9 +143,31 @@ def db_secret_name(release: str) -> str:
     return f"{release}-db-credentials"
 
 
+def _trunc63(name: str) -> str:
+    return name[:63].rstrip("-")
+
+
+def chart_fullname(release: str) -> str:
+    """The chart's `openshell.fullname` with default values: `<release>-openshell`, or the release if it contains it."""
+    return _trunc63(release if CHART_NAME in release else f"{release}-{CHART_NAME}")
+
+
 def sandbox_service_account(release: str) -> str:
     """The chart's sandbox ServiceAccount; on OpenShift the reconciler binds it to the privileged SCC."""
-    return f"{release}-sandbox"
+    return _trunc63(f"{chart_fullname(release)}-sandbox")
+
+
+def trusted_ca_unmounted(spec: GatewaySpec, cluster: ClusterFacts) -> str | None:
+    """Why the cluster's trusted CA cannot reach the gateway, or None when it is mounted or there is none.
+
+    The chart mounts a CA bundle only through `server.oidc.caConfigMapName`, and only with an OIDC issuer.
+    """
+    if cluster.has_trusted_ca and not spec.oidc_issuer:
+        return (
+            "The cluster has a trusted CA, but the chart mounts a CA bundle only for an OIDC issuer "
+            "(server.oidc.caConfigMapName); set an OIDC issuer to mount it."
+        )
+    return None
 
 
 def image_values(reference: str) -> dict[str, str]:
@@ -211,8 +238,8 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
     server: dict[str, Any] = {}
     if spec.has_external_db:
         server["externalDbSecret"] = db_secret_name(spec.release)
-    if cluster.has_trusted_ca:
-        server["trustedCaConfigMapName"] = TRUSTED_CA_CONFIGMAP
+    if spec.oidc_ca_configmap == TRUSTED_CA_CONFIGMAP:
+        raise ValuesError(f"The OIDC CA ConfigMap may not be {TRUSTED_CA_CONFIGMAP!r}: the control plane owns it.")
     if spec.oidc_issuer:
         oidc = {"issuer": spec.oidc_issuer}
         for key, value in (
@@ -220,7 +247,7 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
             ("rolesClaim", spec.oidc_roles_claim),
             ("adminRole", spec.oidc_admin_role),
             ("userRole", spec.oidc_user_role),
-            ("caConfigMapName", spec.oidc_ca_configmap),
+            ("caConfigMapName", TRUSTED_CA_CONFIGMAP if spec.oidc_ca_configmap or cluster.has_trusted_ca else ""),
         ):
             if value:
                 oidc[key] = value

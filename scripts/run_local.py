@@ -24,6 +24,15 @@ RUN = ROOT / ".run"
 PY = sys.executable
 API_PORT = int(os.environ.get("API_PORT", "8000"))
 API_URL = f"http://127.0.0.1:{API_PORT}"
+UPSTREAM_CHART = Path(os.environ.get("UPSTREAM_CHART_DIR") or ROOT.parent / "shared" / "charts" / "openshell")
+MIRROR_CHART = ROOT / "tests" / "charts" / "gateway"
+
+
+def local_chart() -> tuple[str, str]:
+    """The gateway chart for a local run and what it is: the upstream chart beside the repo, else our mirror."""
+    if (UPSTREAM_CHART / "Chart.yaml").is_file():
+        return str(UPSTREAM_CHART), "the upstream OpenShell chart"
+    return str(MIRROR_CHART), "the test mirror chart (the upstream one is not at ../shared/charts/openshell)"
 
 
 def local_env() -> dict[str, str]:
@@ -36,6 +45,8 @@ def local_env() -> dict[str, str]:
         env_file.chmod(0o600)
     values = dict(line.split("=", 1) for line in env_file.read_text().splitlines() if "=" in line)
     defaults = {
+        "GATEWAY_CHART": local_chart()[0],
+        "GATEWAY_CHART_VERSION": "",
         "DATABASE_URL": f"sqlite:///{RUN / 'db.sqlite3'}",
         "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
         "DJANGO_SETTINGS_MODULE": "controlplane.settings",
@@ -117,7 +128,10 @@ def main() -> None:
         print(f"\nThe control plane is up.\n{credentials}")
         print(f"  API:      {API_URL}/api/v1/\n  Docs:     {API_URL}/api/v1/schema/swagger-ui/")
         print(f"  Admin:    {API_URL}/admin/\n  Ready:    {API_URL}/readyz")
-        print(f"  Cluster:  'local' (devcluster, kubeconfig {kubeconfig})\nPress Ctrl-C to stop.")
+        print(f"  Cluster:  'local' (devcluster, kubeconfig {kubeconfig})")
+        chart = env["GATEWAY_CHART"]
+        what = dict([local_chart()]).get(chart, "set by GATEWAY_CHART")
+        print(f"  Chart:    {chart} ({what})\nPress Ctrl-C to stop.")
         while all(process.poll() is None for process in processes):
             time.sleep(1)
         failed = next(p for p in processes if p.poll() is not None)

@@ -13,7 +13,9 @@ from rest_framework.test import APIClient
 from controlplane.models import ManagedCluster
 from tests.helpers import KUBECONFIG
 
-pytest_plugins = ["tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.stack"]
+pytest_plugins = [
+    "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.stack",
+]
 
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from pathlib import Path
 
@@ -31,10 +32,15 @@ def helm() -> Helm:
 
 @cache
 def gateway_chart() -> Chart:
-    """Load the chart once per worker: pull a remote one into a local archive, read its defaults."""
+    """Load the chart once per worker: pull a remote one into the helm cache (HELM_HOME/charts), read its defaults.
+
+    An `oci://` chart is pulled once per worker start; every pass uses the pulled archive.
+    """
     ref, version = settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION or None
     if ref.startswith("oci://"):
-        ref = str(helm().pull(ref, Path(settings.HELM_HOME) / "charts", version=version))
+        # One directory per reference and version, so the archive found there is this chart's.
+        key = hashlib.sha256(f"{ref} {version or ''}".encode()).hexdigest()[:16]
+        ref = str(helm().pull(ref, Path(settings.HELM_HOME) / "charts" / key, version=version))
         version = None
     meta = helm().show_chart(ref, version=version)
     defaults = helm().show_values(ref, version=version)

@@ -11,18 +11,18 @@ from celery.signals import worker_init
 from django.conf import settings
 
 from controlplane.choices import Flavour
-from gateways.chart_keys import unknown_keys
+from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_problems
 from workers import runtime
 from workers.drivers.errors import DriverError
 from workers.reconcile.gateway.load import routing_config
 
-__all__ = ["check_configuration"]
+__all__ = ["MAXIMAL_SPEC", "chart_source_problem", "check_configuration", "cluster_shapes"]
 
 log = logging.getLogger(__name__)
 
 # The richest spec, so that every key the mapping can ever set is checked against the chart.
-_MAXIMAL_SPEC = GatewaySpec(
+MAXIMAL_SPEC = GatewaySpec(
     namespace="gw-check-00000000", release="check", image="example.test/gw:1", supervisor_image="example.test/sv:1",
     route_host="check.example.test", oidc_issuer="https://issuer.example.test", oidc_audience="a",
     oidc_roles_claim="roles", oidc_admin_role="admin", oidc_user_role="user", oidc_ca_configmap="oidc-ca",
@@ -30,11 +30,21 @@ _MAXIMAL_SPEC = GatewaySpec(
 )
 
 
-def _cluster_shapes() -> list[ClusterFacts]:
+def cluster_shapes() -> list[ClusterFacts]:
     return [
         ClusterFacts(flavour=Flavour.KUBERNETES, base_domain="example.test", gateway_api=True, has_trusted_ca=True),
         ClusterFacts(flavour=Flavour.OPENSHIFT, base_domain="example.test", gateway_api=False, has_trusted_ca=True),
     ]
+
+
+def chart_source_problem(ref: str, version: str) -> str | None:
+    """Why the chart reference is refused (an unpinned OCI chart), or None."""
+    if ref.startswith("oci://") and not version and "@sha256:" not in ref:
+        return (
+            f"GATEWAY_CHART: {ref!r} is an OCI chart without a pinned version. Fix: set GATEWAY_CHART_VERSION "
+            "(or pin a digest: oci://...@sha256:<hex>)."
+        )
+    return None
 
 
 def check_configuration() -> list[str]:
@@ -42,19 +52,24 @@ def check_configuration() -> list[str]:
     binary = Path(settings.HELM_BINARY)
     if not binary.is_file() and not shutil.which(str(binary)):
         return [f"HELM_BINARY: {binary} does not exist. Fix: run `make setup` or point HELM_BINARY at helm v4."]
+    unpinned = chart_source_problem(settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION)
+    if unpinned:
+        return [unpinned]
     try:
         chart = runtime.gateway_chart()
     except DriverError as exc:
         return [f"GATEWAY_CHART: cannot load {settings.GATEWAY_CHART!r}: {exc}"]
     problems: list[str] = []
     routing = routing_config()
-    for facts in _cluster_shapes():
+    for facts in cluster_shapes():
         if facts.flavour == Flavour.OPENSHIFT and not _has_openshift_without_gateway_api():
             continue
         problems += [f"{facts.flavour} clusters: {p} (see GATEWAY_*)" for p in routing_problems(facts, routing)]
         if not problems:
-            bad = unknown_keys(gateway_values(_MAXIMAL_SPEC, facts, routing), chart.defaults)
-            problems += [f"GATEWAY_CHART: the chart has no values key {path!r}" for path in bad]
+            values = gateway_values(MAXIMAL_SPEC, facts, routing)
+            bad = unknown_keys(values, chart.defaults)
+            problems += [f"GATEWAY_CHART: the chart has no values key {p!r}" for p in bad]
+            problems += [f"GATEWAY_CHART: wrong type for {p}" for p in type_mismatches(values, chart.defaults)]
     return problems
 
 

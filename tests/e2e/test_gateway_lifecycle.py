@@ -81,7 +81,7 @@ def test_openshift_gets_scc_binding_and_route(tenant, wait_for_phase, gateway_op
     api = kube_api(gateway_openshift_cluster)
     binding = client.RbacAuthorizationV1Api(api).read_namespaced_role_binding("edge-sandbox-privileged-scc", namespace)
     assert binding.role_ref.name == "system:openshift:scc:privileged"
-    assert [(s.kind, s.name) for s in binding.subjects] == [("ServiceAccount", "edge-sandbox")]
+    assert [(s.kind, s.name) for s in binding.subjects] == [("ServiceAccount", "edge-openshell-sandbox")]
     (route,) = client.CustomObjectsApi(api).list_namespaced_custom_object(
         "route.openshift.io", "v1", namespace, "routes"
     )["items"]

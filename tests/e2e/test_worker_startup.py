@@ -34,3 +34,11 @@ def test_worker_refuses_openshift_routes_without_an_issuer(live_stack, transacti
     result = start_worker({**live_stack.env, "GATEWAY_CERT_ISSUER_NAME": ""})
     assert result.returncode != 0
     assert "cert-manager issuer" in result.stderr
+
+
+def test_worker_refuses_the_default_oci_chart_without_a_pinned_version(live_stack, transactional_db) -> None:
+    env = {k: v for k, v in live_stack.env.items() if k not in ("GATEWAY_CHART", "GATEWAY_CHART_VERSION")}
+    result = start_worker(env)  # the production default: oci://ghcr.io/nvidia/openshell/helm-chart, unpinned
+    assert result.returncode != 0
+    assert "The worker cannot start" in result.stderr
+    assert "oci://ghcr.io/nvidia/openshell/helm-chart" in result.stderr and "GATEWAY_CHART_VERSION" in result.stderr

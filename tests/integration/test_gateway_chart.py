@@ -239,10 +239,13 @@ def test_template_on_kubernetes_renders_the_exact_images_and_a_grpcroute(offline
     db_env = next(e for e in gateway["env"] if e["name"] == "OPENSHELL_DATABASE_URL")
     assert db_env["valueFrom"]["secretKeyRef"] == {"name": "alpha-db-credentials", "key": "uri"}
     volumes = {v["name"]: v for v in pod["volumes"]}
-    assert volumes["trusted-ca"]["configMap"]["name"] == "gateway-trusted-ca"
-    assert volumes["trusted-ca"]["configMap"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]
-    assert volumes["oidc-ca"]["configMap"]["name"] == "idp-ca"
-    assert {"trusted-ca", "oidc-ca"} <= {m["name"] for m in gateway["volumeMounts"]}
+    # One CA bundle (cluster CA + the tenant's OIDC CA), mounted the upstream way.
+    assert volumes["oidc-ca"]["configMap"]["name"] == TRUSTED_CA_CONFIGMAP
+    assert volumes["oidc-ca"]["configMap"]["items"] == [{"key": "ca.crt", "path": "ca.crt"}]
+    assert "trusted-ca" not in volumes
+    mounts = {m["name"]: m["mountPath"] for m in gateway["volumeMounts"]}
+    assert mounts["oidc-ca"] == "/etc/openshell-tls/oidc-ca"
+    assert {"name": "SSL_CERT_FILE", "value": "/etc/openshell-tls/oidc-ca/ca.crt"} in gateway["env"]
 
     (route,) = by_kind(docs, "GRPCRoute")
     assert route["spec"]["hostnames"] == ["gw-gw-alpha-1a2b3c4d.apps.east.example.com"]
@@ -348,7 +351,7 @@ def test_install_and_upgrade_on_kubernetes(clusters: dict[str, DevCluster], helm
     route = cluster.call("GET", f"/apis/gateway.networking.k8s.io/v1/namespaces/{namespace}/grpcroutes/gw")
     assert route["spec"]["hostnames"] == [route_host(spec, CLUSTERS["kubernetes"])]
     assert cluster.call("GET", f"/api/v1/namespaces/{namespace}/services/gw")["spec"]["type"] == "ClusterIP"
-    assert get(cluster, f"/api/v1/namespaces/{namespace}/serviceaccounts/gw-sandbox") is not None
+    assert get(cluster, f"/api/v1/namespaces/{namespace}/serviceaccounts/{sandbox_service_account('gw')}") is not None
 
     status = json.loads(helm.run("status", "gw", "-n", namespace, "-o", "json").stdout)
     assert status["info"]["status"] == "deployed"
@@ -410,7 +413,7 @@ def test_install_on_openshift(clusters: dict[str, DevCluster], helm_for: Callabl
     ("patch", "message"),
     [
         ({"grpcRoute": {"hostname": "typo.example.com"}}, "hostname"),
-        ({"server": {"trustedCa": "x"}}, "trustedCa"),
+        ({"server": {"trustedCaConfigMapName": "x"}}, "trustedCaConfigMapName"),
         ({"extra": True}, "extra"),
         ({"grpcRoute": {"enabled": "yes"}}, "enabled"),
         ({"certManager": {"serverIssuerRef": {"kind": "Vault"}}}, "kind"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from workers import runtime
 from workers.drivers.helm import is_loopback_oci
+from workers.startup import chart_source_problem
 
 pytestmark = pytest.mark.integration
 
@@ -37,11 +39,12 @@ def test_worker_loads_a_pinned_chart_from_an_oci_registry(registry, tmp_path, se
     package = subprocess.run([HELM, "package", ROOT / "tests" / "charts" / "gateway", "-d", tmp_path], env=env,
                              capture_output=True, text=True, check=True)
     archive = package.stdout.strip().rsplit(": ", 1)[1]
-    subprocess.run([HELM, "push", archive, f"oci://{registry.host}/charts", "--plain-http"], env=env,
-                   capture_output=True, text=True, check=True)
+    pushed = subprocess.run([HELM, "push", archive, f"oci://{registry.host}/charts", "--plain-http"], env=env,
+                            capture_output=True, text=True, check=True)
 
     settings.GATEWAY_CHART = f"oci://{registry.host}/charts/openshell-gateway"
     settings.GATEWAY_CHART_VERSION = "0.1.0"
+    digest = re.search(r"Digest: (sha256:[0-9a-f]{64})", pushed.stdout + pushed.stderr).group(1)
     settings.HELM_HOME = str(tmp_path / "worker-helm")
     runtime.gateway_chart.cache_clear()
     runtime.helm.cache_clear()
@@ -51,6 +54,15 @@ def test_worker_loads_a_pinned_chart_from_an_oci_registry(registry, tmp_path, se
         assert Path(chart.ref).is_file() and Path(chart.ref).suffix == ".tgz"
         assert chart.defaults["image"]["repository"] and "grpcRoute" in chart.defaults
         assert runtime.gateway_chart() is chart
+        assert Path(chart.ref).parent.parent == tmp_path / "worker-helm" / "charts"  # the worker's chart cache
+
+        # Pinned by digest instead of a version: accepted at start-up, and helm v4 pulls exactly that artifact.
+        settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION = f"{settings.GATEWAY_CHART}@{digest}", ""
+        assert chart_source_problem(settings.GATEWAY_CHART, "") is None
+        runtime.gateway_chart.cache_clear()
+        by_digest = runtime.gateway_chart()
+        assert by_digest.chart_version == "0.1.0" and by_digest.ref != chart.ref
+        assert by_digest.defaults == chart.defaults
     finally:
         runtime.gateway_chart.cache_clear()
         runtime.helm.cache_clear()

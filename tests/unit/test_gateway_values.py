@@ -18,6 +18,7 @@ from gateways.values import (
     GatewaySpec,
     RoutingConfig,
     ValuesError,
+    chart_fullname,
     db_secret_name,
     gateway_values,
     image_values,
@@ -25,6 +26,7 @@ from gateways.values import (
     route_host,
     routing_problems,
     sandbox_service_account,
+    trusted_ca_unmounted,
     values_hash,
 )
 
@@ -43,6 +45,7 @@ K8S = ClusterFacts(flavour="kubernetes", base_domain="apps.east.example.com", ga
 K8S_NO_GWAPI = replace(K8S, gateway_api=False)
 OCP = ClusterFacts(flavour="openshift", base_domain="apps.ocp.example.com", gateway_api=False)
 OCP_GWAPI = replace(OCP, gateway_api=True)
+ISSUER = "https://id.test"
 ROUTING = RoutingConfig(
     gateway_name="public",
     gateway_namespace="gateway-system",
@@ -126,24 +129,60 @@ def test_an_invalid_supervisor_image_fails_the_mapping() -> None:
 
 
 @pytest.mark.parametrize(
-    ("external_db", "trusted_ca", "server"),
+    ("external_db", "trusted_ca", "issuer", "server"),
     [
-        (False, False, None),
-        (True, False, {"externalDbSecret": "alpha-db-credentials"}),
-        (False, True, {"trustedCaConfigMapName": "gateway-trusted-ca"}),
-        (True, True, {"externalDbSecret": "alpha-db-credentials", "trustedCaConfigMapName": "gateway-trusted-ca"}),
+        (False, False, "", None),
+        (True, False, "", {"externalDbSecret": "alpha-db-credentials"}),
+        # The chart has no other way to mount a CA: without an issuer the trusted CA sets no key at all.
+        (False, True, "", None),
+        (True, True, "", {"externalDbSecret": "alpha-db-credentials"}),
+        (False, True, ISSUER, {"oidc": {"issuer": ISSUER, "caConfigMapName": "gateway-trusted-ca"}}),
+        (False, False, "https://id.test", {"oidc": {"issuer": "https://id.test"}}),
     ],
 )
-def test_database_and_trusted_ca(external_db: bool, trusted_ca: bool, server: dict[str, Any] | None) -> None:
-    values = gateway_values(
-        replace(SPEC, has_external_db=external_db), replace(K8S, has_trusted_ca=trusted_ca), ROUTING
-    )
+def test_database_and_trusted_ca(
+    external_db: bool, trusted_ca: bool, issuer: str, server: dict[str, Any] | None
+) -> None:
+    spec = replace(SPEC, has_external_db=external_db, oidc_issuer=issuer)
+    values = gateway_values(spec, replace(K8S, has_trusted_ca=trusted_ca), ROUTING)
     assert values.get("server") == server
+
+
+@pytest.mark.parametrize(
+    ("trusted_ca", "issuer", "unmounted"),
+    [(False, "", False), (True, "https://id.test", False), (False, "https://id.test", False), (True, "", True)],
+)
+def test_trusted_ca_unmounted_only_with_a_trusted_ca_and_no_issuer(
+    trusted_ca: bool, issuer: str, unmounted: bool
+) -> None:
+    message = trusted_ca_unmounted(replace(SPEC, oidc_issuer=issuer), replace(K8S, has_trusted_ca=trusted_ca))
+    assert (message is not None) is unmounted
+    if unmounted:
+        assert "only for an OIDC issuer" in message and "server.oidc.caConfigMapName" in message
+
+
+def test_the_bundle_name_is_reserved_for_the_control_plane() -> None:
+    spec = replace(SPEC, oidc_issuer="https://id.test", oidc_ca_configmap=TRUSTED_CA_CONFIGMAP)
+    with pytest.raises(ValuesError, match="control plane owns it"):
+        gateway_values(spec, K8S, ROUTING)
+
+
+@pytest.mark.parametrize(
+    ("release", "fullname", "sandbox"),
+    [
+        ("alpha", "alpha-openshell", "alpha-openshell-sandbox"),
+        ("my-openshell", "my-openshell", "my-openshell-sandbox"),
+        ("a" * 60, "a" * 60 + "-op", "a" * 60 + "-op"),
+    ],
+)
+def test_names_follow_the_upstream_chart(release: str, fullname: str, sandbox: str) -> None:
+    """`openshell.fullname` and `openshell.sandboxServiceAccountName` with the chart's default nameOverride."""
+    assert chart_fullname(release) == fullname
+    assert sandbox_service_account(release) == sandbox
 
 
 def test_names_the_reconciler_creates() -> None:
     assert db_secret_name("alpha") == "alpha-db-credentials"
-    assert sandbox_service_account("alpha") == "alpha-sandbox"
     assert TRUSTED_CA_CONFIGMAP == "gateway-trusted-ca"
 
 
@@ -173,7 +212,7 @@ OIDC_FULL = {
         ),
         (
             {"oidc_issuer": "https://id.example.com", "oidc_ca_configmap": "idp-ca"},
-            {"issuer": "https://id.example.com", "caConfigMapName": "idp-ca"},
+            {"issuer": "https://id.example.com", "caConfigMapName": TRUSTED_CA_CONFIGMAP},  # the bundle
         ),
         (
             {"oidc_issuer": "https://id.example.com", "oidc_user_role": "users"},

@@ -11,7 +11,6 @@ from workers.reconcile.gateway.request import Chart
 __all__ = ["PassIo"]
 
 SCC_CLUSTER_ROLE = "system:openshift:scc:privileged"
-TRUSTED_CA_CONFIGMAP = "gateway-trusted-ca"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from gateways.values import (
     gateway_values,
     route_host,
     sandbox_service_account,
+    trusted_ca_unmounted,
 )
 from workers.reconcile.gateway.policy import RetryPolicy
 from workers.reconcile.gateway.request import Chart, GatewayRequest, Prerequisites, Timing
@@ -76,6 +77,7 @@ def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayReque
             trusted_ca=cluster.trusted_ca_pem or None,
             scc_binding=cluster.flavour == "openshift",
             sandbox_service_account=sandbox_service_account(gateway.release),
+            oidc_ca_configmap=gateway.oidc_ca_configmap or None,
         ),
         values=values,
         values_error=values_error,
@@ -87,4 +89,5 @@ def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayReque
         was_running=gateway.phase in (Phase.RUNNING, Phase.DEGRADED),
         now=now,
         timing=timing(),
+        trusted_ca_unmounted=trusted_ca_unmounted(spec, facts),
     )

@@ -143,6 +143,10 @@ def summarise(request: GatewayRequest, view: GatewayView, result: PassResult | N
     result.route_address = f"grpcs://{request.route_host}:443" if ready and request.route_host else ""
     result.condition("Released", "True", "Deployed", f"Revision {release.revision} is deployed")
     result.condition("Stalled", "False", "Progressing", "")
+    if request.prerequisites.trusted_ca:
+        unmounted = request.trusted_ca_unmounted
+        mounted = ("True", "Mounted", "The trusted CA is bundled into server.oidc.caConfigMapName")
+        result.condition("TrustedCA", *(("False", "NotMountable", unmounted) if unmounted else mounted))
     if ready:
         detail = " and the route is accepted" if request.route_host else ""
         result.condition("Ready", "True", "Succeeded", f"The workload is ready{detail}")

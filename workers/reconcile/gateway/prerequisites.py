@@ -1,15 +1,34 @@
-"""The namespace and the objects the chart needs but cannot create: DB secret, trusted CA, SCC binding."""
+"""The namespace and the objects the chart needs but cannot create: DB secret, CA bundle, SCC binding."""
 
 from __future__ import annotations
 
-from workers.reconcile.gateway.io import SCC_CLUSTER_ROLE, TRUSTED_CA_CONFIGMAP, PassIo
+from gateways.values import TRUSTED_CA_CONFIGMAP, TRUSTED_CA_KEY
+from workers.drivers.errors import NotFound
+from workers.reconcile.gateway.io import SCC_CLUSTER_ROLE, PassIo
 from workers.reconcile.gateway.request import GatewayRequest
 
-__all__ = ["ensure_prerequisites", "remove_prerequisites", "scc_binding_name"]
+__all__ = ["ca_bundle", "ensure_prerequisites", "remove_prerequisites", "scc_binding_name"]
 
 
 def scc_binding_name(release: str) -> str:
     return f"{release}-sandbox-privileged-scc"
+
+
+def ca_bundle(*pems: str | None) -> str | None:
+    """The PEM blocks concatenated in order, each ending with a newline; None when there are none."""
+    parts = [pem.strip() + "\n" for pem in pems if pem and pem.strip()]
+    return "".join(parts) or None
+
+
+def _tenant_ca(io: PassIo, namespace: str, name: str) -> str:
+    """The `ca.crt` of the tenant's ConfigMap `name`; NotFound (naming it) when it or the key is missing."""
+    for configmap in io.kube.list_objects("v1", "configmaps", namespace):
+        if configmap["metadata"]["name"] == name:
+            pem = (configmap.get("data") or {}).get(TRUSTED_CA_KEY, "")
+            if pem.strip():
+                return pem
+            raise NotFound(f"ConfigMap {namespace}/{name} (the OIDC CA) has no {TRUSTED_CA_KEY!r} key")
+    raise NotFound(f"ConfigMap {namespace}/{name} (the OIDC CA) does not exist; create it with key {TRUSTED_CA_KEY!r}")
 
 
 def ensure_prerequisites(request: GatewayRequest, io: PassIo) -> None:
@@ -20,8 +39,10 @@ def ensure_prerequisites(request: GatewayRequest, io: PassIo) -> None:
         io.kube.apply_secret(ns, pre.db_secret_name, {"uri": pre.db_uri}, labels)
     else:
         io.kube.delete("Secret", ns, pre.db_secret_name)
-    if pre.trusted_ca:
-        io.kube.apply_configmap(ns, TRUSTED_CA_CONFIGMAP, {"ca.crt": pre.trusted_ca}, labels)
+    tenant_ca = _tenant_ca(io, ns, pre.oidc_ca_configmap) if pre.oidc_ca_configmap else None
+    bundle = ca_bundle(pre.trusted_ca, tenant_ca)
+    if bundle:
+        io.kube.apply_configmap(ns, TRUSTED_CA_CONFIGMAP, {TRUSTED_CA_KEY: bundle}, labels)
     else:
         io.kube.delete("ConfigMap", ns, TRUSTED_CA_CONFIGMAP)
     if pre.scc_binding:

@@ -23,13 +23,18 @@ class Chart:
 
 @dataclass(frozen=True)
 class Prerequisites:
-    """Objects that must exist before Helm runs. ``None`` means: must not exist."""
+    """Objects that must exist before Helm runs. ``None`` means: must not exist.
+
+    The CA bundle ConfigMap holds ``trusted_ca`` (the cluster's) followed by the ``ca.crt`` of the
+    tenant's own ConfigMap ``oidc_ca_configmap`` in the namespace; it exists when either is set.
+    """
 
     db_secret_name: str
     db_uri: str | None = field(repr=False)
     trusted_ca: str | None = field(repr=False)
     scc_binding: bool
     sandbox_service_account: str
+    oidc_ca_configmap: str | None = None
 
 
 @dataclass(frozen=True)
@@ -58,3 +63,5 @@ class GatewayRequest:
     was_running: bool
     now: datetime
     timing: Timing
+    # Why the cluster's trusted CA cannot be mounted by the chart (None: mounted, or there is none).
+    trusted_ca_unmounted: str | None = None

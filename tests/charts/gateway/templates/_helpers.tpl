@@ -25,8 +25,10 @@ app.kubernetes.io/part-of: openshell
 {{- end -}}
 
 {{/* The sandbox ServiceAccount; on OpenShift the control plane binds it to the privileged SCC. */}}
+{{/* Named as upstream: `<release>-openshell-sandbox`, or `<release>-sandbox` when the release contains "openshell". */}}
 {{- define "openshell-gateway.sandboxServiceAccount" -}}
-{{- printf "%s-sandbox" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- $fullname := ternary .Release.Name (printf "%s-openshell" .Release.Name) (contains "openshell" .Release.Name) -}}
+{{- printf "%s-sandbox" ($fullname | trunc 63 | trimSuffix "-") | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
 {{- define "openshell-gateway.hookName" -}}

@@ -28,6 +28,9 @@ class SpecResource(models.Model):
     # One reconcile pass at a time across all workers (see workers.reconcile.lease).
     lease_owner = models.CharField(max_length=32, blank=True, editable=False)
     lease_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Retry state of the reconciler (see workers.reconcile.retry); the database, not the queue, keeps it.
+    failure_count = models.PositiveIntegerField(default=0, editable=False)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         abstract = True
@@ -46,11 +49,13 @@ class SpecResource(models.Model):
         return loaded is not None and loaded != self.spec_snapshot()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        """A spec change bumps the generation and is a fresh start: it clears the failures and the backoff."""
         if self.spec_changed():
             self.generation += 1
+            self.failure_count, self.next_attempt_at = 0, None
             update_fields = kwargs.get("update_fields")
             if update_fields is not None:
-                kwargs["update_fields"] = {*update_fields, "generation"}
+                kwargs["update_fields"] = {*update_fields, "generation", "failure_count", "next_attempt_at"}
         super().save(*args, **kwargs)
         self._loaded_spec = self.spec_snapshot()
 

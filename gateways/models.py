@@ -77,8 +77,6 @@ class Gateway(SpecResource):
     release_revision = models.PositiveIntegerField(default=0, editable=False)
     release_status = models.CharField(max_length=32, blank=True, editable=False)
     chart_version = models.CharField(max_length=64, blank=True, editable=False)
-    failure_count = models.PositiveIntegerField(default=0, editable=False)
-    next_attempt_at = models.DateTimeField(null=True, blank=True, editable=False)
     deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_reconciled_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set when a pass was asked for while another held the lease; the holder runs once more.
@@ -90,14 +88,6 @@ class Gateway(SpecResource):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        """A spec change is a fresh start: it clears the failure counter and the backoff."""
-        if self.spec_changed():
-            self.failure_count, self.next_attempt_at = 0, None
-            if kwargs.get("update_fields") is not None:
-                kwargs["update_fields"] = {*kwargs["update_fields"], "failure_count", "next_attempt_at"}
-        super().save(*args, **kwargs)
 
     @property
     def release(self) -> str:

@@ -30,8 +30,8 @@ from workers.reconcile.catalog import loop, persist
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
 
-def reconcile(catalog: Catalog, attempt: int = 0) -> loop.PassResult:
-    return loop.reconcile(str(catalog.pk), now=timezone.now(), attempt=attempt)
+def reconcile(catalog: Catalog) -> loop.PassResult:
+    return loop.reconcile(str(catalog.pk), now=timezone.now())
 
 
 def conditions(catalog: Catalog) -> dict[str, tuple[str, str]]:
@@ -134,6 +134,29 @@ def test_registry_refusals_retry_without_leaking(
     assert catalog.resolved_ref == "" and catalog.base_url == "" and catalog.last_unpacked is None
     response = Client().get("/catalogs/refused/api/v1/all")
     assert response.status_code == 503 and response["Retry-After"]
+
+
+def test_retry_state_lives_in_the_database_and_resets_on_success(
+    secure_registry: Registry, repository: str, catalog_store: Path
+) -> None:
+    secure_registry.push_image(repository, "v1", [fbc_layer("v1")])
+    catalog = Catalog.objects.create(name="flaky", image_ref=f"{secure_registry.host}/{repository}:v1",
+                                     ca=secure_registry.ca_pem)  # no credentials: refused until they are set
+    first, second = reconcile(catalog), reconcile(catalog)
+    catalog.refresh_from_db()
+    assert catalog.failure_count == 2 and catalog.next_attempt_at is not None
+    assert first.requeue_after is not None and second.requeue_after is not None
+    assert 1.5 < second.requeue_after / first.requeue_after < 2.7  # doubled, within the jitter
+
+    catalog.pull_username, catalog.pull_password = USERNAME, PASSWORD
+    catalog.save()
+    catalog.refresh_from_db()
+    assert (catalog.failure_count, catalog.next_attempt_at) == (0, None)  # a spec change is a fresh start
+    Catalog.objects.filter(pk=catalog.pk).update(failure_count=3)
+    assert reconcile(catalog).requeue_after is None
+    catalog.refresh_from_db()
+    assert (catalog.failure_count, catalog.next_attempt_at) == (0, None)
+    assert conditions(catalog)["Serving"] == ("True", "Available")
 
 
 def corrupt_blob(registry: Registry, digest: str, data: bytes) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,7 +11,7 @@ from workers.drivers.oci_errors import DigestMismatch, InvalidImage, RegistryUna
 from workers.fbc.parse import FBCError
 from workers.fbc.untar import CorruptLayer, UnsafeLayer
 from workers.reconcile.catalog import outcome
-from workers.reconcile.catalog.policy import Failure, RetryPolicy, classify, poll_seconds
+from workers.reconcile.catalog.policy import RETRY, Failure, classify, poll_seconds
 from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, recheck_seconds
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
@@ -50,24 +50,28 @@ def conditions_of(result: outcome.Outcome) -> dict[str, tuple[str, str]]:
 
 
 def test_failure_with_content_keeps_serving() -> None:
-    result = outcome.failed(request(), Failure(terminal=False, message="registry down"), NOW)
+    retry_at = NOW + timedelta(seconds=10)
+    result = outcome.failed(request(failure_count=2), Failure(terminal=False, message="registry down"), NOW, retry_at)
     assert conditions_of(result) == {"Progressing": ("True", "Retrying"), "Serving": ("True", "Available")}
     assert result.fields["content_digest"] == CONTENT and result.content_present
+    assert (result.fields["failure_count"], result.fields["next_attempt_at"]) == (3, retry_at)
     assert result.event and result.event.type == "Warning" and not result.release_content
 
 
 def test_terminal_failure_without_content_is_not_serving() -> None:
     result = outcome.failed(
-        request(content_present=False), Failure(terminal=True, message="no label"), NOW
+        request(content_present=False), Failure(terminal=True, message="no label"), NOW, None
     )
     assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "Unavailable")}
-    assert result.fields == outcome.NO_CONTENT
+    assert result.fields == outcome.NO_CONTENT | {"failure_count": 1, "next_attempt_at": None}
     assert result.release_content == CONTENT
 
 
 def test_repeated_failure_records_no_second_event() -> None:
-    first = outcome.failed(request(), Failure(terminal=False, message="down"), NOW)
-    again = outcome.failed(request(conditions=tuple(first.conditions)), Failure(terminal=False, message="down"), NOW)
+    first = outcome.failed(request(), Failure(terminal=False, message="down"), NOW, NOW)
+    again = outcome.failed(
+        request(conditions=tuple(first.conditions)), Failure(terminal=False, message="down"), NOW, NOW
+    )
     assert again.event is None
 
 
@@ -101,7 +105,7 @@ def test_classify_hides_secrets_and_internals() -> None:
 
 @pytest.mark.parametrize(("attempt", "unit", "expected"), [(1, 0, 10), (2, 0, 20), (3, 1, 32), (20, 0, 600)])
 def test_backoff(attempt: int, unit: float, expected: float) -> None:
-    assert RetryPolicy().delay(attempt, unit) == pytest.approx(expected)
+    assert RETRY.delay(attempt, unit).total_seconds() == pytest.approx(expected)
 
 
 @pytest.mark.parametrize(

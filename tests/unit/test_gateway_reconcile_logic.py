@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from workers.reconcile.gateway.health import route_ready, workload_ready
-from workers.reconcile.gateway.policy import RetryPolicy, phase_for
+from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.state import Observed, State, determine_state
+from workers.reconcile.retry import RetryPolicy
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 MIN = timedelta(minutes=1)

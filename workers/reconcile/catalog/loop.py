@@ -11,7 +11,7 @@ from datetime import datetime
 from workers.drivers.errors import DriverError
 from workers.reconcile.catalog import outcome, persist, source, unpack
 from workers.reconcile.catalog.outcome import Outcome
-from workers.reconcile.catalog.policy import TERMINAL, RetryPolicy, classify
+from workers.reconcile.catalog.policy import RETRY, TERMINAL, classify
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
 
@@ -24,7 +24,6 @@ ACTIONS: dict[State, Action] = {
     State.USER_UNAVAILABLE: lambda request, _digest, now: outcome.dropped(request, now),
     State.OUT_OF_SYNC: unpack.run,
 }
-RETRY = RetryPolicy()
 
 
 @dataclass(frozen=True)
@@ -35,8 +34,8 @@ class PassResult:
     superseded: bool = False
 
 
-def reconcile(pk: str, *, now: datetime, attempt: int = 0) -> PassResult:
-    """Run one pass for catalog ``pk``; ``attempt`` counts the consecutive retries before this one."""
+def reconcile(pk: str, *, now: datetime) -> PassResult:
+    """Run one pass for catalog ``pk``; the consecutive failures so far are on the row."""
     request = persist.load(pk)
     done: set[State] = set()
     resolved: str | None = None
@@ -58,15 +57,15 @@ def reconcile(pk: str, *, now: datetime, attempt: int = 0) -> PassResult:
                 return PassResult(superseded=True)
             request = request.after(step.conditions, step.fields, step.content_present)
         except Exception as exc:
-            return _fail(request, exc, now, attempt)
+            return _fail(request, exc, now)
     return PassResult()
 
 
-def _fail(request: CatalogRequest, exc: Exception, now: datetime, attempt: int) -> PassResult:
+def _fail(request: CatalogRequest, exc: Exception, now: datetime) -> PassResult:
     """Record the failure (old content keeps being served) and ask for a retry unless it is terminal."""
     failure = classify(exc, request.secrets)
     expected = isinstance(exc, (*TERMINAL, DriverError, persist.ContentVanished))
     log.warning("catalog %s: %s", request.name, failure.message, exc_info=not expected)
-    saved = persist.save(request, outcome.failed(request, failure, now))
-    delay = None if failure.terminal else RETRY.delay(attempt + 1, random.random())
-    return PassResult(requeue_after=delay, superseded=not saved)
+    delay = None if failure.terminal else RETRY.delay(request.failure_count + 1, random.random())
+    saved = persist.save(request, outcome.failed(request, failure, now, now + delay if delay else None))
+    return PassResult(requeue_after=delay.total_seconds() if delay else None, superseded=not saved)

@@ -10,18 +10,13 @@ from catalogs.choices import ConditionType, Reason
 from controlplane.conditions import Condition, find_condition, set_condition
 from workers.reconcile.catalog.policy import Failure
 from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.events import EventNote
 
-__all__ = ["EventNote", "Outcome", "dropped", "failed", "in_sync", "unpacked"]
+__all__ = ["Outcome", "dropped", "failed", "in_sync", "unpacked"]
 
 TRUE, FALSE = "True", "False"
 NO_CONTENT: dict[str, Any] = {"resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": ""}
-
-
-@dataclass(frozen=True)
-class EventNote:
-    type: str  # Normal or Warning
-    reason: str
-    message: str
+RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None}
 
 
 @dataclass(frozen=True)
@@ -51,6 +46,11 @@ def _conditions(
     return conditions
 
 
+def _changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
+    stale = conditions != list(request.conditions) or request.observed_generation != request.generation
+    return stale or request.failure_count != 0
+
+
 def _progress_changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
     before = find_condition(list(request.conditions), ConditionType.PROGRESSING)
     after = find_condition(conditions, ConditionType.PROGRESSING)
@@ -68,13 +68,14 @@ def unpacked(
 ) -> Outcome:
     fields = {
         "resolved_ref": resolved_ref, "base_url": base_url, "last_unpacked": now, "content_digest": content_digest,
+        **RECOVERED,
     }
     conditions = _conditions(
         request, now,
         (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"),
         _serving_available(resolved_ref),
     )
-    event = EventNote("Normal", "Unpacked", f"Serving {content_digest} from {resolved_ref}")
+    event = EventNote.normal("Unpacked", f"Serving {content_digest} from {resolved_ref}")
     return Outcome(conditions, fields, content_present=True, event=event, require_content=content_digest)
 
 
@@ -84,8 +85,8 @@ def in_sync(request: CatalogRequest, now: datetime) -> Outcome:
         (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {request.resolved_ref}"),
         _serving_available(request.resolved_ref),
     )
-    changed = conditions != list(request.conditions) or request.observed_generation != request.generation
-    return Outcome(conditions, request.status_fields(), content_present=True, changes=changed)
+    changed = _changed(request, conditions)
+    return Outcome(conditions, request.status_fields() | RECOVERED, content_present=True, changes=changed)
 
 
 def dropped(request: CatalogRequest, now: datetime) -> Outcome:
@@ -94,16 +95,18 @@ def dropped(request: CatalogRequest, now: datetime) -> Outcome:
         (TRUE, Reason.SUCCEEDED, "Availability mode is Unavailable: nothing is unpacked"),
         (FALSE, Reason.USER_SPECIFIED_UNAVAILABLE, "Availability mode is Unavailable: content was dropped"),
     )
-    changed = conditions != list(request.conditions) or request.observed_generation != request.generation
-    event = EventNote("Normal", "Dropped", "Content dropped: availability mode is Unavailable") if changed else None
+    changed = _changed(request, conditions)
+    event = EventNote.normal("Dropped", "Content dropped: availability mode is Unavailable") if changed else None
     return Outcome(
-        conditions, dict(NO_CONTENT), content_present=False, event=event,
+        conditions, NO_CONTENT | RECOVERED, content_present=False, event=event,
         release_content=request.content_digest, changes=changed or bool(request.content_digest),
     )
 
 
-def failed(request: CatalogRequest, failure: Failure, now: datetime) -> Outcome:
-    """Keep serving old content if there is any; otherwise say plainly that nothing is served."""
+def failed(request: CatalogRequest, failure: Failure, now: datetime, retry_at: datetime | None) -> Outcome:
+    """Keep serving old content if there is any; otherwise say plainly that nothing is served.
+
+    The failure is counted; ``retry_at`` (None when terminal) is when the next attempt is due."""
     if failure.terminal:
         progressing = (FALSE, Reason.BLOCKED, failure.message)
     else:
@@ -115,9 +118,10 @@ def failed(request: CatalogRequest, failure: Failure, now: datetime) -> Outcome:
         serving, fields = (FALSE, Reason.UNAVAILABLE, "No content has been unpacked"), dict(NO_CONTENT)
         release = request.content_digest
     conditions = _conditions(request, now, progressing, serving)
+    fields = fields | {"failure_count": request.failure_count + 1, "next_attempt_at": retry_at}
     event = None
     if _progress_changed(request, conditions):
-        event = EventNote("Warning", progressing[1], failure.message)
+        event = EventNote.warning(progressing[1], failure.message)
     return Outcome(
         conditions, fields, content_present=request.content_present, event=event, release_content=release,
     )

@@ -44,6 +44,7 @@ def load(pk: str) -> CatalogRequest | None:
         last_unpacked=catalog.last_unpacked,
         content_digest=digest,
         content_present=bool(digest) and store.has(digest),
+        failure_count=catalog.failure_count,
     )
 
 

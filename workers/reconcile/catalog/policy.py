@@ -1,41 +1,32 @@
-"""Failure classification, retry backoff and poll timing for catalogs (pure; callers pass randomness)."""
+"""Failure classification, the retry policy and poll timing for catalogs (pure; callers pass randomness)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from controlplane.imageref import InvalidImageRefError
 from workers.drivers.errors import DriverError, sanitise
 from workers.drivers.oci_errors import InvalidImage, TooLarge
 from workers.fbc.parse import FBCError
 from workers.fbc.untar import LayerError
+from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["Failure", "RetryPolicy", "classify", "poll_seconds"]
+__all__ = ["RETRY", "Failure", "classify", "poll_seconds"]
 
 # Bad content: pulling the same digest again cannot help. Anything else may pass on a retry.
 TERMINAL = (FBCError, LayerError, InvalidImage, TooLarge, InvalidImageRefError)
 MAX_MESSAGE_CHARS = 1024
 POLL_JITTER = 0.1
+# Catalogs never stall on retryable failures (a registry comes back); terminal ones end Blocked at once.
+RETRY = RetryPolicy(base=timedelta(seconds=10), cap=timedelta(minutes=10), max_failures=None, jitter=0.2)
 
 
 @dataclass(frozen=True)
 class Failure:
     terminal: bool
     message: str
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Retry n waits base * 2**(n-1), capped, scaled by a jitter factor in [1 - jitter, 1]."""
-
-    base_seconds: float = 10.0
-    cap_seconds: float = 600.0
-    jitter: float = 0.2
-
-    def delay(self, attempt: int, random_unit: float) -> float:
-        raw = min(self.base_seconds * 2 ** max(attempt - 1, 0), self.cap_seconds)
-        return raw * (1 - self.jitter * random_unit)
 
 
 def classify(exc: BaseException, secrets: Iterable[str]) -> Failure:

@@ -11,6 +11,8 @@ import random
 
 import redis
 from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
 
 from catalogs.choices import AvailabilityMode
 from catalogs.models import Catalog
@@ -43,7 +45,8 @@ def due_catalog_ids() -> list[str]:
     client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     due = []
     try:
-        rows = Catalog.objects.values_list(
+        in_backoff = Q(next_attempt_at__gt=timezone.now())  # their retry is already queued for the due time
+        rows = Catalog.objects.exclude(in_backoff).values_list(
             "pk", "image_ref", "poll_interval_minutes", "generation", "observed_generation", "content_digest",
             "availability_mode",
         )

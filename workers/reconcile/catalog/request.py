@@ -29,6 +29,7 @@ class CatalogRequest:
     last_unpacked: datetime | None
     content_digest: str
     content_present: bool
+    failure_count: int = 0
 
     @property
     def served_digest(self) -> str:
@@ -48,11 +49,12 @@ class CatalogRequest:
         }
 
     def after(self, conditions: list[Condition], fields: dict[str, Any], content_present: bool) -> CatalogRequest:
-        """The snapshot once a step's outcome has been saved."""
+        """The snapshot once a step's outcome has been saved (fields it does not carry are left out)."""
+        known = {f.name for f in dataclasses.fields(self)}
         return dataclasses.replace(
             self,
             conditions=tuple(conditions),
             observed_generation=self.generation,
             content_present=content_present,
-            **fields,
+            **{name: value for name, value in fields.items() if name in known},
         )

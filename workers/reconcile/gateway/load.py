@@ -20,8 +20,8 @@ from gateways.values import (
     sandbox_service_account,
     trusted_ca_unmounted,
 )
-from workers.reconcile.gateway.policy import RetryPolicy
 from workers.reconcile.gateway.request import Chart, GatewayRequest, Prerequisites, Timing
+from workers.reconcile.retry import RetryPolicy
 
 __all__ = ["MANAGED_BY", "build_request", "routing_config", "timing"]
 

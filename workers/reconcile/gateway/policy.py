@@ -1,32 +1,10 @@
-"""Retry policy and phase rules for gateways: pure functions, the caller supplies the clock."""
+"""Phase rules for gateways: a pure function, the caller supplies the clock (retries: ``reconcile.retry``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-__all__ = ["RetryPolicy", "phase_for"]
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Consecutive failures back off base, 2*base, 4*base, ... capped; after ``max_failures`` we stall."""
-
-    base: timedelta = timedelta(minutes=1)
-    cap: timedelta = timedelta(minutes=15)
-    max_failures: int = 5
-
-    def delay(self, failures: int) -> timedelta:
-        """The wait after the ``failures``-th consecutive failure (1-based)."""
-        if failures < 1:
-            return timedelta(0)
-        return min(self.base * (2 ** (failures - 1)), self.cap)
-
-    def next_attempt(self, failures: int, now: datetime) -> datetime:
-        return now + self.delay(failures)
-
-    def exhausted(self, failures: int) -> bool:
-        return failures >= self.max_failures
+__all__ = ["phase_for"]
 
 
 def phase_for(

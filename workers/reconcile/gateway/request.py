@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from workers.reconcile.gateway.policy import RetryPolicy
+from workers.reconcile.retry import RetryPolicy
 
 __all__ = ["Chart", "GatewayRequest", "Prerequisites", "Timing"]
 

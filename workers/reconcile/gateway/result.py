@@ -6,21 +6,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from workers.drivers.helm_parse import ReleaseStatus
+from workers.reconcile.events import EventNote
 
-__all__ = ["ConditionChange", "EventNote", "PassResult"]
+__all__ = ["ConditionChange", "PassResult"]
 
 
 @dataclass(frozen=True)
 class ConditionChange:
     type: str
     status: str
-    reason: str
-    message: str
-
-
-@dataclass(frozen=True)
-class EventNote:
-    type: str  # Normal or Warning
     reason: str
     message: str
 
@@ -42,4 +36,4 @@ class PassResult:
         self.conditions.append(ConditionChange(type_, status, reason, message))
 
     def event(self, reason: str, message: str, warning: bool = False) -> None:
-        self.events.append(EventNote("Warning" if warning else "Normal", reason, message))
+        self.events.append(EventNote.warning(reason, message) if warning else EventNote.normal(reason, message))

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from controlplane.models import ManagedCluster
@@ -46,6 +50,23 @@ def probe(cluster: ManagedCluster) -> ManagedCluster:
     return cluster
 
 
+@contextmanager
+def _only_probe(cluster_id: str) -> Iterator[bool]:
+    """True unless another probe of this cluster is still running (a slow cluster holds one slot, not all).
+
+    Without the shared cache every probe runs: a Redis outage must not stop probing."""
+    key, first = f"probe-in-flight:{cluster_id}", True
+    with contextlib.suppress(Exception):
+        first = cache.add(key, 1, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS + 5)
+    try:
+        yield first
+    finally:
+        if first:
+            with contextlib.suppress(Exception):
+                cache.delete(key)
+
+
 def probe_by_id(cluster_id: str) -> ManagedCluster | None:
-    cluster = ManagedCluster.objects.filter(pk=cluster_id).first()
-    return probe(cluster) if cluster else None
+    with _only_probe(cluster_id) as first:
+        cluster = ManagedCluster.objects.filter(pk=cluster_id).first() if first else None
+        return probe(cluster) if cluster else None

@@ -20,6 +20,13 @@ def gateway_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevClu
 
 
 @pytest.fixture(scope="session")
+def second_gateway_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
+    """Another cluster, for tests of one cluster's trouble not reaching the others."""
+    with start_devcluster(tmp_path_factory.mktemp("gw-k8s-2"), ready_delay=0.3, extra_presets=("agent-sandbox",)) as dc:
+        yield dc
+
+
+@pytest.fixture(scope="session")
 def gateway_openshift_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
     with start_devcluster(
         tmp_path_factory.mktemp("gw-ocp"), flavour="openshift", ready_delay=0.3, extra_presets=("agent-sandbox",)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 
 from workers import cluster_probe
 
@@ -20,5 +21,6 @@ def probe_cluster(cluster_id: str) -> None:
 
 @shared_task(name="workers.tasks.probe_all_clusters", ignore_result=True)
 def probe_all_clusters() -> None:
+    """A probe not started within one interval is dropped: a slow cluster's probes never pile up."""
     for cluster_id in cluster_probe.all_cluster_ids():
-        probe_cluster.delay(str(cluster_id))
+        probe_cluster.apply_async((str(cluster_id),), expires=settings.RESYNC_INTERVAL_SECONDS)

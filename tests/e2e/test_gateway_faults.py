@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import signal
+import time
 
 import pytest
 from kubernetes import client
@@ -127,3 +128,38 @@ def test_two_workers_never_run_helm_for_one_gateway_at_once(tenant, wait_for_pha
     finally:
         gateway_cluster.clear_faults()
         live_stack.stop("worker2")
+
+
+def test_a_pass_longer_than_its_lease_keeps_it_and_no_second_worker_runs_helm(
+    tenant, wait_for_phase, gateway_cluster, live_stack
+):
+    """Two workers with a 3 s lease; an install that takes 8 s; a storm of resyncs meanwhile."""
+    register(gateway_cluster, "slow")
+    short_lease = {"GATEWAY_LEASE_SECONDS": "3"}
+    live_stack.stop("worker")
+    live_stack.start_worker("worker", extra_env=short_lease)
+    live_stack.start_worker("worker2", extra_env=short_lease)
+    gateway_cluster.add_fault(
+        path_regex=r"/apis/apps/v1/namespaces/gw-long-[^/]+/statefulsets/", method="PATCH", status=None,
+        latency_ms=8000, count=1,
+    )
+    try:
+        gw_id, namespace = create(tenant, "slow", name="long")
+        # Helm records pending-install before it applies the objects, so the 8 s call is under way.
+        wait_for(lambda: [r for r in releases_in(gateway_cluster, namespace) if r["status"] == "pending-install"],
+                 "helm to start the install", interval=0.05)
+        for _ in range(10):
+            assert tenant.post(f"/api/v1/gateways/{gw_id}/resync/").status_code == 202
+            time.sleep(0.5)
+        running = wait_for_phase(gw_id, "Running", timeout=90)
+    finally:
+        gateway_cluster.clear_faults()
+        live_stack.stop("worker2")
+        live_stack.stop("worker")
+        live_stack.start_worker()
+    assert running["status"]["release"]["revision"] == 1 and running["status"]["failure_count"] == 0
+    releases = releases_in(gateway_cluster, namespace)
+    assert [(r["version"], r["status"]) for r in releases] == [("1", "deployed")]
+    events = tenant.get(f"/api/v1/gateways/{gw_id}/events/?limit=200").json()["results"]
+    assert [e["reason"] for e in events if e["reason"].startswith("Install")] == ["InstallSucceeded"]
+    assert not [e for e in events if e["type"] == "Warning"]

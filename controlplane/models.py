@@ -13,7 +13,7 @@ from controlplane.fields import EncryptedTextField
 from controlplane.kubeconfig import validate_kubeconfig
 from controlplane.validators import validate_dns1123_label, validate_dns1123_subdomain, validate_pem_bundle
 
-__all__ = ["AuditEntry", "EventRecord", "ManagedCluster", "SpecResource"]
+__all__ = ["AuditEntry", "EventRecord", "ManagedCluster", "SpecResource", "WatcherReplica"]
 
 
 class SpecResource(models.Model):
@@ -124,3 +124,13 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.actor_name} {self.action} {self.resource_type}/{self.resource_name}"
+
+
+class WatcherReplica(models.Model):
+    """A running cluster-watcher replica, seen until ``expires_at``; replicas split the clusters between them."""
+
+    identity = models.CharField(max_length=64, primary_key=True)
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.identity

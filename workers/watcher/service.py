@@ -1,8 +1,9 @@
 """The watcher process: hold clusters by lease, watch each one, and enqueue passes for what changed.
 
-Replicas share the clusters: each renews the leases it holds, takes free (or lapsed) clusters up to
-its fair share of the live replicas, and gives back any beyond it, so each cluster has exactly one
-watcher. Changes are coalesced per flush: a namespace that changed ten times gets one pass.
+Replicas share the clusters: each records that it is alive (``WatcherReplica``), renews the leases it
+holds, takes free (or lapsed) clusters up to its fair share of the live replicas, and gives back any
+beyond it, so each cluster has exactly one watcher. Changes are coalesced per flush: a namespace that
+changed ten times gets one pass.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
 from controlplane.choices import Flavour
 from controlplane.dispatch import send
-from controlplane.models import ManagedCluster
+from controlplane.models import ManagedCluster, WatcherReplica
 from gateways.models import Gateway
 from workers.breaker import RESYNC_CLUSTER_TASK
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR
@@ -99,15 +101,18 @@ class Watcher:
             for cluster_id in list(self.watches):
                 self._drop(cluster_id)
             ManagedCluster.objects.filter(watcher_owner=self.identity).update(watcher_owner="", watcher_expires_at=None)
+            WatcherReplica.objects.filter(identity=self.identity).delete()
+            connection.close()
 
     def rebalance(self) -> None:
         """Renew what we hold, take free clusters up to our fair share, give back the rest."""
         now = timezone.now()
         expires = now + self.lease
+        WatcherReplica.objects.update_or_create(identity=self.identity, defaults={"expires_at": expires})
         ManagedCluster.objects.filter(watcher_owner=self.identity).update(watcher_expires_at=expires)
         live = Q(watcher_expires_at__gt=now) & ~Q(watcher_owner="")
-        owners = set(ManagedCluster.objects.filter(live).values_list("watcher_owner", flat=True)) | {self.identity}
-        share = math.ceil(ManagedCluster.objects.count() / len(owners))
+        replicas = WatcherReplica.objects.filter(expires_at__gt=now).count()
+        share = math.ceil(ManagedCluster.objects.count() / max(replicas, 1))
         mine = self._held()
         for pk in mine[share:]:
             ManagedCluster.objects.filter(pk=pk, watcher_owner=self.identity).update(watcher_owner="")

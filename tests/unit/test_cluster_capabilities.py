@@ -33,7 +33,8 @@ def test_capabilities_from_discovery(served, expected) -> None:
         ({}, NOTHING, ["Agent Sandbox (agents.x-k8s.io)"]),  # the chart's default preflight needs it
         ({"agentSandbox": {"preflight": {"enabled": False}}}, NOTHING, []),
         ({}, {}, []),  # never probed: helm gives the answer
-        ({"grpcRoute": {"enabled": True}}, NOTHING | {"agent_sandbox": True}, ["GRPCRoute (gateway.networking.k8s.io/v1)"]),
+        ({"grpcRoute": {"enabled": True}}, NOTHING | {"agent_sandbox": True},
+         ["GRPCRoute (gateway.networking.k8s.io/v1)"]),
         ({"openshiftRoute": {"enabled": True}, "certManager": {"enabled": True}}, NOTHING | {"agent_sandbox": True},
          ["OpenShift Route (route.openshift.io/v1)", "cert-manager (cert-manager.io/v1)"]),
         ({"openshiftRoute": {"enabled": True}, "certManager": {"enabled": True}},

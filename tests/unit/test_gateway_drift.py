@@ -106,3 +106,8 @@ def test_unnamed_lists_compare_by_position_and_length() -> None:
 def test_the_message_names_kind_name_and_what_differs() -> None:
     message = drift_message([Drift("Service", "a"), Drift("StatefulSet", "b", ("spec.replicas",))])
     assert message == "Service a is missing; StatefulSet b differs at spec.replicas"
+
+
+def test_a_long_message_is_cut_below_the_condition_limit() -> None:
+    message = drift_message([Drift("ConfigMap", f"cm-{i:03}") for i in range(100)])
+    assert len(message) == 1000 and message.endswith("…")

@@ -46,6 +46,7 @@ DRIFT_KINDS: dict[str, tuple[str, str]] = {
     "Certificate": ("cert-manager.io/v1", "certificates"),
 }
 MAX_DIFFERENCES = 5
+MAX_MESSAGE = 1000  # under the condition message limit, so a stored message compares equal to a new one
 _SKIPPED_TOP_LEVEL = frozenset({"apiVersion", "kind", "status", "metadata"})
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -151,5 +152,6 @@ def find_drift(
 
 
 def drift_message(drifts: list[Drift]) -> str:
-    """One line naming every drifted object and what differs."""
-    return "; ".join(drift.describe() for drift in drifts)
+    """One line naming every drifted object and what differs (cut at ``MAX_MESSAGE`` characters)."""
+    message = "; ".join(drift.describe() for drift in drifts)
+    return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"

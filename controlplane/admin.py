@@ -13,6 +13,7 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
 from controlplane.admin_site import (
@@ -29,6 +30,7 @@ from controlplane.admin_site import (
     write_only_field,
 )
 from controlplane.audit import audit_save
+from controlplane.capabilities import CAPABILITIES
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import AuditEntry, ManagedCluster
 
@@ -41,6 +43,20 @@ def reachable_badge(cluster: ManagedCluster) -> SafeString:
     if cluster.reachable is None:
         return badge("Unknown", MUTED)
     return badge("Reachable", OK) if cluster.reachable else badge("Unreachable", ERROR)
+
+
+def capability_badges(cluster: ManagedCluster) -> SafeString:
+    """One badge per optional API: served, not served, or not probed yet."""
+    known = cluster.capabilities or {}
+
+    def tone(name: str) -> tuple[str, str]:
+        if name not in known:
+            return "Unknown", MUTED
+        return ("Served", OK) if known[name] else ("Not served", ERROR)
+
+    return format_html_join(
+        " ", "{}: {}", ((label, badge(*tone(name))) for name, (label, _) in CAPABILITIES.items())
+    )
 
 
 class ManagedClusterForm(forms.ModelForm):
@@ -101,7 +117,7 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
         if obj is not None:
             fieldsets.append(("Status", {"fields": (
                 "reachable_display", "kubernetes_version", "probed_display", "probe_message",
-                ("created_at", "updated_at"),
+                "capabilities_display", ("created_at", "updated_at"),
             ), "classes": ("cp-status",)}))
         return fieldsets
 
@@ -110,7 +126,7 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             return ()
         return (
             "name", "kubeconfig_state", "reachable_display", "kubernetes_version", "probed_display", "probe_message",
-            "created_at", "updated_at",
+            "capabilities_display", "created_at", "updated_at",
         )
 
     @admin.display(description="Kubeconfig")
@@ -120,6 +136,10 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     @admin.display(description="Reachable")
     def reachable_display(self, obj: ManagedCluster) -> SafeString:
         return reachable_badge(obj)
+
+    @admin.display(description="Served APIs")
+    def capabilities_display(self, obj: ManagedCluster) -> SafeString:
+        return capability_badges(obj)
 
     @admin.display(description="Last probe")
     def probed_display(self, obj: ManagedCluster) -> SafeString:

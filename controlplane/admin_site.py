@@ -51,7 +51,8 @@ __all__ = [
 OK, INFO, WARN, ERROR, MUTED = "ok", "info", "warn", "error", "muted"
 CONDITION_TONES = {"True": OK, "False": ERROR, "Unknown": MUTED}
 # Conditions with "abnormal-true" polarity (Flux style): True is the noteworthy state, False is normal.
-ABNORMAL_WHEN_TRUE = {"Stalled": ERROR, "Reconciling": INFO, "Degraded": WARN}
+ABNORMAL_WHEN_TRUE = {"Stalled": ERROR, "Reconciling": INFO, "Degraded": WARN, "Drifted": WARN,
+                      "PrerequisitesMissing": ERROR}
 EVENT_TONES = {"Normal": INFO, "Warning": WARN}
 EVENTS_SHOWN = 50
 TROUBLE_SHOWN = 25

@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
-__all__ = ["env_bool", "env_int", "env_list", "env_path", "env_required", "env_str", "env_url"]
+__all__ = ["env_bool", "env_choice", "env_int", "env_list", "env_path", "env_required", "env_str", "env_url"]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -39,6 +39,14 @@ def env_bool(name: str, default: bool) -> bool:
     if value in _FALSE:
         return False
     raise _fail(name, f"must be a boolean, got {raw!r}", f"set {name}=true or {name}=false")
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (case-insensitive); anything else fails start-up naming the variable."""
+    value = os.environ.get(name, default).strip().lower()
+    if value not in choices:
+        raise _fail(name, f"must be one of {', '.join(choices)}, got {value!r}", f"set {name}={choices[0]}")
+    return value
 
 
 def env_int(name: str, default: int, minimum: int | None = None) -> int:

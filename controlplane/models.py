@@ -88,6 +88,8 @@ class ManagedCluster(models.Model):
     kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)
     last_probe_at = models.DateTimeField(null=True, blank=True, editable=False)
     probe_message = models.CharField(max_length=1024, blank=True, editable=False)
+    # Which optional APIs the last probe found served (see controlplane.capabilities); {}: not probed yet.
+    capabilities = models.JSONField(default=dict, blank=True, editable=False)
     # Which cluster-watcher replica watches this cluster, until when (see workers.watcher).
     watcher_owner = models.CharField(max_length=64, blank=True, editable=False)
     watcher_expires_at = models.DateTimeField(null=True, blank=True, editable=False)

@@ -7,7 +7,7 @@ from pathlib import Path
 import dj_database_url
 
 from controlplane.crypto import validate_key
-from controlplane.env import env_bool, env_int, env_list, env_path, env_required, env_str, env_url
+from controlplane.env import env_bool, env_choice, env_int, env_list, env_path, env_required, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -185,6 +185,9 @@ GATEWAY_PENDING_TIMEOUT_SECONDS = env_int("GATEWAY_PENDING_TIMEOUT_SECONDS", HEL
 GATEWAY_LEASE_SECONDS = env_int("GATEWAY_LEASE_SECONDS", 60, minimum=3)
 # At most this many passes (and so helm processes) run at once on one cluster, across all workers.
 GATEWAY_CLUSTER_CONCURRENCY = env_int("GATEWAY_CLUSTER_CONCURRENCY", 4, minimum=1)
+# Compare each deployed release's objects with the cluster: enabled (report and repair by helm upgrade),
+# warn (report only), disabled (no comparison; only a missing workload or namespace is repaired).
+GATEWAY_DRIFT_DETECTION = env_choice("GATEWAY_DRIFT_DETECTION", "enabled", ("enabled", "warn", "disabled"))
 
 LOGGING = {
     "version": 1,

@@ -1,8 +1,9 @@
 """The per-cluster circuit breaker: a cluster that does not answer gets no helm and no failures.
 
 The circuit is the cluster's ``reachable`` flag. A pass that meets an outage opens it; the probe
-closes it when the cluster answers again. Either transition enqueues a resync of the cluster, which
-marks its gateways ``ClusterReachable`` and resumes their convergence without a manual retry.
+closes it when the cluster answers again. Either transition, and a probe that finds the served APIs
+changed, enqueues a resync of the cluster, which marks its gateways ``ClusterReachable`` (or
+``PrerequisitesMissing``) and resumes their convergence without a manual retry.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ def open_circuit(cluster: ManagedCluster, message: str) -> None:
         send(RESYNC_CLUSTER_TASK, cluster.pk)
 
 
-def record_probe(cluster: ManagedCluster, was_reachable: bool | None) -> None:
-    """After a probe: a change of reachability resyncs the cluster's gateways."""
-    if cluster.reachable != was_reachable:
-        log.info("cluster %s reachable: %s -> %s", cluster.name, was_reachable, cluster.reachable)
+def record_probe(cluster: ManagedCluster, was_reachable: bool | None, had: dict[str, bool]) -> None:
+    """After a probe: a change of reachability or of the served APIs (``had`` before) resyncs the cluster's gateways."""
+    if cluster.reachable != was_reachable or cluster.capabilities != had:
+        log.info("cluster %s reachable: %s -> %s; capabilities: %s -> %s", cluster.name, was_reachable,
+                 cluster.reachable, had, cluster.capabilities)
         send(RESYNC_CLUSTER_TASK, cluster.pk)

@@ -1,4 +1,4 @@
-"""Probe a ManagedCluster: read ``/version`` with the kubernetes client and record what was seen."""
+"""Probe a ManagedCluster: read ``/version`` and API discovery with the kubernetes client and record what was seen."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from controlplane.capabilities import capabilities_from
 from controlplane.models import ManagedCluster
 from workers import breaker
 from workers.drivers.errors import DriverError
@@ -27,11 +28,15 @@ def all_cluster_ids() -> list[uuid.UUID]:
 
 
 def probe(cluster: ManagedCluster) -> ManagedCluster:
-    """Read the cluster's version; write reachable, version and message back in one update."""
-    was_reachable = cluster.reachable
+    """Read the cluster's version and served APIs; write reachable, version, capabilities and message in one update.
+
+    A failed probe keeps the last capabilities: an outage says nothing about what the cluster serves.
+    """
+    was_reachable, had = cluster.reachable, dict(cluster.capabilities or {})
     try:
         with KubeClient(cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS) as kube:
             version = kube.version()
+            cluster.capabilities = capabilities_from(kube.served_api_versions())
     except DriverError as exc:
         cluster.reachable, cluster.probe_message = False, str(exc)[:1024]
     else:
@@ -44,9 +49,10 @@ def probe(cluster: ManagedCluster) -> ManagedCluster:
         kubernetes_version=cluster.kubernetes_version,
         probe_message=cluster.probe_message,
         last_probe_at=cluster.last_probe_at,
+        capabilities=cluster.capabilities,
     )
-    log.info("probed cluster %s: reachable=%s", cluster.name, cluster.reachable)
-    breaker.record_probe(cluster, was_reachable)
+    log.info("probed cluster %s: reachable=%s capabilities=%s", cluster.name, cluster.reachable, cluster.capabilities)
+    breaker.record_probe(cluster, was_reachable, had)
     return cluster
 
 

@@ -25,8 +25,18 @@ __all__ = ["ClusterSerializer", "ClusterViewSet"]
 PROBE_TASK = "workers.tasks.probe_cluster"
 
 
+class ClusterCapabilitiesSerializer(serializers.Serializer):
+    """Which optional APIs the last probe found served; null until a probe has looked."""
+
+    agent_sandbox = serializers.BooleanField(allow_null=True, read_only=True, help_text="agents.x-k8s.io")
+    grpc_route = serializers.BooleanField(allow_null=True, read_only=True, help_text="gateway.networking.k8s.io/v1")
+    openshift_route = serializers.BooleanField(allow_null=True, read_only=True, help_text="route.openshift.io/v1")
+    cert_manager = serializers.BooleanField(allow_null=True, read_only=True, help_text="cert-manager.io/v1")
+
+
 class ClusterStatusSerializer(serializers.Serializer):
     reachable = serializers.BooleanField(allow_null=True, read_only=True)
+    capabilities = ClusterCapabilitiesSerializer(read_only=True)
     kubernetes_version = StrictCharField(read_only=True)
     last_probe_at = serializers.DateTimeField(allow_null=True, read_only=True)
     message = StrictCharField(source="probe_message", read_only=True)

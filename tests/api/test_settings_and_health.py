@@ -19,6 +19,7 @@ from tests.helpers import run_manage
         ("CELERY_BROKER_URL", "amqp://guest@localhost//", "CELERY_BROKER_URL has unsupported scheme"),
         ("DEBUG", "sometimes", "DEBUG must be a boolean"),
         ("HELM_TIMEOUT_SECONDS", "soon", "HELM_TIMEOUT_SECONDS must be an integer"),
+        ("GATEWAY_DRIFT_DETECTION", "sometimes", "GATEWAY_DRIFT_DETECTION must be one of enabled, warn, disabled"),
     ],
 )
 def test_bad_configuration_fails_fast_naming_the_variable(variable: str, value: str, expected: str) -> None:

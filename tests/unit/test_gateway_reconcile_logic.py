@@ -71,6 +71,8 @@ def observed(status: str | None, **overrides: object) -> Observed:
         (observed("deployed", applied_values={"a": 2}), State.OUT_OF_SYNC),
         (observed("deployed", chart_version="0.0.9"), State.OUT_OF_SYNC),
         (observed("deployed", workload_present=False), State.DRIFTED),
+        (observed("deployed", drifted=True), State.DRIFTED),
+        (observed("deployed", applied_values={"a": 2}, drifted=True), State.OUT_OF_SYNC),
         (observed("deployed"), State.IN_SYNC),
     ],
 )

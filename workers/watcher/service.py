@@ -25,7 +25,7 @@ from controlplane.models import ManagedCluster, WatcherReplica
 from gateways.models import Gateway
 from workers.breaker import RESYNC_CLUSTER_TASK
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR
-from workers.reconcile.gateway.observe import GRPC_ROUTES, INSTANCE_LABEL, OPENSHIFT_ROUTES, WORKLOADS
+from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL
 from workers.watcher.streams import WatchTarget, watch_forever
 
 __all__ = ["ClusterWatch", "Watcher", "watch_targets"]
@@ -38,11 +38,12 @@ RECONCILE_TASK = "workers.tasks.reconcile_gateway"
 def watch_targets(cluster: ManagedCluster) -> list[WatchTarget]:
     """Helm's release records, the chart's workloads, and the routes this cluster serves."""
     targets = [WatchTarget("v1", "secrets", HELM_OWNER_SELECTOR)]
-    targets += [WatchTarget(api, plural, INSTANCE_LABEL) for api, plural in WORKLOADS]
+    kinds = ["StatefulSet", "Deployment"]
     if cluster.gateway_api:
-        targets.append(WatchTarget(*GRPC_ROUTES, INSTANCE_LABEL))
+        kinds.append("GRPCRoute")
     if cluster.flavour == Flavour.OPENSHIFT:
-        targets.append(WatchTarget(*OPENSHIFT_ROUTES, INSTANCE_LABEL))
+        kinds.append("Route")
+    targets += [WatchTarget(*DRIFT_KINDS[kind], INSTANCE_LABEL) for kind in kinds]
     return targets
 
 

@@ -1,9 +1,10 @@
 """The fleet resync of one cluster: one snapshot, every gateway judged from memory, helm only where needed.
 
-A gateway whose release is deployed, current and present gets its status from the snapshot, and a
-write only when that status changed. Every other gateway (absent, out of sync, failed, pending,
-deleting, missing its namespace) is handed to a full pass. A cluster that does not answer opens its
-circuit breaker, and its gateways are marked ``ClusterReachable=False`` without losing their phase.
+A gateway whose release is deployed, current and present (and, with drift detection, whose objects
+match its manifest) gets its status from the snapshot, and a write only when that status changed.
+Every other gateway (absent, out of sync, drifted, failed, pending, deleting, missing its namespace)
+is handed to a full pass. A cluster that does not answer opens its circuit breaker, and its gateways
+are marked ``ClusterReachable=False`` without losing their phase.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.utils import timezone
 
 from controlplane.choices import Flavour
@@ -21,15 +23,16 @@ from gateways.models import Gateway
 from workers import breaker, runtime
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
+from workers.reconcile.gateway.drift import DRIFT_KINDS
 from workers.reconcile.gateway.load import MANAGED_BY, build_request
 from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
-from workers.reconcile.gateway.observe import GRPC_ROUTES, OPENSHIFT_ROUTES, ClusterSnapshot, take_snapshot
+from workers.reconcile.gateway.observe import WORKLOAD_KINDS, ClusterSnapshot, take_snapshot
 from workers.reconcile.gateway.publish import changed_fields, publish
-from workers.reconcile.gateway.request import Chart, GatewayRequest
+from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.gateway.state import State
 
-__all__ = ["ResyncReport", "resync_cluster"]
+__all__ = ["ResyncReport", "resync_cluster", "snapshot_kinds"]
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +47,12 @@ class ResyncReport:
     outage: str | None = None
 
 
-def _route_resources(cluster: ManagedCluster) -> tuple[tuple[str, str], ...]:
-    kinds = (GRPC_ROUTES,) if cluster.gateway_api else ()
-    return (*kinds, OPENSHIFT_ROUTES) if cluster.flavour == Flavour.OPENSHIFT else kinds
+def snapshot_kinds(cluster: ManagedCluster, drift_detection: DriftMode) -> frozenset[str]:
+    """Every kind the charts render when drift is compared; else only the workloads and the served routes."""
+    if drift_detection is not DriftMode.DISABLED:
+        return frozenset(DRIFT_KINDS)
+    routes = {"GRPCRoute"} if cluster.gateway_api else set()
+    return WORKLOAD_KINDS | routes | ({"Route"} if cluster.flavour == Flavour.OPENSHIFT else set())
 
 
 def _held_by_a_pass(gateway: Gateway, now: datetime) -> bool:
@@ -78,7 +84,8 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
     else:
         try:
             with KubeClient(cluster.kubeconfig) as kube:
-                snapshot = take_snapshot(kube, f"{MANAGED_BY}/managed=true", _route_resources(cluster))
+                kinds = snapshot_kinds(cluster, DriftMode(settings.GATEWAY_DRIFT_DETECTION))
+                snapshot = take_snapshot(kube, f"{MANAGED_BY}/managed=true", kinds)
         except errors.DriverError as exc:
             if not errors.is_outage(exc):
                 log.warning("resync of cluster %s: %s; every gateway gets a pass", cluster.name, exc)

@@ -20,7 +20,8 @@ from gateways.values import (
     sandbox_service_account,
     trusted_ca_unmounted,
 )
-from workers.reconcile.gateway.request import Chart, GatewayRequest, Prerequisites, Timing
+from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest, Prerequisites, Timing
+from workers.reconcile.gateway.required_apis import missing_apis
 from workers.reconcile.retry import RetryPolicy
 
 __all__ = ["MANAGED_BY", "build_request", "routing_config", "timing"]
@@ -48,6 +49,13 @@ def timing() -> Timing:
         ready_grace=timedelta(seconds=settings.GATEWAY_READY_GRACE_SECONDS),
         poll_interval=timedelta(seconds=settings.GATEWAY_POLL_SECONDS),
     )
+
+
+def _drift_reported(gateway: Gateway) -> str | None:
+    for condition in gateway.conditions or []:
+        if condition.get("type") == "Drifted" and condition.get("status") == "True":
+            return str(condition.get("message", ""))
+    return None
 
 
 def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayRequest:
@@ -90,4 +98,7 @@ def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayReque
         now=now,
         timing=timing(),
         trusted_ca_unmounted=trusted_ca_unmounted(spec, facts),
+        drift_detection=DriftMode(settings.GATEWAY_DRIFT_DETECTION),
+        drift_reported=_drift_reported(gateway),
+        missing_apis=tuple(missing_apis(values, chart.defaults, cluster.capabilities or {})) if values else (),
     )

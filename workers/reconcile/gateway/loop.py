@@ -11,16 +11,17 @@ from collections.abc import Callable
 
 from workers.drivers import errors
 from workers.reconcile.gateway import actions
+from workers.reconcile.gateway.drift import Drift, drift_message, find_drift
 from workers.reconcile.gateway.health import route_ready, workload_ready
 from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
 from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
-from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.gateway.state import Observed, State, determine_state
 
-__all__ = ["assess", "fail", "reconcile", "settled", "summarise", "unreachable"]
+__all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise", "unreachable"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ ACTIONS: dict[State, tuple[str, Action]] = {
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
 REACHABLE = ("ClusterReachable", "True", "Reachable", "The cluster answers")
+APIS_SERVED = ("PrerequisitesMissing", "False", "AllServed", "The cluster serves every API the values need")
 
 
 def settled(request: GatewayRequest) -> PassResult | None:
@@ -50,6 +52,14 @@ def settled(request: GatewayRequest) -> PassResult | None:
     if request.timing.retry.exhausted(request.failure_count):
         result.phase = "Failed"
         return result
+    if request.missing_apis:
+        # Before any helm call: the chart would fail to render, or render objects nobody serves.
+        message = f"The cluster does not serve {', '.join(request.missing_apis)}, which the values need"
+        result.condition("PrerequisitesMissing", "True", "APIsNotServed", message)
+        result.condition("Ready", "False", "PrerequisitesMissing", message)
+        result.condition("Reconciling", "False", "PrerequisitesMissing", "Waiting for the cluster probe to see them")
+        result.phase = "Degraded" if request.was_running else "Pending"
+        return result
     return None
 
 
@@ -64,6 +74,7 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
     try:
         ensure_prerequisites(request, io)
         result.condition(*REACHABLE)
+        result.condition(*APIS_SERVED)
         done: set[str] = set()
         while True:
             action_name = "Observe"
@@ -83,6 +94,8 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
             if state is State.LOCKED:
                 actions.unlock(request, io, result, release.revision, release.status)
             else:
+                if state is State.DRIFTED:
+                    _report_drift(request, detect_drift(request, view), result)
                 ACTIONS[state][1](request, io, result)
                 result.failure_count, result.next_attempt_at = 0, None
     except errors.DriverError as exc:
@@ -107,6 +120,30 @@ def unreachable(request: GatewayRequest, message: str, result: PassResult | None
     return result
 
 
+def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | None:
+    """The release's objects the cluster lacks or holds otherwise (pure); None when not compared."""
+    if request.drift_detection is DriftMode.DISABLED or view.release is None or not view.namespace_present:
+        return None
+    return find_drift(
+        view.release.manifest, view.objects, namespace=request.namespace, release=request.release, kinds=view.kinds
+    )
+
+
+def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, result: PassResult) -> None:
+    """Drifted: True naming what differs (an event when newly found), False when clean; nothing when not compared."""
+    if drifts is None:
+        if request.drift_reported is not None:
+            result.condition("Drifted", "Unknown", "DetectionDisabled", "GATEWAY_DRIFT_DETECTION is disabled")
+        return
+    if not drifts:
+        result.condition("Drifted", "False", "NoDrift", "The cluster holds the release's objects as rendered")
+        return
+    message = drift_message(drifts)
+    result.condition("Drifted", "True", "DriftDetected", message)
+    if message != request.drift_reported:
+        result.event("DriftDetected", message, warning=True)
+
+
 def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> State:
     """Classify what the cluster holds for a gateway, from its view alone (pure)."""
     record = view.release
@@ -116,6 +153,7 @@ def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> St
         last_deployed=record.status.last_deployed if record else None,
         applied_values=record.values if record else None,
         workload_present=bool(view.workloads) and view.namespace_present,
+        drifted=request.drift_detection is DriftMode.ENABLED and bool(detect_drift(request, view)),
     )
     return determine_state(
         observed,
@@ -133,6 +171,8 @@ def summarise(request: GatewayRequest, view: GatewayView, result: PassResult | N
     release = view.release.status
     result.release = release
     result.condition(*REACHABLE)
+    result.condition(*APIS_SERVED)
+    _report_drift(request, detect_drift(request, view), result)
     workload_ok = workload_ready(view.workloads)
     route_ok = request.route_host is None or route_ready(view.routes)
     ready = workload_ok and route_ok

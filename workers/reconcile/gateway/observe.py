@@ -1,109 +1,130 @@
 """Read what a cluster holds for its gateways from the Kubernetes API alone; never run helm.
 
-Helm's release Secrets carry status, revision, chart version and applied values, so a few LISTs
-tell the state of a release. ``observe_gateway`` reads one gateway's namespace (a pass);
-``take_snapshot`` reads a whole cluster in a few paged LISTs (the fleet resync) and answers the
-same ``GatewayView`` for each gateway from memory.
+Helm's release Secrets carry status, revision, chart version, applied values and the rendered
+manifest, so a few LISTs tell the state of a release. ``observe_gateway`` reads one gateway's
+namespace (a pass); ``take_snapshot`` reads a whole cluster in a few paged LISTs (the fleet resync)
+and answers the same ``GatewayView`` for each gateway from memory. Both list the chart's objects by
+the instance label, for the kinds of ``drift.DRIFT_KINDS``: a kind the cluster does not serve is
+simply empty.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from workers.drivers import errors
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR, StoredRelease, latest_releases
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL, manifest_objects
+from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 
-__all__ = ["ClusterSnapshot", "GatewayView", "observe_gateway", "route_resource", "take_snapshot"]
+__all__ = ["ClusterSnapshot", "GatewayView", "observe_gateway", "route_kind", "take_snapshot"]
 
-INSTANCE_LABEL = "app.kubernetes.io/instance"
-WORKLOADS = (("apps/v1", "statefulsets"), ("apps/v1", "deployments"))
-GRPC_ROUTES = ("gateway.networking.k8s.io/v1", "grpcroutes")
-OPENSHIFT_ROUTES = ("route.openshift.io/v1", "routes")
+WORKLOAD_KINDS = frozenset({"StatefulSet", "Deployment"})
+LiveObjects = Mapping[tuple[str, str], dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class GatewayView:
-    """One gateway's objects as the cluster holds them: its latest release record, workloads and routes."""
+    """One gateway's objects as the cluster holds them: its latest release record and its live objects.
+
+    ``objects`` holds the release's objects of ``kinds``, keyed by (kind, name); ``route_kind`` is the
+    route the values ask for, if any.
+    """
 
     release: StoredRelease | None
-    workloads: list[dict[str, Any]] = field(default_factory=list, repr=False)
-    routes: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    objects: LiveObjects = field(default_factory=dict, repr=False)
+    kinds: frozenset[str] = frozenset()
+    route_kind: str | None = None
     namespace_present: bool = True
 
+    @property
+    def workloads(self) -> list[dict[str, Any]]:
+        return [obj for (kind, _), obj in self.objects.items() if kind in WORKLOAD_KINDS]
 
-def route_resource(values: dict[str, Any] | None) -> tuple[str, str] | None:
-    """The route API a gateway's values ask the chart for, if any."""
+    @property
+    def routes(self) -> list[dict[str, Any]]:
+        return [obj for (kind, _), obj in self.objects.items() if kind == self.route_kind]
+
+
+def route_kind(values: dict[str, Any] | None) -> str | None:
+    """The route kind a gateway's values ask the chart for, if any."""
     values = values or {}
     if values.get("grpcRoute", {}).get("enabled"):
-        return GRPC_ROUTES
+        return "GRPCRoute"
     if values.get("openshiftRoute", {}).get("enabled"):
-        return OPENSHIFT_ROUTES
+        return "Route"
     return None
 
 
-def observe_gateway(kube: KubeClient, request: GatewayRequest) -> GatewayView:
-    """One namespace: the release records, the workloads and the route of one gateway."""
-    ns, release = request.namespace, request.release
-    secrets = kube.list_objects("v1", "secrets", ns, f"{HELM_OWNER_SELECTOR},name={release}")
-    selector = f"{INSTANCE_LABEL}={release}"
-    workloads = [obj for api, plural in WORKLOADS for obj in kube.list_objects(api, plural, ns, selector)]
-    resource = route_resource(request.values)
-    routes = kube.list_objects(*resource, ns, selector) if resource else []
-    return GatewayView(release=latest_releases(secrets).get((ns, release)), workloads=workloads, routes=routes)
+def _keyed(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(obj.get("kind", ""), obj.get("metadata", {}).get("name", "")): obj for obj in items}
 
 
-@dataclass(frozen=True)
-class ClusterSnapshot:
-    """Every release, workload and route of a cluster, indexed by (namespace, release)."""
-
-    releases: dict[tuple[str, str], StoredRelease]
-    workloads: dict[tuple[str, str], list[dict[str, Any]]]
-    routes: dict[tuple[str, tuple[str, str], str], list[dict[str, Any]]]
-    namespaces: frozenset[str]
-
-    def view(self, request: GatewayRequest) -> GatewayView:
-        key = (request.namespace, request.release)
-        resource = route_resource(request.values)
-        routes = self.routes.get((request.namespace, resource, request.release), []) if resource else []
-        return GatewayView(
-            release=self.releases.get(key),
-            workloads=self.workloads.get(key, []),
-            routes=routes,
-            namespace_present=request.namespace in self.namespaces,
-        )
-
-
-def _by_instance(items: list[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for obj in items:
-        meta = obj.get("metadata", {})
-        grouped[(meta.get("namespace", ""), (meta.get("labels") or {}).get(INSTANCE_LABEL, ""))].append(obj)
-    return grouped
-
-
-def _list_if_served(kube: KubeClient, api_version: str, plural: str, selector: str) -> list[dict[str, Any]]:
+def _list_if_served(
+    kube: KubeClient, kind: str, namespace: str | None, selector: str
+) -> list[dict[str, Any]]:
+    api_version, plural = DRIFT_KINDS[kind]
     try:
-        return kube.list_objects(api_version, plural, None, selector)
+        return kube.list_objects(api_version, plural, namespace, selector)
     except errors.NotFound:  # the cluster does not serve this API at all
         return []
 
 
-def take_snapshot(
-    kube: KubeClient, managed_selector: str, route_resources: tuple[tuple[str, str], ...]
-) -> ClusterSnapshot:
-    """A few paged, cluster-wide LISTs: Helm's records, the chart's workloads and routes, managed namespaces."""
+def pass_kinds(request: GatewayRequest, release: StoredRelease | None) -> frozenset[str]:
+    """What a pass lists: the workloads and the route, and with drift detection the manifest's other kinds."""
+    kinds = set(WORKLOAD_KINDS) | {kind for kind in [route_kind(request.values)] if kind}
+    if release is not None and request.drift_detection is not DriftMode.DISABLED:
+        kinds |= {obj.get("kind") for obj in manifest_objects(release.manifest)} & DRIFT_KINDS.keys()
+    return frozenset(kinds)
+
+
+def observe_gateway(kube: KubeClient, request: GatewayRequest) -> GatewayView:
+    """One namespace: the release records, then the release's objects of the kinds ``pass_kinds`` names."""
+    ns, name = request.namespace, request.release
+    secrets = kube.list_objects("v1", "secrets", ns, f"{HELM_OWNER_SELECTOR},name={name}")
+    release = latest_releases(secrets).get((ns, name))
+    selector = f"{INSTANCE_LABEL}={name}"
+    kinds = pass_kinds(request, release)
+    objects = _keyed(obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, ns, selector))
+    return GatewayView(release=release, objects=objects, kinds=kinds, route_kind=route_kind(request.values))
+
+
+@dataclass(frozen=True)
+class ClusterSnapshot:
+    """Every release, and every listed object of ``kinds``, of a cluster, indexed by (namespace, release)."""
+
+    releases: dict[tuple[str, str], StoredRelease]
+    objects: dict[tuple[str, str], LiveObjects]
+    kinds: frozenset[str]
+    namespaces: frozenset[str]
+
+    def view(self, request: GatewayRequest) -> GatewayView:
+        key = (request.namespace, request.release)
+        return GatewayView(
+            release=self.releases.get(key),
+            objects=self.objects.get(key, {}),
+            kinds=self.kinds,
+            route_kind=route_kind(request.values),
+            namespace_present=request.namespace in self.namespaces,
+        )
+
+
+def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], LiveObjects]:
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for obj in items:
+        meta = obj.get("metadata", {})
+        grouped[(meta.get("namespace", ""), (meta.get("labels") or {}).get(INSTANCE_LABEL, ""))].append(obj)
+    return {key: _keyed(objs) for key, objs in grouped.items()}
+
+
+def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]) -> ClusterSnapshot:
+    """A few paged, cluster-wide LISTs: Helm's records, the chart's objects of ``kinds``, managed namespaces."""
     releases = latest_releases(kube.list_objects("v1", "secrets", None, HELM_OWNER_SELECTOR))
-    workloads = _by_instance(
-        [obj for api, plural in WORKLOADS for obj in kube.list_objects(api, plural, None, INSTANCE_LABEL)]
-    )
-    routes: dict[tuple[str, tuple[str, str], str], list[dict[str, Any]]] = {}
-    for resource in route_resources:
-        for (ns, instance), items in _by_instance(_list_if_served(kube, *resource, INSTANCE_LABEL)).items():
-            routes[(ns, resource, instance)] = items
+    objects = _by_instance(obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL))
     managed = kube.list_objects("v1", "namespaces", None, managed_selector)
     namespaces = frozenset(ns["metadata"]["name"] for ns in managed)
-    return ClusterSnapshot(releases=releases, workloads=dict(workloads), routes=routes, namespaces=namespaces)
+    return ClusterSnapshot(releases=releases, objects=objects, kinds=kinds, namespaces=namespaces)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["Chart", "GatewayRequest", "Prerequisites", "Timing"]
+__all__ = ["Chart", "DriftMode", "GatewayRequest", "Prerequisites", "Timing"]
+
+
+class DriftMode(enum.Enum):
+    """GATEWAY_DRIFT_DETECTION: repair drift by upgrading, only report it, or do not compare at all."""
+
+    ENABLED = "enabled"
+    WARN = "warn"
+    DISABLED = "disabled"
 
 
 @dataclass(frozen=True)
@@ -65,3 +74,8 @@ class GatewayRequest:
     timing: Timing
     # Why the cluster's trusted CA cannot be mounted by the chart (None: mounted, or there is none).
     trusted_ca_unmounted: str | None = None
+    drift_detection: DriftMode = DriftMode.ENABLED
+    # The message of the gateway's current Drifted=True condition: drift already reported (None: none).
+    drift_reported: str | None = None
+    # APIs the values need that the cluster's last probe found unserved (empty: none, or not probed yet).
+    missing_apis: tuple[str, ...] = ()

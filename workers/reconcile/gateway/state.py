@@ -13,7 +13,7 @@ __all__ = ["Observed", "State", "determine_state"]
 class State(enum.Enum):
     ABSENT = "Absent"  # no release: install
     OUT_OF_SYNC = "OutOfSync"  # deployed, but values or chart differ: upgrade
-    DRIFTED = "Drifted"  # deployed and current, but its workload is gone: upgrade to repair
+    DRIFTED = "Drifted"  # deployed and current, but its workload is gone or its objects drifted: upgrade to repair
     LOCKED = "Locked"  # a pending-* operation older than the timeout: unlock
     BUSY = "Busy"  # a pending-* operation that may still be running: wait
     FAILED = "Failed"  # the last operation failed: upgrade --reset-values under backoff
@@ -22,13 +22,15 @@ class State(enum.Enum):
 
 @dataclass(frozen=True)
 class Observed:
-    """What one pass saw of the release (None when it does not exist) and of its workload."""
+    """What one pass saw of the release (None when it does not exist), of its workload, and whether drift
+    that should be repaired was found."""
 
     release_status: str | None
     chart_version: str | None
     last_deployed: datetime | None
     applied_values: dict[str, Any] | None
     workload_present: bool
+    drifted: bool = False
 
 
 def determine_state(
@@ -44,6 +46,6 @@ def determine_state(
         return State.FAILED
     if observed.chart_version != chart_version or observed.applied_values != desired_values:
         return State.OUT_OF_SYNC
-    if not observed.workload_present:
+    if not observed.workload_present or observed.drifted:
         return State.DRIFTED
     return State.IN_SYNC

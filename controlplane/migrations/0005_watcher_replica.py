@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('controlplane', '0003_cluster_watcher_lease'),
+        ('controlplane', '0004_cluster_capabilities'),
     ]
 
     operations = [

@@ -47,8 +47,11 @@ class FakeKube:
                      label_selector: str | None = None) -> list[dict[str, Any]]:
         self._check()
         wanted = dict(part.split("=") for part in (label_selector or "").split(",") if "=" in part)
+        kind_of = {"statefulsets": "StatefulSet", "secrets": "Secret", "deployments": "Deployment"}
+        # Like the real driver, every item carries its apiVersion and kind.
         return [
-            obj for (kind, ns, _), obj in sorted(self.objects.items())
+            {"apiVersion": api_version, "kind": kind_of.get(plural, plural)} | obj
+            for (kind, ns, _), obj in sorted(self.objects.items())
             if kind == plural and (namespace is None or ns == namespace)
             and all(obj["metadata"].get("labels", {}).get(k) == v for k, v in wanted.items())
         ]

@@ -6,10 +6,15 @@ schema (``PlanResultField``) without re-validating it.
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.db.models import QuerySet
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -154,13 +159,14 @@ def plan_response(request: Request, plan: GatewayPlan, seconds: int) -> Response
     return Response(body, status=status, headers={"Location": request.build_absolute_uri(location)})
 
 
-@extend_schema(operation_id="gateways_plans_retrieve", examples=[PLAN_EXAMPLE])
+@extend_schema_view(retrieve=extend_schema(operation_id="gateways_plans_retrieve", examples=[PLAN_EXAMPLE]))
 class GatewayPlanViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Plans of gateway specs. A plan is visible to its owner (and platform admins); others get 404."""
 
     serializer_class = GatewayPlanSerializer
     permission_classes = (IsAuthenticated,)
+    queryset = GatewayPlan.objects.none()  # for the schema; requests use get_queryset
     lookup_value_regex = "[0-9a-fA-F-]{36}"
 
-    def get_queryset(self) -> Any:
+    def get_queryset(self) -> QuerySet[GatewayPlan]:
         return visible_plans(self.request.user).select_related("owner")

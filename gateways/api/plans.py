@@ -99,7 +99,7 @@ class GatewayPlanSerializer(serializers.ModelSerializer):
 
 
 class WaitSerializer(serializers.Serializer):
-    wait = StrictIntegerField(required=False, default=0, min_value=0, max_value=MAX_WAIT_SECONDS)
+    wait = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_WAIT_SECONDS)  # a query string
 
 
 WAIT_PARAMETER = OpenApiParameter(

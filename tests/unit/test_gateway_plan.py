@@ -54,7 +54,8 @@ def test_format_path(path: tuple, text: str) -> None:
     [
         ({"a": 1}, {"a": 1}, []),
         ({"a": 1}, {"a": 2}, [("a", "changed", 1, 2)]),
-        ({}, {"a": {"b": 1}}, [("a", "added", None, {"b": 1})]),
+        ({}, {"a": {"b": 1, "c": {}}}, [("a.b", "added", None, 1), ("a.c", "added", None, {})]),
+        ({"a": {"b": [1]}}, {}, [("a.b", "removed", [1], None)]),
         ({"a": 1, "b": 2}, {"b": 2}, [("a", "removed", 1, None)]),
         ({"l": [1, 2]}, {"l": [1, 3, 4]}, [("l[1]", "changed", 2, 3), ("l[2]", "added", None, 4)]),
         ({"l": [{"x": 1}, {"x": 2}]}, {"l": [{"x": 1}]}, [("l[1]", "removed", {"x": 2}, None)]),

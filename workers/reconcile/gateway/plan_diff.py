@@ -45,14 +45,14 @@ class FieldChange:
 
 
 def field_changes(before: Any, after: Any, path: Path = ()) -> list[FieldChange]:
-    """Every leaf that differs between two trees; maps by key, lists by index."""
+    """Every leaf that differs between two trees: maps by key (a one-sided map by its leaves), lists by index."""
     if isinstance(before, Mapping) and isinstance(after, Mapping):
         changes: list[FieldChange] = []
         for key in sorted(set(before) | set(after), key=str):
             if key not in after:
-                changes.append(FieldChange((*path, key), REMOVED, before=before[key]))
+                changes += _one_sided(before[key], (*path, key), REMOVED)
             elif key not in before:
-                changes.append(FieldChange((*path, key), ADDED, after=after[key]))
+                changes += _one_sided(after[key], (*path, key), ADDED)
             else:
                 changes += field_changes(before[key], after[key], (*path, key))
         return changes
@@ -67,6 +67,13 @@ def field_changes(before: Any, after: Any, path: Path = ()) -> list[FieldChange]
                 changes += field_changes(before[index], after[index], (*path, index))
         return changes
     return [] if before == after else [FieldChange(path, CHANGED, before=before, after=after)]
+
+
+def _one_sided(value: Any, path: Path, change: str) -> list[FieldChange]:
+    """A field only one side has; a non-empty map is reported by its leaves."""
+    if isinstance(value, Mapping) and value:
+        return field_changes({}, value, path) if change == ADDED else field_changes(value, {}, path)
+    return [FieldChange(path, change, after=value) if change == ADDED else FieldChange(path, change, before=value)]
 
 
 def parse_manifest(text: str) -> dict[ObjectKey, dict[str, Any]]:

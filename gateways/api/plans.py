@@ -99,7 +99,8 @@ class GatewayPlanSerializer(serializers.ModelSerializer):
 
 
 class WaitSerializer(serializers.Serializer):
-    wait = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_WAIT_SECONDS)  # a query string
+    # Not strict: a query string is text.
+    wait = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_WAIT_SECONDS)
 
 
 WAIT_PARAMETER = OpenApiParameter(

@@ -14,7 +14,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
 
 app = Celery("controlplane")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.imports = ("workers.startup", "workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.catalogs")
+app.conf.imports = (
+    "workers.startup", "workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.plans",
+    "workers.tasks.catalogs",
+)
 
 
 @worker_process_shutdown.connect

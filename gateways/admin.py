@@ -47,8 +47,9 @@ from controlplane.admin_site import (
 from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import audit_each, audit_save
 from controlplane.dispatch import enqueue_on_commit
-from gateways.choices import DatabaseProvider, Phase
-from gateways.models import Gateway
+from gateways.choices import DatabaseProvider, Phase, PlanAction, PlanStatus
+from gateways.models import Gateway, GatewayPlan
+from gateways.plans import request_plan
 
 __all__ = ["PHASE_TONES", "GatewayAdmin", "request_deletion", "resync", "retry", "set_suspended", "trouble_summary"]
 
@@ -62,6 +63,8 @@ PHASE_TONES = {
     Phase.FAILED: ERROR,
     Phase.DELETING: MUTED,
 }
+PLAN_TONES = {PlanAction.INSTALL: INFO, PlanAction.UPGRADE: WARN, PlanAction.NOTHING: OK, PlanAction.BLOCKED: ERROR}
+CHECK_TONES = {"present": OK, "will-create": INFO, "missing": ERROR}
 RELEASE_TONES = {"deployed": OK, "failed": ERROR, "superseded": MUTED, "uninstalling": MUTED}
 NAMES_SHOWN = 10
 
@@ -424,6 +427,10 @@ class GatewayAdmin(admin.ModelAdmin):
         return [
             path("<path:object_id>/operation/<str:operation>/", self.admin_site.admin_view(self.operation_view),
                  name=name),
+            path("<path:object_id>/plan/", self.admin_site.admin_view(self.plan_view),
+                 name=f"{self.opts.app_label}_{self.opts.model_name}_plan"),
+            path("<path:object_id>/plan/<uuid:plan_id>/", self.admin_site.admin_view(self.plan_detail_view),
+                 name=f"{self.opts.app_label}_{self.opts.model_name}_plan_detail"),
             *super().get_urls(),
         ]
 
@@ -439,6 +446,40 @@ class GatewayAdmin(admin.ModelAdmin):
         else:
             self.run_operation(request, op.name, Gateway.objects.filter(pk=obj.pk))
         return HttpResponseRedirect(reverse("admin:gateways_gateway_change", args=(quote(obj.pk),)))
+
+    # "Preview changes": a plan of the saved spec against what is deployed, computed by a worker.
+
+    def plan_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or not self.has_view_permission(request, obj):
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if obj.deletion_requested_at is not None:
+            self.message_user(request, f"{obj.name} is being deleted; there is nothing to preview.", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:gateways_gateway_change", args=(quote(obj.pk),)))
+        plan = request_plan(request.user, obj, obj)
+        return HttpResponseRedirect(reverse("admin:gateways_gateway_plan_detail", args=(quote(obj.pk), plan.pk)))
+
+    def plan_detail_view(self, request: HttpRequest, object_id: str, plan_id: Any) -> HttpResponse:
+        obj = self.get_object(request, unquote(object_id))
+        plan = GatewayPlan.objects.filter(pk=plan_id, gateway=obj).first() if obj is not None else None
+        if plan is None or not self.has_view_permission(request, obj):
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        result = plan.result or {}
+        return TemplateResponse(request, "admin/gateways/gateway/plan.html", {
+            **self.admin_site.each_context(request),
+            "title": f"Preview changes: {obj.name}",
+            "opts": self.opts,
+            "original": obj,
+            "plan": plan,
+            "pending": plan.status == PlanStatus.PENDING,
+            "result": result,
+            "action_badge": badge(result["action"], PLAN_TONES.get(result["action"], MUTED)) if result else "",
+            "checks": [{**check, "badge": badge(check["state"], CHECK_TONES.get(check["state"], MUTED))}
+                       for check in result.get("prerequisites", [])],
+            "media": self.media,
+        })
 
     def run_operation(self, request: HttpRequest, name: str, queryset: QuerySet[Gateway]) -> None:
         runners: dict[str, Callable[[], None]] = {

@@ -2,7 +2,7 @@
 
 from django.db import models
 
-__all__ = ["DatabaseProvider", "Phase"]
+__all__ = ["DatabaseProvider", "Phase", "PlanAction", "PlanStatus"]
 
 
 class Phase(models.TextChoices):
@@ -17,3 +17,16 @@ class Phase(models.TextChoices):
 class DatabaseProvider(models.TextChoices):
     EMBEDDED = "embedded", "Embedded (chart-managed)"
     EXTERNAL = "external", "External PostgreSQL URI"
+
+
+class PlanStatus(models.TextChoices):
+    PENDING = "pending"
+    READY = "ready"
+    FAILED = "failed"
+
+
+class PlanAction(models.TextChoices):
+    INSTALL = "install"
+    UPGRADE = "upgrade"
+    NOTHING = "nothing"
+    BLOCKED = "blocked"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 from urllib.parse import urlparse
 
@@ -18,9 +19,9 @@ from controlplane.validators import (
     validate_labels,
     validate_printable,
 )
-from gateways.choices import DatabaseProvider, Phase
+from gateways.choices import DatabaseProvider, Phase, PlanStatus
 
-__all__ = ["Gateway", "GatewayEvent", "validate_image"]
+__all__ = ["Gateway", "GatewayEvent", "GatewayPlan", "validate_image"]
 
 NAME_MAX_LENGTH = 40
 
@@ -122,3 +123,29 @@ class GatewayEvent(EventRecord):
 
     class Meta(EventRecord.Meta):
         pass
+
+
+class GatewayPlan(models.Model):
+    """A preview of what the reconciler would do with a gateway's spec; computed by a worker, never applied.
+
+    ``spec`` is the spec to plan (the model's field values, as JSON) and is encrypted: it holds the DB URI.
+    ``gateway`` is empty for a would-be gateway. Plans are short-lived (see ``gateways.plans``).
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="gateway_plans")
+    gateway = models.ForeignKey(Gateway, null=True, blank=True, on_delete=models.CASCADE, related_name="plans")
+    cluster = models.ForeignKey(ManagedCluster, on_delete=models.CASCADE, related_name="gateway_plans")
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    spec = EncryptedTextField()
+    status = models.CharField(max_length=16, choices=PlanStatus.choices, default=PlanStatus.PENDING)
+    result = models.JSONField(null=True, blank=True)
+    error = models.CharField(max_length=2000, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"plan {self.id} for {self.name}"

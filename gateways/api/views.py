@@ -19,9 +19,11 @@ from controlplane.api.permissions import IsOwnerOrAdmin, is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
+from gateways.api.plans import PLAN_EXAMPLE, WAIT_PARAMETER, GatewayPlanSerializer, plan_response, wait_seconds
 from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
 from gateways.choices import Phase
 from gateways.models import Gateway
+from gateways.plans import request_plan
 
 __all__ = ["GatewayViewSet"]
 
@@ -73,7 +75,7 @@ class GatewayViewSet(ReconciledModelViewSet):
 
     def get_queryset(self) -> QuerySet[Gateway]:
         queryset = super().get_queryset()
-        if self.action == "list" and not is_platform_admin(self.request.user):
+        if self.action in ("list", "plan") and not is_platform_admin(self.request.user):
             queryset = queryset.filter(owner=self.request.user)
         return queryset
 
@@ -120,6 +122,39 @@ class GatewayViewSet(ReconciledModelViewSet):
         gateway = self.get_object()
         page = self.paginate_queryset(gateway.events.all())
         return self.get_paginated_response(GatewayEventSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="gateways_plan", request=None, parameters=[WAIT_PARAMETER],
+        responses={200: GatewayPlanSerializer, 202: GatewayPlanSerializer}, examples=[PLAN_EXAMPLE],
+        description="Preview what reconciling the gateway's current spec would do against what is deployed. "
+        "Nothing is applied. Answers 202 with the pending plan and its `Location` (or, with `?wait`, 200 once ready).",
+    )
+    @action(detail=True, methods=["post"], url_path="plan", url_name="plan", filterset_class=None)
+    def plan(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        seconds = wait_seconds(request)
+        gateway = self.get_object()
+        if gateway.deletion_requested_at is not None:
+            raise Conflict("The gateway is being deleted; there is nothing to plan.")
+        return plan_response(request, request_plan(request.user, gateway, gateway), seconds)
+
+    @extend_schema(
+        operation_id="gateways_plan_spec", request=GatewaySerializer, parameters=[WAIT_PARAMETER],
+        responses={200: GatewayPlanSerializer, 202: GatewayPlanSerializer}, examples=[GATEWAY_EXAMPLE, PLAN_EXAMPLE],
+        description="Preview a would-be gateway: the body is validated as a create (or, when you already have a "
+        "gateway of that name, as a full update of it), and nothing is saved. Answers as `gateways_plan`.",
+    )
+    @action(detail=False, methods=["post"], url_path="plan", url_name="plan-spec", filterset_class=None)
+    def plan_spec(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        seconds = wait_seconds(request)
+        name = request.data.get("name") if isinstance(request.data, dict) else None
+        existing = Gateway.objects.filter(owner=request.user, name=name).first() if isinstance(name, str) else None
+        serializer = GatewaySerializer(existing, data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        if existing is not None and existing.deletion_requested_at is not None:
+            raise Conflict("The gateway is being deleted; it can no longer be changed.")
+        candidate = serializer.build_candidate(serializer.validated_data)
+        candidate.assign_namespace()
+        return plan_response(request, request_plan(request.user, candidate, existing), seconds)
 
     def perform_update(self, serializer: Any) -> None:
         if serializer.instance.deletion_requested_at is not None:

@@ -1,0 +1,124 @@
+"""What a gateway needs from its cluster before Helm runs, checked against what the cluster holds (pure).
+
+The reconciler creates the namespace, the DB credentials Secret, the CA bundle and the SCC binding
+itself, so those are reported as present or "will be created". What it cannot create blocks the
+plan: an API the values need that the cluster does not serve, the tenant's OIDC CA ConfigMap, or a
+namespace that is being deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from workers.reconcile.gateway.request import GatewayRequest
+
+__all__ = [
+    "MISSING",
+    "PRESENT",
+    "REQUIRED_APIS",
+    "WILL_CREATE",
+    "Check",
+    "ClusterObjects",
+    "effective_values",
+    "prerequisite_checks",
+    "required_apis",
+]
+
+PRESENT, WILL_CREATE, MISSING = "present", "will-create", "missing"
+
+# (values switch, API group/version the chart then needs, what it is); the switch is read from the chart
+# defaults overlaid with the gateway's values, as Helm renders them.
+REQUIRED_APIS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("agentSandbox", "preflight", "enabled"), "agents.x-k8s.io/v1alpha1", "Agent Sandbox"),
+    (("grpcRoute", "enabled"), "gateway.networking.k8s.io/v1", "Gateway API (GRPCRoute)"),
+    (("openshiftRoute", "enabled"), "route.openshift.io/v1", "OpenShift Route"),
+    (("certManager", "enabled"), "cert-manager.io/v1", "cert-manager"),
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    state: str  # present, will-create or missing
+    message: str
+
+    @property
+    def blocking(self) -> bool:
+        return self.state == MISSING
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "state": self.state, "message": self.message}
+
+
+@dataclass(frozen=True)
+class ClusterObjects:
+    """What the plan read from the cluster: served APIs, and the gateway namespace's relevant objects."""
+
+    served_apis: frozenset[str]
+    namespace_phase: str | None  # None: the namespace does not exist
+    secrets: frozenset[str] = frozenset()
+    configmaps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    rolebindings: frozenset[str] = frozenset()
+
+
+def effective_values(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The chart defaults overlaid with the values, maps merged key by key (as Helm coalesces them)."""
+    merged = dict(defaults)
+    for key, value in values.items():
+        base = merged.get(key)
+        both_maps = isinstance(base, Mapping) and isinstance(value, Mapping)
+        merged[key] = effective_values(base, value) if both_maps else value
+    return merged
+
+
+def _switch(values: Mapping[str, Any], path: tuple[str, ...]) -> bool:
+    node: Any = values
+    for key in path:
+        node = node.get(key) if isinstance(node, Mapping) else None
+    return bool(node)
+
+
+def required_apis(values: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """(switch, API, what) for each API the effective values need."""
+    return [(".".join(path), api, what) for path, api, what in REQUIRED_APIS if _switch(values, path)]
+
+
+def _present(name: str, exists: bool, what: str) -> Check:
+    if exists:
+        return Check(name, PRESENT, f"{what} exists")
+    return Check(name, WILL_CREATE, f"{what} will be created before Helm runs")
+
+
+def prerequisite_checks(
+    request: GatewayRequest, values: Mapping[str, Any], cluster: ClusterObjects, *, ca_configmap: str,
+    scc_binding: str,
+) -> list[Check]:
+    """One check per prerequisite the gateway has, and one per API its effective ``values`` need."""
+    ns, pre = request.namespace, request.prerequisites
+    if cluster.namespace_phase == "Terminating":
+        checks = [Check("Namespace", MISSING, f"Namespace {ns} is being deleted; wait until it is gone")]
+    else:
+        checks = [_present("Namespace", cluster.namespace_phase is not None, f"Namespace {ns}")]
+    if pre.db_uri:
+        checks.append(_present("DB credentials Secret", pre.db_secret_name in cluster.secrets,
+                               f"Secret {pre.db_secret_name} (key uri)"))
+    if pre.oidc_ca_configmap:
+        data = cluster.configmaps.get(pre.oidc_ca_configmap)
+        if data is None or not str(data.get("ca.crt", "")).strip():
+            state, message = MISSING, f"ConfigMap {ns}/{pre.oidc_ca_configmap} (the OIDC CA) with key ca.crt is missing"
+        else:
+            state, message = PRESENT, f"ConfigMap {pre.oidc_ca_configmap} (the OIDC CA) has ca.crt"
+        checks.append(Check("OIDC CA ConfigMap", state, message))
+    if pre.trusted_ca or pre.oidc_ca_configmap:
+        checks.append(_present("CA bundle ConfigMap", ca_configmap in cluster.configmaps, f"ConfigMap {ca_configmap}"))
+    if pre.scc_binding:
+        checks.append(_present("SCC RoleBinding", scc_binding in cluster.rolebindings, f"RoleBinding {scc_binding}"))
+    for switch, api, what in required_apis(values):
+        if api in cluster.served_apis:
+            checks.append(Check(f"API {api}", PRESENT, f"{what}: the cluster serves {api} ({switch} is on)"))
+        else:
+            checks.append(Check(f"API {api}", MISSING, f"{what}: the cluster does not serve {api}, "
+                                                       f"which {switch} needs"))
+    return checks

@@ -1,0 +1,14 @@
+"""Plan tasks: compute one plan (a preview of a reconcile; nothing is applied)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from workers.reconcile.gateway.plan import run_plan
+
+__all__ = ["plan_gateway"]
+
+
+@shared_task(name="workers.tasks.plan_gateway", ignore_result=True)
+def plan_gateway(plan_id: str) -> None:
+    run_plan(plan_id)

@@ -22,9 +22,9 @@ from workers.reconcile.gateway.plan_checks import (
 from workers.reconcile.gateway.plan_decide import decide
 from workers.reconcile.gateway.plan_diff import field_changes, format_path, manifest_diff, parse_manifest
 from workers.reconcile.gateway.plan_redact import Redactor
-from workers.reconcile.gateway.policy import RetryPolicy
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
 from workers.reconcile.gateway.state import State
+from workers.reconcile.retry import RetryPolicy
 
 DB_URI = "postgresql://gw:s3cret-pw@db.example.test/gw"
 CHART_DEFAULTS = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,17 @@ from tests.helpers import KUBECONFIG
 pytest_plugins = [
     "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.stack",
 ]
+
+# Suites that run against the live stack. It lives for the rest of the session once started, and its
+# worker and beat reconcile every cluster in the shared test database, so these run last.
+LIVE_STACK_SUITES = ("browser", "contract", "e2e")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the in-process suites ahead of the live stack (a stable sort keeps every other order)."""
+    tests_dir = Path(__file__).parent
+    items.sort(key=lambda item: Path(str(item.path)).relative_to(tests_dir).parts[0] in LIVE_STACK_SUITES)
 
 
 

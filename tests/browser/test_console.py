@@ -122,43 +122,50 @@ def test_create_a_gateway_and_watch_it_reach_running(console: Console, staff_use
     wait_for(lambda: not Gateway.objects.filter(pk=gateway.pk).exists(), "the worker to remove the gateway", 60)
 
 
-def test_retry_a_failed_gateway(console: Console, staff_user) -> None:
-    root = staff_user("root", superuser=True)
-    gateway = make_gateway(root, closed_port_cluster(), "doomed")  # the beat's resync picks it up
-    console.login("root")
-
-    def failed() -> bool:
-        return "Failed" in console.texts(".field-phase_column .cp-badge")
-
-    console.reload_until("/admin/gateways/gateway/", failed, "the gateway to fail five times", timeout=60)
-    gateway.refresh_from_db()
-    assert gateway.failure_count == 5
-    console.screenshot("gateway-list-failed")
-
-    console.open("/admin/")
-    assert console.find(".cp-phase-card[data-phase='Failed'] .cp-phase-count").text == "1"
-    trouble = console.find("#cp-trouble tbody").text
-    assert "doomed" in trouble and "dead" in trouble
-    console.screenshot("dashboard")
-
-    attempts_before = GatewayEvent.objects.filter(gateway=gateway).count()
-    console.open("/admin/gateways/gateway/")
-    console.run_action("retry_action", ["doomed"])
-    assert console.messages() == [
-        "Retry queued for 1 gateway: doomed; the failure counter and backoff were reset."
-    ]
-    gateway.refresh_from_db()
-    assert gateway.failure_count < 5, "retry resets the counter (the worker may already have failed once more)"
-    # The retry reached the worker: it tried again and recorded another event.
-    wait_for(
-        lambda: GatewayEvent.objects.filter(gateway=gateway).count() > attempts_before, "a new attempt", timeout=30
+def test_retry_a_failed_gateway(console: Console, staff_user, gateway_cluster) -> None:
+    # The cluster answers, but refuses the workload: a real failure (an unreachable cluster is not one).
+    fault = gateway_cluster.add_fault(
+        path_regex=r"/apis/apps/v1/namespaces/gw-doomed-[^/]+/statefulsets", method="PATCH", status=500
     )
-    console.screenshot("gateway-list-after-retry")
+    try:
+        root = staff_user("root", superuser=True)
+        gateway = make_gateway(root, register(gateway_cluster, "dead"), "doomed")  # the beat's resync picks it up
+        console.login("root")
 
-    # The detail page has the same operations as buttons; Resync reports what it queued.
-    console.open(f"/admin/gateways/gateway/{gateway.pk}/change/")
-    console.submit("button[data-operation='resync']")
-    assert console.messages() == ["Resync queued for 1 gateway: doomed."]
+        def failed() -> bool:
+            return "Failed" in console.texts(".field-phase_column .cp-badge")
+
+        console.reload_until("/admin/gateways/gateway/", failed, "the gateway to fail five times", timeout=60)
+        gateway.refresh_from_db()
+        assert gateway.failure_count == 5
+        console.screenshot("gateway-list-failed")
+
+        console.open("/admin/")
+        assert console.find(".cp-phase-card[data-phase='Failed'] .cp-phase-count").text == "1"
+        trouble = console.find("#cp-trouble tbody").text
+        assert "doomed" in trouble and "dead" in trouble
+        console.screenshot("dashboard")
+
+        attempts_before = GatewayEvent.objects.filter(gateway=gateway).count()
+        console.open("/admin/gateways/gateway/")
+        console.run_action("retry_action", ["doomed"])
+        assert console.messages() == [
+            "Retry queued for 1 gateway: doomed; the failure counter and backoff were reset."
+        ]
+        gateway.refresh_from_db()
+        assert gateway.failure_count < 5, "retry resets the counter (the worker may already have failed once more)"
+        # The retry reached the worker: it tried again and recorded another event.
+        wait_for(
+            lambda: GatewayEvent.objects.filter(gateway=gateway).count() > attempts_before, "a new attempt", timeout=30
+        )
+        console.screenshot("gateway-list-after-retry")
+
+        # The detail page has the same operations as buttons; Resync reports what it queued.
+        console.open(f"/admin/gateways/gateway/{gateway.pk}/change/")
+        console.submit("button[data-operation='resync']")
+        assert console.messages() == ["Resync queued for 1 gateway: doomed."]
+    finally:
+        gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
 
 
 def test_tenant_sees_only_their_own_gateways_and_no_secret(console: Console, staff_user) -> None:

@@ -67,7 +67,8 @@ class HelmError(DriverError):
     """Any other Helm failure."""
 
 
-OUTAGE_STATUSES = frozenset({429, 500, 502, 503, 504})
+# A 500 answers one request; these say the server cannot serve now.
+OUTAGE_STATUSES = frozenset({429, 502, 503, 504})
 
 
 def is_outage(exc: DriverError) -> bool:

@@ -34,14 +34,18 @@ class ClusterStatusSerializer(serializers.Serializer):
 
 class ClusterSerializer(ModelCleanSerializer):
     kubeconfig = StrictCharField(write_only=True, trim_whitespace=False, style={"base_template": "textarea.html"})
+    allowed_route_domains = serializers.ListField(
+        child=StrictCharField(max_length=253), required=False, max_length=32,
+        help_text="Domains, besides base_domain, under which gateway route hosts may be placed.",
+    )
     status = ClusterStatusSerializer(source="*", read_only=True)
     immutable_fields = ("name",)
 
     class Meta:
         model = ManagedCluster
         fields = (
-            "id", "name", "flavour", "kubeconfig", "base_domain", "gateway_api", "trusted_ca_pem",
-            "status", "created_at", "updated_at",
+            "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
+            "trusted_ca_pem", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 

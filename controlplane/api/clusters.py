@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
@@ -17,6 +18,7 @@ from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.serializers import ModelCleanSerializer
 from controlplane.api.views import ReconciledModelViewSet
+from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import ManagedCluster
 
@@ -94,6 +96,8 @@ class ClusterViewSet(ReconciledModelViewSet):
     @action(detail=True, methods=["post"])
     def probe(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Probe the cluster now; the result appears in ``status`` shortly."""
-        cluster = self.get_object()
-        enqueue_on_commit(PROBE_TASK, cluster.pk)
+        with transaction.atomic():
+            cluster = self.get_object()
+            record(request.user, "probe", cluster)
+            enqueue_on_commit(PROBE_TASK, cluster.pk)
         return Response(self.get_serializer(cluster).data, status=202)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
 from kombu import Connection
+
+from controlplane.http_errors import allow_methods
 
 __all__ = ["healthz", "readyz"]
 
@@ -29,12 +30,12 @@ def _check_broker() -> str | None:
     return None
 
 
-@require_GET
+@allow_methods("GET", "HEAD")
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-@require_GET
+@allow_methods("GET", "HEAD")
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _check_database(), "broker": _check_broker()}
     failures = [message for message in checks.values() if message]

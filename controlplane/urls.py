@@ -25,7 +25,7 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
 ]
 
-handler400 = "controlplane.api.errors.bad_request"
-handler403 = "controlplane.api.errors.permission_denied"
-handler404 = "controlplane.api.errors.not_found"
-handler500 = "controlplane.api.errors.server_error"
+handler400 = "controlplane.http_errors.bad_request"
+handler403 = "controlplane.http_errors.permission_denied"
+handler404 = "controlplane.http_errors.not_found"
+handler500 = "controlplane.http_errors.server_error"

@@ -17,7 +17,7 @@ def test_the_default_location_is_beside_the_repository(monkeypatch: pytest.Monke
 def test_an_absent_chart_skips_saying_why(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("UPSTREAM_CHART_DIR", str(tmp_path / "nowhere"))
     monkeypatch.delenv("REQUIRE_UPSTREAM_CHART", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="upstream OpenShell chart is not at .*nowhere"):
+    with pytest.raises(pytest.skip.Exception, match=r"upstream OpenShell chart is not at .*nowhere"):
         require_upstream_chart()
 
 

@@ -127,6 +127,8 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": env_url("CACHE_URL", "redis://127.0.0.1:6379/1", ("redis", "rediss")),
         "KEY_PREFIX": "controlplane",
+        # A dead or black-holed cache must not stall requests (throttling falls back per process).
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
 }
 

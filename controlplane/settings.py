@@ -6,13 +6,14 @@ from pathlib import Path
 
 import dj_database_url
 
-from controlplane.crypto import validate_key
+from controlplane.crypto import validate_keys
 from controlplane.env import env_bool, env_int, env_list, env_path, env_required, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 SECRET_KEY = env_required("SECRET_KEY", "set SECRET_KEY to a long random string (make run writes one to .run/env)")
-FIELD_ENCRYPTION_KEY = validate_key(
+# Comma-separated Fernet keys: the first encrypts, all decrypt (see controlplane.crypto).
+FIELD_ENCRYPTION_KEYS = validate_keys(
     "FIELD_ENCRYPTION_KEY",
     env_required(
         "FIELD_ENCRYPTION_KEY",

@@ -22,7 +22,7 @@ URI = "postgresql://gw:db-secret@db.example.com/gw"
 
 def raw(table: str, column: str, pk: object) -> str:
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {column} FROM {table} WHERE id = %s", [pk])  # noqa: S608 - fixed names
+        cursor.execute(f"SELECT {column} FROM {table} WHERE id = %s", [pk])
         return cursor.fetchone()[0]
 
 

@@ -1,12 +1,18 @@
-"""Health endpoints: ``/healthz`` says the process is up; ``/readyz`` checks the DB and the broker."""
+"""Health endpoints: ``/healthz`` says the process is up; ``/readyz`` checks the DB and the broker.
+
+``/readyz`` also reports the cache, but a cache outage alone keeps it 200: the API still serves
+reads and writes, with rate limits counted per process (see ``controlplane.api.throttling``).
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
 from kombu import Connection
+
+from controlplane.http_errors import allow_methods
 
 __all__ = ["healthz", "readyz"]
 
@@ -29,17 +35,25 @@ def _check_broker() -> str | None:
     return None
 
 
-@require_GET
+def _check_cache() -> str:
+    try:
+        cache.get("readyz")
+    except Exception as exc:
+        return f"cache unreachable: {type(exc).__name__}; rate limits are per process"
+    return "ok"
+
+
+@allow_methods("GET", "HEAD")
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-@require_GET
+@allow_methods("GET", "HEAD")
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _check_database(), "broker": _check_broker()}
     failures = [message for message in checks.values() if message]
     body = {
         "status": "ready" if not failures else "not ready",
-        "checks": {name: message or "ok" for name, message in checks.items()},
+        "checks": {**{name: message or "ok" for name, message in checks.items()}, "cache": _check_cache()},
     }
     return JsonResponse(body, status=503 if failures else 200)

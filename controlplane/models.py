@@ -11,7 +11,12 @@ from django.db import models
 from controlplane.choices import EventType, Flavour
 from controlplane.fields import EncryptedTextField
 from controlplane.kubeconfig import validate_kubeconfig
-from controlplane.validators import validate_dns1123_label, validate_dns1123_subdomain, validate_pem_bundle
+from controlplane.validators import (
+    validate_dns1123_label,
+    validate_dns1123_subdomain,
+    validate_domain_list,
+    validate_pem_bundle,
+)
 
 __all__ = ["AuditEntry", "EventRecord", "ManagedCluster", "SpecResource", "WatcherReplica"]
 
@@ -81,6 +86,10 @@ class ManagedCluster(models.Model):
     flavour = models.CharField(max_length=16, choices=Flavour.choices, default=Flavour.KUBERNETES)
     kubeconfig = EncryptedTextField(validators=[validate_kubeconfig])
     base_domain = models.CharField(max_length=253, validators=[validate_dns1123_subdomain])
+    allowed_route_domains = models.JSONField(
+        default=list, blank=True, validators=[validate_domain_list],
+        help_text="Domains, besides the base domain, under which gateway route hosts may be placed.",
+    )
     gateway_api = models.BooleanField(default=True, help_text="Whether the cluster serves the Gateway API.")
     trusted_ca_pem = models.TextField(blank=True, max_length=256 * 1024, validators=[validate_pem_bundle])
 
@@ -105,6 +114,11 @@ class ManagedCluster(models.Model):
 
     def __repr__(self) -> str:
         return f"<ManagedCluster {self.name} ({self.flavour})>"
+
+    @property
+    def route_domains(self) -> tuple[str, ...]:
+        """Where route hosts may live: the base domain first, then the allowed domains."""
+        return (self.base_domain, *self.allowed_route_domains)
 
 
 class AuditEntry(models.Model):

@@ -12,7 +12,6 @@ import redis
 from django.conf import settings
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_GET
 from kombu.transport.redis import Channel
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
@@ -22,6 +21,7 @@ from redis.retry import Retry
 
 from catalogs.metrics import CatalogCollector
 from controlplane.celery import app
+from controlplane.http_errors import allow_methods
 from controlplane.metrics import scrape_registry
 from controlplane.models import ManagedCluster
 from gateways.choices import Phase
@@ -101,6 +101,6 @@ class QueueCollector(Collector):
 SCRAPED = (CatalogCollector(), FleetCollector(), QueueCollector())
 
 
-@require_GET
+@allow_methods("GET", "HEAD")
 def metrics_view(request: HttpRequest) -> HttpResponse:
     return HttpResponse(generate_latest(scrape_registry(SCRAPED)), content_type=CONTENT_TYPE_LATEST)

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import dj_database_url
 
-from controlplane.crypto import validate_key
+from controlplane.crypto import validate_keys
 from controlplane.env import env_bool, env_choice, env_int, env_list, env_path, env_required, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 SECRET_KEY = env_required("SECRET_KEY", "set SECRET_KEY to a long random string (make run writes one to .run/env)")
-FIELD_ENCRYPTION_KEY = validate_key(
+# Comma-separated Fernet keys: the first encrypts, all decrypt (see controlplane.crypto).
+FIELD_ENCRYPTION_KEYS = validate_keys(
     "FIELD_ENCRYPTION_KEY",
     env_required(
         "FIELD_ENCRYPTION_KEY",
@@ -35,6 +36,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc as local static files: the docs work offline
     "controlplane",
     "gateways",
     "catalogs",
@@ -42,6 +44,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "controlplane.http_errors.DatabaseOutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -50,6 +53,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "controlplane.csp.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "controlplane.urls"
@@ -126,6 +130,8 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": env_url("CACHE_URL", "redis://127.0.0.1:6379/1", ("redis", "rediss")),
         "KEY_PREFIX": "controlplane",
+        # A dead or black-holed cache must not stall requests (throttling falls back per process).
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
 }
 
@@ -136,6 +142,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": "/api/v1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "GatewayPhaseEnum": "gateways.choices.Phase",
         "ClusterFlavourEnum": "controlplane.choices.Flavour",

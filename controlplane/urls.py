@@ -1,9 +1,11 @@
-"""Project URLs: the REST API under /api/v1/, the schema and its docs, the admin, and health."""
+"""Project URLs: the REST API under /api/v1/, the schema and its docs (served from local static files),
+the admin, and health."""
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from controlplane.csp import DOCS_POLICY, csp
 from controlplane.health import healthz, readyz
 from controlplane.scrape import metrics_view
 
@@ -12,8 +14,18 @@ api_v1 = [
     path("", include("gateways.api.urls")),
     path("", include("catalogs.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("schema/swagger-ui/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path("schema/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path(
+        "schema/swagger-ui/",
+        csp(DOCS_POLICY)(SpectacularSwaggerSplitView.as_view(
+            url_name="schema", template_name="controlplane/docs/swagger_ui.html",
+        )),
+        name="swagger-ui",
+    ),
+    path(
+        "schema/redoc/",
+        csp(DOCS_POLICY)(SpectacularRedocView.as_view(url_name="schema", template_name="controlplane/docs/redoc.html")),
+        name="redoc",
+    ),
 ]
 
 urlpatterns = [
@@ -25,7 +37,7 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
 ]
 
-handler400 = "controlplane.api.errors.bad_request"
-handler403 = "controlplane.api.errors.permission_denied"
-handler404 = "controlplane.api.errors.not_found"
-handler500 = "controlplane.api.errors.server_error"
+handler400 = "controlplane.http_errors.bad_request"
+handler403 = "controlplane.http_errors.permission_denied"
+handler404 = "controlplane.http_errors.not_found"
+handler500 = "controlplane.http_errors.server_error"

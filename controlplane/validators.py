@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 __all__ = [
     "validate_dns1123_label",
     "validate_dns1123_subdomain",
+    "validate_domain_list",
     "validate_labels",
     "validate_pem_bundle",
     "validate_printable",
@@ -23,6 +24,7 @@ _PEM_BLOCK = re.compile(
     r"-----BEGIN CERTIFICATE-----\s*[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----", re.MULTILINE
 )
 MAX_LABELS = 64
+MAX_DOMAINS = 32
 
 
 def validate_dns1123_label(value: str) -> None:
@@ -41,6 +43,18 @@ def validate_dns1123_subdomain(value: str) -> None:
             "lowercase labels (letters, digits, '-').",
             code="invalid_name",
         )
+
+
+def validate_domain_list(value: Any) -> None:
+    """A list of distinct DNS-1123 subdomains, at most ``MAX_DOMAINS`` of them."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValidationError("Expected a list of domain names.", code="invalid_domains")
+    if len(value) > MAX_DOMAINS:
+        raise ValidationError(f"At most {MAX_DOMAINS} domains are allowed.", code="invalid_domains")
+    if len(set(value)) != len(value):
+        raise ValidationError("Domains must not repeat.", code="invalid_domains")
+    for item in value:
+        validate_dns1123_subdomain(item)
 
 
 def validate_printable(value: str) -> None:

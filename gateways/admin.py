@@ -17,12 +17,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import quote, unquote
-from django.db import transaction
 from django.db.models import Model, QuerySet, URLField
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -45,15 +43,14 @@ from controlplane.admin_site import (
     write_only_field,
 )
 from controlplane.api.permissions import is_platform_admin
-from controlplane.audit import audit_each, audit_save
+from controlplane.audit import audit_save
 from controlplane.dispatch import enqueue_on_commit
+from gateways import operations
 from gateways.choices import DatabaseProvider, Phase, PlanAction, PlanStatus
 from gateways.models import Gateway, GatewayPlan
 from gateways.plans import request_plan
 
-__all__ = ["PHASE_TONES", "GatewayAdmin", "request_deletion", "resync", "retry", "set_suspended", "trouble_summary"]
-
-RECONCILE_GATEWAY = "workers.tasks.reconcile_gateway"
+__all__ = ["PHASE_TONES", "GatewayAdmin", "trouble_summary"]
 
 PHASE_TONES = {
     Phase.PENDING: MUTED,
@@ -67,63 +64,6 @@ PLAN_TONES = {PlanAction.INSTALL: INFO, PlanAction.UPGRADE: WARN, PlanAction.NOT
 CHECK_TONES = {"present": OK, "will-create": INFO, "missing": ERROR}
 RELEASE_TONES = {"deployed": OK, "failed": ERROR, "superseded": MUTED, "uninstalling": MUTED}
 NAMES_SHOWN = 10
-
-
-# Operations: plain functions over a queryset; each returns the names it acted on.
-
-
-def _locked(gateways: QuerySet[Gateway]) -> list[Gateway]:
-    pks = list(gateways.values_list("pk", flat=True))
-    return list(Gateway.objects.select_for_update(of=("self",)).filter(pk__in=pks).order_by("name"))
-
-
-def retry(gateways: QuerySet[Gateway]) -> list[str]:
-    """Reset the failure counter and backoff, and reconcile now."""
-    with transaction.atomic():
-        locked = _locked(gateways)
-        Gateway.objects.filter(pk__in=[g.pk for g in locked]).update(failure_count=0, next_attempt_at=None)
-        for gateway in locked:
-            enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
-    return [g.name for g in locked]
-
-
-def resync(gateways: QuerySet[Gateway]) -> list[str]:
-    """Reconcile now, without touching the failure counter."""
-    names = []
-    with transaction.atomic():
-        for pk, name in gateways.order_by("name").values_list("pk", "name"):
-            enqueue_on_commit(RECONCILE_GATEWAY, pk)
-            names.append(name)
-    return names
-
-
-def set_suspended(gateways: QuerySet[Gateway], suspended: bool) -> tuple[list[str], list[str]]:
-    """Suspend or resume; returns (changed, skipped because they are being deleted)."""
-    changed, skipped = [], []
-    with transaction.atomic():
-        for gateway in _locked(gateways):
-            if gateway.deletion_requested_at is not None:
-                skipped.append(gateway.name)
-                continue
-            if gateway.suspended != suspended:
-                gateway.suspended = suspended
-                gateway.save(update_fields=("suspended", "updated_at"))
-            enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
-            changed.append(gateway.name)
-    return changed, skipped
-
-
-def request_deletion(gateways: QuerySet[Gateway]) -> list[str]:
-    """Mark Deleting; the worker uninstalls the release, deletes the namespace, then the row."""
-    with transaction.atomic():
-        locked = _locked(gateways)
-        for gateway in locked:
-            if gateway.deletion_requested_at is None:
-                gateway.deletion_requested_at = timezone.now()
-                gateway.phase = Phase.DELETING
-                gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
-            enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
-    return [g.name for g in locked]
 
 
 def _names(names: list[str]) -> str:
@@ -219,7 +159,18 @@ class GatewayForm(forms.ModelForm):
             owner = data.get("owner") or self.current_user
             if owner is not None and Gateway.objects.filter(owner=owner, name=data["name"]).exists():
                 self.add_error("name", f"{owner.get_username()} already has a gateway named {data['name']}.")
+        self._check_route_host(data)
         return data
+
+    def _check_route_host(self, data: dict[str, Any]) -> None:
+        """An explicit host another gateway on the cluster already routes is refused (unique per cluster)."""
+        host, cluster = data.get("route_host"), data.get("cluster") or getattr(self.instance, "cluster", None)
+        if not host or cluster is None or not data.get("route_enabled", self.instance.route_enabled):
+            return
+        taken = Gateway.objects.filter(cluster=cluster, effective_route_host=host.lower())
+        if taken.exclude(pk=self.instance.pk).exists():
+            self.add_error("route_host", f"Another gateway on {cluster} already uses {host}; hosts are unique per "
+                           "cluster.")
 
 
 @admin.register(Gateway)
@@ -414,7 +365,7 @@ class GatewayAdmin(admin.ModelAdmin):
             obj.assign_namespace()
         super().save_model(request, obj, form, change)
         audit_save(request, obj, form, change)
-        enqueue_on_commit(RECONCILE_GATEWAY, obj.pk)
+        enqueue_on_commit(operations.RECONCILE_GATEWAY, obj.pk)
 
     # Operations on one gateway (buttons on the detail page) and on a selection (actions).
 
@@ -482,27 +433,31 @@ class GatewayAdmin(admin.ModelAdmin):
         })
 
     def run_operation(self, request: HttpRequest, name: str, queryset: QuerySet[Gateway]) -> None:
+        user, source = request.user, "console"
         runners: dict[str, Callable[[], None]] = {
-            "retry": lambda: self._report(request, retry(queryset), "Retry queued for {}; the failure counter and "
-                                          "backoff were reset."),
-            "resync": lambda: self._report(request, resync(queryset), "Resync queued for {}."),
-            "suspend": lambda: self._report_suspend(request, *set_suspended(queryset, True), "Suspended"),
-            "resume": lambda: self._report_suspend(request, *set_suspended(queryset, False), "Resumed"),
+            "retry": lambda: self._report(request, operations.retry(queryset, user, source),
+                                          "Retry queued for {}; the failure counter and backoff were reset."),
+            "resync": lambda: self._report(request, operations.resync(queryset, user, source), "Resync queued for {}."),
+            "suspend": lambda: self._report_suspend(
+                request, *operations.set_suspended(queryset, True, user, source), "Suspended"),
+            "resume": lambda: self._report_suspend(
+                request, *operations.set_suspended(queryset, False, user, source), "Resumed"),
         }
         runners[name]()
-        audit_each(request, name, queryset)
 
-    def _report(self, request: HttpRequest, names: list[str], template: str) -> None:
-        if names:
-            self.message_user(request, template.format(_names(names)), messages.SUCCESS)
+    def _report(self, request: HttpRequest, gateways: list[Gateway], template: str) -> None:
+        if gateways:
+            self.message_user(request, template.format(_names([g.name for g in gateways])), messages.SUCCESS)
         else:
             self.message_user(request, "No gateways were selected.", messages.WARNING)
 
-    def _report_suspend(self, request: HttpRequest, changed: list[str], skipped: list[str], verb: str) -> None:
+    def _report_suspend(self, request: HttpRequest, changed: list[Gateway], skipped: list[Gateway], verb: str) -> None:
         if changed:
-            self.message_user(request, f"{verb} {_names(changed)}; a reconcile was queued.", messages.SUCCESS)
+            changed_names = _names([g.name for g in changed])
+            self.message_user(request, f"{verb} {changed_names}; a reconcile was queued.", messages.SUCCESS)
         if skipped:
-            self.message_user(request, f"Skipped {_names(skipped)}: being deleted.", messages.WARNING)
+            skipped_names = _names([g.name for g in skipped])
+            self.message_user(request, f"Skipped {skipped_names}: being deleted.", messages.WARNING)
 
     @admin.action(description="Retry now (reset failures and backoff)", permissions=("change",))
     def retry_action(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> None:
@@ -531,8 +486,7 @@ class GatewayAdmin(admin.ModelAdmin):
                 "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
                 "media": self.media,
             })
-        audit_each(request, "delete", queryset)
-        self._report_deletion(request, request_deletion(queryset))
+        self._report_deletion(request, [g.name for g in operations.request_deletion(queryset, request.user, "console")])
         return None
 
     def _report_deletion(self, request: HttpRequest, names: list[str]) -> None:
@@ -554,12 +508,10 @@ class GatewayAdmin(admin.ModelAdmin):
         return [str(obj) for obj in objs], {}, set(), []
 
     def delete_model(self, request: HttpRequest, obj: Gateway) -> None:
-        audit_each(request, "delete", Gateway.objects.filter(pk=obj.pk))
-        request_deletion(Gateway.objects.filter(pk=obj.pk))
+        operations.request_deletion(Gateway.objects.filter(pk=obj.pk), request.user, "console")
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> None:
-        audit_each(request, "delete", queryset)
-        request_deletion(queryset)
+        operations.request_deletion(queryset, request.user, "console")
 
     def response_delete(self, request: HttpRequest, obj_display: str, obj_id: Any) -> HttpResponse:
         self._report_deletion(request, [obj_display])

@@ -20,10 +20,14 @@ from controlplane.validators import (
     validate_printable,
 )
 from gateways.choices import DatabaseProvider, Phase, PlanStatus
+from gateways.values import default_route_host, host_in_domains
 
-__all__ = ["Gateway", "GatewayEvent", "GatewayPlan", "validate_image"]
+__all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "validate_image"]
 
 NAME_MAX_LENGTH = 40
+ROUTE_HOST_CONSTRAINT = "gateway_unique_route_host_per_cluster"
+# Saving any of these recomputes the effective route host.
+_ROUTE_INPUTS = frozenset({"route_enabled", "route_host", "cluster", "cluster_id", "namespace"})
 
 
 def validate_image(value: str) -> None:
@@ -57,6 +61,8 @@ class Gateway(SpecResource):
     supervisor_image = models.CharField(max_length=512, validators=[validate_image])
     route_enabled = models.BooleanField(default=True)
     route_host = models.CharField(max_length=253, blank=True, validators=[validate_dns1123_subdomain])
+    # The host the route really gets (explicit or default), None without a route: unique per cluster.
+    effective_route_host = models.CharField(max_length=253, null=True, blank=True, editable=False)
     oidc_issuer = models.URLField(max_length=512, blank=True)
     oidc_audience = models.CharField(max_length=255, blank=True, validators=[validate_printable])
     oidc_roles_claim = models.CharField(max_length=255, blank=True, validators=[validate_printable])
@@ -85,10 +91,31 @@ class Gateway(SpecResource):
 
     class Meta:
         ordering = ("name", "id")
-        constraints = [models.UniqueConstraint(fields=("owner", "name"), name="gateway_unique_name_per_owner")]
+        constraints = [
+            models.UniqueConstraint(fields=("owner", "name"), name="gateway_unique_name_per_owner"),
+            models.UniqueConstraint(
+                fields=("cluster", "effective_route_host"), name=ROUTE_HOST_CONSTRAINT,
+                condition=models.Q(effective_route_host__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Saving any route input recomputes the effective route host (unique per cluster)."""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is None or _ROUTE_INPUTS & set(update_fields):
+            self.effective_route_host = self.resolve_route_host()
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "effective_route_host"}
+        super().save(*args, **kwargs)
+
+    def resolve_route_host(self) -> str | None:
+        """The explicit host, else ``<namespace>.<cluster base domain>``; None without a route."""
+        if not self.route_enabled:
+            return None
+        return (self.route_host or default_route_host(self.namespace, self.cluster.base_domain)).lower()
 
     @property
     def release(self) -> str:
@@ -114,6 +141,14 @@ class Gateway(SpecResource):
             errors["oidc_issuer"] = "The OIDC issuer must be an https:// URL."
         if self.route_host and not self.route_enabled:
             errors["route_host"] = "A route host needs the route enabled."
+        elif self.route_host and self.cluster_id is not None and not host_in_domains(
+            self.route_host, self.cluster.route_domains
+        ):
+            errors["route_host"] = ValidationError(
+                f"Route host {self.route_host!r} is outside cluster {self.cluster.name}'s route domains "
+                f"({', '.join(self.cluster.route_domains)}); a platform admin can allow more domains.",
+                code="host_outside_domains",
+            )
         if errors:
             raise ValidationError(errors)
 

@@ -30,7 +30,9 @@ __all__ = [
     "ValuesError",
     "chart_fullname",
     "db_secret_name",
+    "default_route_host",
     "gateway_values",
+    "host_in_domains",
     "image_values",
     "route_address",
     "route_host",
@@ -188,11 +190,22 @@ def image_values(reference: str) -> dict[str, str]:
     return {"repository": ref.name, "tag": ref.tag or "latest"}
 
 
+def default_route_host(namespace: str, base_domain: str) -> str:
+    """`<namespace>.<base domain>`: the namespace (`gw-<name>-<id8>`) is unique, so the host is too."""
+    return f"{namespace}.{base_domain}"
+
+
+def host_in_domains(host: str, domains: tuple[str, ...] | list[str]) -> bool:
+    """Whether `host` lies strictly below one of `domains` (`a.example.com` is below `example.com`)."""
+    host = host.lower().rstrip(".")
+    return any(host.endswith("." + domain.lower().rstrip(".")) for domain in domains if domain)
+
+
 def route_host(spec: GatewaySpec, cluster: ClusterFacts) -> str | None:
-    """The route's hostname: the spec's host, else `gw-<namespace>.<base domain>`; None without a route."""
+    """The route's hostname: the spec's host, else `default_route_host`; None without a route."""
     if not spec.route_enabled:
         return None
-    host = spec.route_host or f"gw-{spec.namespace}.{cluster.base_domain}"
+    host = spec.route_host or default_route_host(spec.namespace, cluster.base_domain)
     host = host.lower().rstrip(".")
     labels = host.split(".")
     if len(host) > MAX_HOST_LENGTH or not all(_DNS_LABEL.match(label) for label in labels):

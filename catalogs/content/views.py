@@ -3,21 +3,27 @@
 Every answer comes from the database row (which digest a catalog serves) and the shared store
 (the bytes), so all replicas answer alike. A catalog that exists and is Available but has no
 content yet gets 503 with Retry-After: transient state is never reported as "not found".
+
+Files are opened before anything is decided from them, so a content switch between the DB read
+and the open (the old entry collected) is a 503, never a 500. A corrupt index is a 503 too: the
+entry is discarded and the catalog's reconcile enqueued, so a worker unpacks it afresh.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
-from django.views.decorators.csrf import csrf_exempt
 
 from catalogs import store
 from catalogs.choices import AvailabilityMode
@@ -30,9 +36,14 @@ from catalogs.content.negotiation import (
     parse_range,
 )
 from catalogs.models import Catalog
+from controlplane.dispatch import send
+from controlplane.http_errors import allow_methods, json_error
 from controlplane.validators import validate_dns1123_subdomain
 
 __all__ = ["all_view", "metas_view"]
+
+log = logging.getLogger(__name__)
+RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
 
 CONTENT_TYPE = "application/jsonl"
 ALLOWED_METHODS = ("GET", "HEAD")
@@ -41,38 +52,53 @@ READ_CHUNK = 256 * 1024
 
 @dataclass(frozen=True)
 class Content:
+    catalog_id: str
+    name: str
     digest: str
     last_modified: datetime
     directory: Path
 
 
-def _error(status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse({"error": {"status": status, "code": code, "message": message}}, status=status)
+def _unavailable(name: str, why: str = "has no content yet") -> JsonResponse:
+    response = json_error(503, "unavailable", f"Catalog {name!r} {why}; try again shortly.")
+    response["Retry-After"] = str(settings.CATALOG_RETRY_AFTER_SECONDS)
+    return response
 
 
-def _find_content(request: HttpRequest, name: str) -> Content | HttpResponse:
-    """The content to serve, or the error response that explains why there is none."""
-    if request.method not in ALLOWED_METHODS:
-        response = _error(405, "method_not_allowed", f"Method {request.method} is not allowed.")
-        response["Allow"] = ", ".join(ALLOWED_METHODS)
-        return response
+def _find_content(name: str) -> Content | HttpResponse:
+    """The content the DB says to serve, or the error response that explains why there is none."""
     try:
         validate_dns1123_subdomain(name)
     except ValidationError as exc:
-        return _error(400, "invalid_name", exc.messages[0])
+        return json_error(400, "invalid_name", exc.messages[0])
     row = (
         Catalog.objects.filter(name=name)
-        .values_list("availability_mode", "content_digest", "last_unpacked")
+        .values_list("pk", "availability_mode", "content_digest", "last_unpacked")
         .first()
     )
-    if row is None or row[0] == AvailabilityMode.UNAVAILABLE:
-        return _error(404, "not_found", f"No catalog named {name!r} is being served.")
-    _, digest, last_unpacked = row
-    if not digest or last_unpacked is None or not store.has(digest):
-        response = _error(503, "unavailable", f"Catalog {name!r} has no content yet; try again shortly.")
-        response["Retry-After"] = str(settings.CATALOG_RETRY_AFTER_SECONDS)
-        return response
-    return Content(digest=digest, last_modified=last_unpacked, directory=store.content_dir(digest))
+    if row is None or row[1] == AvailabilityMode.UNAVAILABLE:
+        return json_error(404, "not_found", f"No catalog named {name!r} is being served.")
+    pk, _, digest, last_unpacked = row
+    if not digest or last_unpacked is None:
+        return _unavailable(name)
+    return Content(str(pk), name, digest, last_unpacked, store.content_dir(digest))
+
+
+def _open(path: Path) -> BinaryIO | None:
+    """The open file, or None when the entry is gone (collected or switched since the DB read)."""
+    try:
+        return path.open("rb")
+    except FileNotFoundError:
+        return None
+
+
+def _corrupt(content: Content, exc: Exception) -> HttpResponse:
+    """Discard an entry whose index cannot be read and have a worker unpack the catalog again."""
+    log.error("catalog %s: index of %s is corrupt (%s); discarding it for a re-unpack", content.name,
+              content.digest, exc)
+    store.discard(content.digest)
+    send(RECONCILE_CATALOG, content.catalog_id)
+    return _unavailable(content.name, "has corrupt content that is being unpacked again")
 
 
 def _validators(response: HttpResponse, content: Content, *, gzipped: bool) -> HttpResponse:
@@ -112,14 +138,26 @@ def _treat_encodings_alike(request: HttpRequest, etag: str, alternate: str) -> N
             request.META[header] = request.META[header].replace(alternate, etag)
 
 
-@csrf_exempt
+@allow_methods(*ALLOWED_METHODS)
 def all_view(request: HttpRequest, name: str) -> HttpResponse:
     """The whole catalog: sendfile-able from the store, or a byte range, or the stored gzip copy."""
-    found = _find_content(request, name)
+    found = _find_content(name)
     if isinstance(found, HttpResponse):
         return found
-    plain = found.directory / store.ALL_FILE
-    size = plain.stat().st_size
+    plain = _open(found.directory / store.ALL_FILE)
+    if plain is None:
+        return _unavailable(name)
+    return _closing(_all_response(request, found, plain), plain)
+
+
+def _closing(response: HttpResponse, handle: BinaryIO) -> HttpResponse:
+    """Close ``handle`` when Django closes the response: after the body is sent, or at once for 304 or HEAD."""
+    response._resource_closers.append(handle.close)
+    return response
+
+
+def _all_response(request: HttpRequest, found: Content, plain: BinaryIO) -> HttpResponse:
+    size = os.fstat(plain.fileno()).st_size
     wanted = parse_range(request.META.get("HTTP_RANGE", ""), size) if "HTTP_RANGE" in request.META else None
     if wanted is not None and not if_range_allows(
         request.META.get("HTTP_IF_RANGE", ""), etag_for(found.digest), found.last_modified
@@ -135,41 +173,59 @@ def all_view(request: HttpRequest, name: str) -> HttpResponse:
         response = HttpResponse(status=416, content_type=CONTENT_TYPE)
         response["Content-Range"] = f"bytes */{size}"
         return _validators(response, found, gzipped=False)
+    packed = _open(found.directory / store.ALL_GZ_FILE) if gzipped and not wanted else None
     if wanted:
         start, length = wanted
         response = StreamingHttpResponse(_read_spans(plain, [(start, length)]), status=206, content_type=CONTENT_TYPE)
         response["Content-Range"] = f"bytes {start}-{start + length - 1}/{size}"
         response["Content-Length"] = str(length)
-    elif gzipped:
-        packed = found.directory / store.ALL_GZ_FILE
-        length = packed.stat().st_size
-        response = FileResponse(packed.open("rb"), content_type=CONTENT_TYPE)
+    elif packed is not None:
+        length = os.fstat(packed.fileno()).st_size
+        response = FileResponse(packed, content_type=CONTENT_TYPE)
         response["Content-Encoding"] = "gzip"
+    elif gzipped:
+        return _unavailable(found.name)
     else:
         length = size
-        response = FileResponse(plain.open("rb"), content_type=CONTENT_TYPE)
+        response = FileResponse(plain, content_type=CONTENT_TYPE)
     response["Accept-Ranges"] = "bytes"
     return _body_or_head(request, _validators(response, found, gzipped=gzipped), length)
 
 
-@csrf_exempt
+@allow_methods(*ALLOWED_METHODS)
 def metas_view(request: HttpRequest, name: str) -> HttpResponse:
     """The documents matching every given filter (schema, package, name), found through the index."""
-    found = _find_content(request, name)
+    found = _find_content(name)
     if isinstance(found, HttpResponse):
         return found
     unknown = sorted(set(request.GET) - set(FILTER_KEYS))
     repeated = sorted(key for key in request.GET if len(request.GET.getlist(key)) > 1)
     if unknown or repeated:
         problem = f"unknown query parameters {unknown}" if unknown else f"repeated query parameters {repeated}"
-        return _error(400, "invalid_query", f"{problem}; metas accepts schema, package and name, once each.")
-    spans = load_index(found.directory / store.INDEX_FILE).spans(dict(request.GET.items()))
+        return json_error(400, "invalid_query", f"{problem}; metas accepts schema, package and name, once each.")
+    lines = _open(found.directory / store.ALL_FILE)
+    if lines is None:
+        return _unavailable(name)
+    try:
+        spans = load_index(found.directory / store.INDEX_FILE).spans(dict(request.GET.items()))
+    except FileNotFoundError:
+        lines.close()
+        return _unavailable(name)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        lines.close()
+        return _corrupt(found, exc)
+    return _closing(_metas_response(request, found, lines, spans), lines)
+
+
+def _metas_response(
+    request: HttpRequest, found: Content, lines: BinaryIO, spans: list[tuple[int, int]]
+) -> HttpResponse:
     length = sum(span_length for _, span_length in spans)
     gzipped = length >= settings.CATALOG_GZIP_MIN_BYTES and accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", ""))
     decided = _precondition(request, found, gzipped=gzipped)
     if decided is not None:
         return decided
-    body = _read_spans(found.directory / store.ALL_FILE, spans)
+    body = _read_spans(lines, spans)
     if gzipped:
         response = StreamingHttpResponse(_gzip(body), content_type=CONTENT_TYPE)
         response["Content-Encoding"] = "gzip"
@@ -179,17 +235,16 @@ def metas_view(request: HttpRequest, name: str) -> HttpResponse:
     return _body_or_head(request, _validators(response, found, gzipped=False), length)
 
 
-def _read_spans(path: Path, spans: list[tuple[int, int]]) -> Iterator[bytes]:
-    """Yield the bytes of each (offset, length) span, reading at most READ_CHUNK at a time."""
-    with path.open("rb") as handle:
-        for offset, length in spans:
-            handle.seek(offset)
-            while length > 0:
-                chunk = handle.read(min(length, READ_CHUNK))
-                if not chunk:
-                    return
-                length -= len(chunk)
-                yield chunk
+def _read_spans(handle: BinaryIO, spans: list[tuple[int, int]]) -> Iterator[bytes]:
+    """Yield the bytes of each (offset, length) span of the open file, at most READ_CHUNK at a time."""
+    for offset, length in spans:
+        handle.seek(offset)
+        while length > 0:
+            chunk = handle.read(min(length, READ_CHUNK))
+            if not chunk:
+                return
+            length -= len(chunk)
+            yield chunk
 
 
 def _gzip(chunks: Iterator[bytes]) -> Iterator[bytes]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
@@ -17,6 +18,7 @@ from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.serializers import ModelCleanSerializer
 from controlplane.api.views import ReconciledModelViewSet
+from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import ManagedCluster
 
@@ -44,14 +46,18 @@ class ClusterStatusSerializer(serializers.Serializer):
 
 class ClusterSerializer(ModelCleanSerializer):
     kubeconfig = StrictCharField(write_only=True, trim_whitespace=False, style={"base_template": "textarea.html"})
+    allowed_route_domains = serializers.ListField(
+        child=StrictCharField(max_length=253), required=False, max_length=32,
+        help_text="Domains, besides base_domain, under which gateway route hosts may be placed.",
+    )
     status = ClusterStatusSerializer(source="*", read_only=True)
     immutable_fields = ("name",)
 
     class Meta:
         model = ManagedCluster
         fields = (
-            "id", "name", "flavour", "kubeconfig", "base_domain", "gateway_api", "trusted_ca_pem",
-            "status", "created_at", "updated_at",
+            "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
+            "trusted_ca_pem", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 
@@ -100,6 +106,8 @@ class ClusterViewSet(ReconciledModelViewSet):
     @action(detail=True, methods=["post"])
     def probe(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Probe the cluster now; the result appears in ``status`` shortly."""
-        cluster = self.get_object()
-        enqueue_on_commit(PROBE_TASK, cluster.pk)
+        with transaction.atomic():
+            cluster = self.get_object()
+            record(request.user, "probe", cluster)
+            enqueue_on_commit(PROBE_TASK, cluster.pk)
         return Response(self.get_serializer(cluster).data, status=202)

@@ -1,4 +1,4 @@
-"""One JSON error shape for every API error:
+"""One JSON error shape for every API error (the shape lives in `controlplane.http_errors`):
 
     {"error": {"status": 400, "code": "invalid", "message": "...", "fields": {"name": ["..."]}}}
 """
@@ -10,12 +10,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
-__all__ = ["Conflict", "PayloadTooLarge", "PreconditionFailed", "error_body", "exception_handler"]
+from controlplane.http_errors import error_body
+
+__all__ = ["Conflict", "PayloadTooLarge", "PreconditionFailed", "exception_handler"]
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +37,6 @@ class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request body is too large."
     default_code = "payload_too_large"
-
-
-def error_body(status_code: int, code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"status": status_code, "code": code, "message": message}
-    if fields:
-        error["fields"] = fields
-    return {"error": error}
 
 
 def _flatten(detail: Any) -> Any:
@@ -79,6 +73,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.PermissionDenied()
     elif isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge(f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes.")
+    # Imported here: rest_framework.views reads DEFAULT_PARSER_CLASSES on import, and our parser imports this module.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -91,22 +88,3 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = error_body(response.status_code, _first_code(exc.get_codes()), str(exc.detail))
     return response
 
-
-def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse(error_body(status_code, code, message), status=status_code)
-
-
-def not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json_error(404, "not_found", f"No route matches {request.path!r}.")
-
-
-def server_error(request: HttpRequest) -> JsonResponse:
-    return _json_error(500, "server_error", "Internal error; it has been logged.")
-
-
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json_error(400, "bad_request", "The request is malformed.")
-
-
-def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return _json_error(403, "permission_denied", "You do not have permission to do this.")

@@ -1,7 +1,7 @@
 """Permissions: platform admins (superusers) manage clusters and see everything; users see their own.
 
 Staff who are not superusers are tenants who may also use the console; the API and the console
-agree on this.
+agree on this. Tenant scoping is done by querysets, so another tenant's object is a 404, never a 403.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
 
-__all__ = ["IsOwnerOrAdmin", "IsPlatformAdmin", "ReadOnlyOrPlatformAdmin", "is_platform_admin"]
+__all__ = ["IsPlatformAdmin", "ReadOnlyOrPlatformAdmin", "is_platform_admin"]
 
 
 def is_platform_admin(user: Any) -> bool:
@@ -31,9 +31,3 @@ class ReadOnlyOrPlatformAdmin(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or is_platform_admin(request.user)
 
-
-class IsOwnerOrAdmin(BasePermission):
-    message = "This resource belongs to another tenant."
-
-    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        return is_platform_admin(request.user) or obj.owner_id == request.user.pk

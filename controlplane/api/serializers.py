@@ -21,6 +21,7 @@ class ModelCleanSerializer(serializers.ModelSerializer):
 
     ``error_fields`` maps a model field name to the API field name used in error messages.
     ``immutable_fields`` may be set on create but never changed afterwards.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
     """
 
     serializer_field_mapping = {
@@ -34,6 +35,7 @@ class ModelCleanSerializer(serializers.ModelSerializer):
     }
     error_fields: ClassVar[dict[str, str]] = {}
     immutable_fields: ClassVar[tuple[str, ...]] = ()
+    conflict_messages: ClassVar[dict[str, str]] = {}
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -100,8 +102,10 @@ class ModelCleanSerializer(serializers.ModelSerializer):
         try:
             with transaction.atomic():
                 return write()
-        except IntegrityError:
-            raise Conflict(f"A {self.Meta.model._meta.verbose_name} with this name already exists.") from None
+        except IntegrityError as exc:
+            constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
+            default = f"A {self.Meta.model._meta.verbose_name} with this name already exists."
+            raise Conflict(self.conflict_messages.get(constraint or "", default)) from None
 
 
 class ConditionSerializer(serializers.Serializer):

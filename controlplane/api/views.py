@@ -1,5 +1,6 @@
-"""Base viewset: writes lock the row, check If-Match, run in one transaction, are audited, and
-enqueue reconciles on commit. Detail responses carry an ETag."""
+"""Base viewset: writes (PUT, PATCH, DELETE and POST actions on one object) lock the row, check
+If-Match, run in one transaction, are audited, and enqueue reconciles on commit. Detail responses
+carry an ETag."""
 
 from __future__ import annotations
 
@@ -26,15 +27,19 @@ class ReconciledModelViewSet(viewsets.ModelViewSet):
     reconcile_task: str = ""
     http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
 
+    def writes_one_object(self) -> bool:
+        """PUT, PATCH, DELETE, or a POST action on one object: these lock the row and check If-Match."""
+        return self.request.method in _WRITE_METHODS or (self.request.method == "POST" and bool(self.detail))
+
     def get_queryset(self) -> QuerySet:
         queryset = super().get_queryset()
-        if self.request.method in _WRITE_METHODS:
+        if self.writes_one_object():
             queryset = queryset.select_for_update(of=("self",))
         return queryset
 
     def get_object(self) -> Model:
         instance = super().get_object()
-        if self.request.method in _WRITE_METHODS:
+        if self.writes_one_object():
             check_if_match(self.request, instance)
         return instance
 

@@ -10,7 +10,7 @@ from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictS
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
 from controlplane.models import ManagedCluster
 from gateways.choices import DatabaseProvider, Phase
-from gateways.models import Gateway, GatewayEvent
+from gateways.models import ROUTE_HOST_CONSTRAINT, Gateway, GatewayEvent
 
 __all__ = ["GatewayEventSerializer", "GatewaySerializer"]
 
@@ -18,7 +18,8 @@ __all__ = ["GatewayEventSerializer", "GatewaySerializer"]
 class RouteSerializer(serializers.Serializer):
     host = StrictCharField(
         source="route_host", required=False, allow_blank=True, max_length=253,
-        help_text="Defaults to gw-<namespace>.<cluster base domain>.",
+        help_text="Defaults to <namespace>.<cluster base domain>. Unique per cluster, and below the cluster's "
+        "base domain or one of its allowed route domains.",
     )
 
 
@@ -78,6 +79,10 @@ class GatewaySerializer(ModelCleanSerializer):
     status = GatewayStatusSerializer(source="*", read_only=True)
 
     immutable_fields = ("name", "cluster")
+    conflict_messages = {
+        ROUTE_HOST_CONSTRAINT: "Another gateway on this cluster already uses this route host; "
+        "route hosts are unique per cluster.",
+    }
     error_fields = {
         "route_host": "route.host", "oidc_issuer": "oidc.issuer", "oidc_audience": "oidc.audience",
         "oidc_roles_claim": "oidc.roles_claim", "oidc_admin_role": "oidc.admin_role",

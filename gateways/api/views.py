@@ -1,4 +1,5 @@
-"""Gateway endpoints. Users see and change only their own gateways; platform admins see all."""
+"""Gateway endpoints. Users see and change only their own gateways (another tenant's is a 404, like a
+missing one); platform admins see all. Operations run through `gateways.operations`, as in the console."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from typing import Any
 import django_filters
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -15,10 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from controlplane.api.errors import Conflict
-from controlplane.api.permissions import IsOwnerOrAdmin, is_platform_admin
+from controlplane.api.permissions import is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
-from controlplane.audit import record
+from gateways import operations
 from gateways.api.plans import PLAN_EXAMPLE, WAIT_PARAMETER, GatewayPlanSerializer, plan_response, wait_seconds
 from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
 from gateways.choices import Phase
@@ -67,28 +67,26 @@ class GatewayViewSet(ReconciledModelViewSet):
 
     queryset = Gateway.objects.select_related("cluster", "owner")
     serializer_class = GatewaySerializer
-    permission_classes = (IsAuthenticated, IsOwnerOrAdmin)
+    permission_classes = (IsAuthenticated,)
     filterset_class = GatewayFilter
     search_fields = ("name", "namespace", "image")
     ordering_fields = ("name", "created_at", "phase")
-    reconcile_task = "workers.tasks.reconcile_gateway"
+    reconcile_task = operations.RECONCILE_GATEWAY
 
     def get_queryset(self) -> QuerySet[Gateway]:
         queryset = super().get_queryset()
-        if self.action in ("list", "plan") and not is_platform_admin(self.request.user):
+        if not is_platform_admin(self.request.user):
             queryset = queryset.filter(owner=self.request.user)
         return queryset
 
-    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def _operate(self, operation: Any, status: int = 202) -> Response:
+        """Run one `gateways.operations` function on the (locked, If-Match-checked) gateway."""
         with transaction.atomic():
-            gateway = self.get_object()
-            if gateway.deletion_requested_at is None:
-                gateway.deletion_requested_at = timezone.now()
-                gateway.phase = Phase.DELETING
-                gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
-                record(request.user, "delete", gateway)
-            self.enqueue(gateway)
-        return Response(self.get_serializer(gateway).data, status=202)
+            (gateway,) = operation(Gateway.objects.filter(pk=self.get_object().pk), self.request.user, "api")
+        return Response(self.get_serializer(gateway).data, status=status)
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._operate(operations.request_deletion)
 
     @extend_schema(
         operation_id="gateways_retry", request=None, responses={202: GatewaySerializer},
@@ -96,13 +94,7 @@ class GatewayViewSet(ReconciledModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def retry(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        with transaction.atomic():
-            gateway = self.get_object()
-            Gateway.objects.filter(pk=gateway.pk).update(failure_count=0, next_attempt_at=None)
-            record(request.user, "retry", gateway)
-            self.enqueue(gateway)
-        gateway.refresh_from_db()
-        return Response(self.get_serializer(gateway).data, status=202)
+        return self._operate(operations.retry)
 
     @extend_schema(
         operation_id="gateways_resync", request=None, responses={202: GatewaySerializer},
@@ -110,10 +102,7 @@ class GatewayViewSet(ReconciledModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def resync(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        gateway = self.get_object()
-        with transaction.atomic():
-            self.enqueue(gateway)
-        return Response(self.get_serializer(gateway).data, status=202)
+        return self._operate(operations.resync)
 
     @extend_schema(operation_id="gateways_events_list", responses={200: GatewayEventSerializer(many=True)})
     @action(detail=True, methods=["get"], serializer_class=GatewayEventSerializer, filterset_class=None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from controlplane.models import AuditEntry
 from gateways.choices import Phase
 from gateways.models import Gateway
 
@@ -130,11 +131,21 @@ def test_tenants_see_only_their_own(alice_api, bob_api, admin_api, created) -> N
     assert bob_api.get("/api/v1/gateways/").json()["count"] == 0
     assert alice_api.get("/api/v1/gateways/").json()["count"] == 1
     assert admin_api.get("/api/v1/gateways/").json()["count"] == 1
-    assert bob_api.get(url(created)).status_code == 403
-    assert bob_api.patch(url(created), {"suspended": True}, format="json").status_code == 403
-    assert bob_api.delete(url(created)).status_code == 403
+    missing = bob_api.get("/api/v1/gateways/6f1c1f5e-0000-4000-8000-000000000000/").json()
+    for response in (
+        bob_api.get(url(created)),
+        bob_api.patch(url(created), {"suspended": True}, format="json"),
+        bob_api.delete(url(created)),
+        bob_api.post(f"{url(created)}retry/"),
+        bob_api.post(f"{url(created)}resync/"),
+        bob_api.get(f"{url(created)}events/"),
+    ):
+        assert response.status_code == 404, response.content
+        assert response.json()["error"]["code"] == missing["error"]["code"] == "not_found"
+        assert response.json()["error"]["message"] == missing["error"]["message"]
     gateway = Gateway.objects.get(pk=created["id"])
-    assert gateway.suspended is False and gateway.deletion_requested_at is None
+    assert gateway.suspended is False and gateway.deletion_requested_at is None and gateway.generation == 1
+    assert not AuditEntry.objects.filter(actor_name="bob").exists()
 
 
 def test_anonymous_is_401(anon_api, created) -> None:
@@ -205,5 +216,5 @@ def test_staff_who_are_not_superusers_are_tenants(make_user, alice_api, created)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=staffer).key}")
     assert client.get("/api/v1/gateways/").json()["count"] == 0
-    assert client.get(url(created)).status_code == 403
+    assert client.get(url(created)).status_code == 404
     assert client.get("/api/v1/clusters/").status_code == 403

@@ -90,3 +90,52 @@ def test_audit_trail_records_who_changed_what_without_secrets(alice_api, alice, 
     assert all(e.actor == alice and e.actor_name == "alice" for e in entries)
     assert entries[1].changes == {"image": "r.example.com/gw:2", "database_uri": "<redacted>"}
     assert "topsecret" not in str([e.changes for e in entries])
+
+
+@pytest.mark.django_db
+def test_every_post_action_is_audited_and_checks_if_match(alice_api, admin_api, alice, gateway) -> None:
+    url = f"/api/v1/gateways/{gateway['id']}/"
+    Gateway.objects.filter(pk=gateway["id"]).update(failure_count=3)
+    stale = alice_api.post(f"{url}retry/", HTTP_IF_MATCH='"0-0"')
+    assert stale.status_code == 412
+    assert Gateway.objects.get(pk=gateway["id"]).failure_count == 3
+    etag = alice_api.get(url)["ETag"]
+    retried = alice_api.post(f"{url}retry/", HTTP_IF_MATCH=etag)
+    assert retried.status_code == 202 and retried.json()["status"]["failure_count"] == 0
+    assert alice_api.post(f"{url}resync/").status_code == 202
+    cluster_id = admin_api.get("/api/v1/clusters/").json()["results"][0]["id"]
+    assert admin_api.post(f"/api/v1/clusters/{cluster_id}/probe/").status_code == 202
+    actions = list(AuditEntry.objects.order_by("timestamp", "id").values_list("action", "actor_name", "source"))
+    assert actions == [
+        ("create", "alice", "api"), ("retry", "alice", "api"), ("resync", "alice", "api"),
+        ("probe", "platform-admin", "api"),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_post_actions_wait_for_the_row_lock(alice, cluster) -> None:
+    """A retry while another transaction holds the gateway's row lock waits for it, then sees its write."""
+    token = Token.objects.create(user=alice).key
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    gateway_id = client.post("/api/v1/gateways/", BODY, format="json").json()["id"]
+    locked, finished = threading.Event(), threading.Event()
+
+    def hold_lock() -> None:
+        from django.db import transaction
+
+        with transaction.atomic():
+            Gateway.objects.select_for_update().get(pk=gateway_id)
+            locked.set()
+            finished.wait(0.5)
+            Gateway.objects.filter(pk=gateway_id).update(failure_count=7)
+        connections.close_all()
+
+    holder = threading.Thread(target=hold_lock)
+    holder.start()
+    locked.wait(5)
+    response = client.post(f"/api/v1/gateways/{gateway_id}/retry/")
+    finished.set()
+    holder.join()
+    assert response.status_code == 202
+    assert Gateway.objects.get(pk=gateway_id).failure_count == 0  # the retry ran after the holder's write

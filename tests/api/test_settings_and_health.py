@@ -37,7 +37,7 @@ def test_healthz(client) -> None:
 def test_readyz_ok_with_real_database_and_broker(client) -> None:
     response = client.get("/readyz")
     assert response.status_code == 200, response.content
-    assert response.json()["checks"] == {"database": "ok", "broker": "ok"}
+    assert response.json()["checks"] == {"database": "ok", "broker": "ok", "cache": "ok"}
 
 
 @pytest.mark.django_db

@@ -73,7 +73,7 @@ def test_create_a_gateway_and_watch_it_reach_running(console: Console, staff_use
     console.fill("image", IMAGE)
     console.fill("supervisor_image", SUPERVISOR_IMAGE)
     console.set_checkbox("route_enabled", False)
-    console.fill("route_host", "edge.apps.example.test")
+    console.fill("route_host", "edge.k8s.example.test")
     console.submit("input[name='_continue']")
     # The model's clean() runs: its error is shown inline, next to the field.
     assert "A route host needs the route enabled." in console.find(".field-route_host .errorlist").text
@@ -89,7 +89,7 @@ def test_create_a_gateway_and_watch_it_reach_running(console: Console, staff_use
 
     console.reload_until(detail, lambda: badge_text(console, "phase_display") == "Running", "the Running badge")
     route = console.find(".field-route_display code").text
-    assert route == "grpcs://edge.apps.example.test:443"
+    assert route == "grpcs://edge.k8s.example.test:443"
     assert console.find(".field-release_revision .readonly").text == "1"
     assert badge_text(console, "release_status_display") == "deployed"
     assert "Ready" in console.texts(".cp-conditions tbody td strong")

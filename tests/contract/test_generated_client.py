@@ -172,7 +172,7 @@ def test_generated_client_end_to_end(
         return current if current.status.phase == GatewayPhaseEnum.RUNNING else None
 
     live = poll(running, "the gateway to reach Running")
-    assert live.status.route_address == f"grpcs://gw-{live.namespace}.contract.example.test:443"
+    assert live.status.route_address == f"grpcs://{live.namespace}.contract.example.test:443"
     assert live.status.release.revision == 1 and live.status.release.status == "deployed"
     assert live.status.observed_generation == live.generation == 1
     events = ok(gateways_events_list.sync_detailed(gateway.id, client=api), 200)

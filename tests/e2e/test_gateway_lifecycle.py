@@ -35,7 +35,7 @@ def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -
     gw_id, namespace = created.json()["id"], created.json()["namespace"]
 
     running = wait_for_phase(gw_id, "Running")
-    assert running["status"]["route_address"] == f"grpcs://gw-{namespace}.k8s.example.test:443"
+    assert running["status"]["route_address"] == f"grpcs://{namespace}.k8s.example.test:443"
     assert running["status"]["release"]["revision"] == 1 and running["status"]["release"]["status"] == "deployed"
     assert running["status"]["observed_generation"] == 1
     api = kube_api(gateway_cluster)
@@ -45,7 +45,7 @@ def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -
     routes = client.CustomObjectsApi(api).list_namespaced_custom_object(
         "gateway.networking.k8s.io", "v1", namespace, "grpcroutes"
     )["items"]
-    assert [r["spec"]["hostnames"] for r in routes] == [[f"gw-{namespace}.k8s.example.test"]]
+    assert [r["spec"]["hostnames"] for r in routes] == [[f"{namespace}.k8s.example.test"]]
 
     pinned = f"registry.example.test:5000/openshell/gateway@{DIGEST}"
     assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"image": pinned}).status_code == 200

@@ -248,7 +248,7 @@ def test_template_on_kubernetes_renders_the_exact_images_and_a_grpcroute(offline
     assert {"name": "SSL_CERT_FILE", "value": "/etc/openshell-tls/oidc-ca/ca.crt"} in gateway["env"]
 
     (route,) = by_kind(docs, "GRPCRoute")
-    assert route["spec"]["hostnames"] == ["gw-gw-alpha-1a2b3c4d.apps.east.example.com"]
+    assert route["spec"]["hostnames"] == ["gw-alpha-1a2b3c4d.apps.east.example.com"]
     assert (
         route["spec"]["parentRefs"][0] | {"name": "public", "namespace": "gateway-system"}
         == (route["spec"]["parentRefs"][0])

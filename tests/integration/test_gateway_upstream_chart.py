@@ -139,7 +139,7 @@ def test_kubernetes_install_upgrade_delete(flavour_clusters, upstream_worker, al
             {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "idp-ca"}, "data": {"ca.crt": TENANT_CA}})
 
     running = converge(gateway, "Running")
-    host = f"gw-{gateway.namespace}.k8s.example.test"
+    host = f"{gateway.namespace}.k8s.example.test"
     assert running.route_address == f"grpcs://{host}:443"
     assert (running.release_revision, running.release_status, running.chart_version) == (1, "deployed", "0.0.0")
     conditions = {c["type"]: c for c in running.conditions}

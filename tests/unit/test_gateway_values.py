@@ -20,7 +20,9 @@ from gateways.values import (
     ValuesError,
     chart_fullname,
     db_secret_name,
+    default_route_host,
     gateway_values,
+    host_in_domains,
     image_values,
     route_address,
     route_host,
@@ -242,8 +244,8 @@ def test_oidc_settings_without_an_issuer_are_an_error_not_silently_dropped(field
 
 # ---------------------------------------------------------------- routing
 
-DEFAULT_K8S_HOST = "gw-gw-alpha-1a2b3c4d.apps.east.example.com"
-DEFAULT_OCP_HOST = "gw-gw-alpha-1a2b3c4d.apps.ocp.example.com"
+DEFAULT_K8S_HOST = "gw-alpha-1a2b3c4d.apps.east.example.com"
+DEFAULT_OCP_HOST = "gw-alpha-1a2b3c4d.apps.ocp.example.com"
 GRPC_OFF = {"enabled": False}
 ROUTE_OFF = {"enabled": False}
 CERT_OFF = {"enabled": False}
@@ -364,7 +366,7 @@ def test_routing_problems_for_startup_validation(
         (replace(SPEC, route_host="gw.example.org"), K8S, "gw.example.org"),
         (replace(SPEC, route_host="GW.Example.org."), K8S, "gw.example.org"),
         (replace(SPEC, route_enabled=False), K8S, None),
-        (SPEC, replace(K8S, base_domain="apps.example.com."), "gw-gw-alpha-1a2b3c4d.apps.example.com"),
+        (SPEC, replace(K8S, base_domain="apps.example.com."), "gw-alpha-1a2b3c4d.apps.example.com"),
     ],
 )
 def test_route_host(spec: GatewaySpec, cluster: ClusterFacts, host: str | None) -> None:
@@ -374,7 +376,7 @@ def test_route_host(spec: GatewaySpec, cluster: ClusterFacts, host: str | None) 
 @pytest.mark.parametrize(
     "spec",
     [
-        replace(SPEC, namespace="n" * 61),  # gw- + 61 characters is longer than a DNS label
+        replace(SPEC, namespace="n" * 64),  # longer than a DNS label
         replace(SPEC, route_host="bad_host.example.com"),
         replace(SPEC, route_host="-x.example.com"),
         replace(SPEC, route_host="a." * 127 + "example.com"),
@@ -516,3 +518,23 @@ def test_values_hash_distinguishes_list_order_and_types() -> None:
     assert values_hash({"a": [1, 2]}) != values_hash({"a": [2, 1]})
     assert values_hash({"a": "1"}) != values_hash({"a": 1})
     assert values_hash({"a": True}) != values_hash({"a": "true"})
+
+
+@pytest.mark.parametrize(
+    ("host", "domains", "inside"),
+    [
+        ("a.apps.example.com", ("apps.example.com",), True),
+        ("A.Apps.Example.com.", ("apps.example.com",), True),
+        ("apps.example.com", ("apps.example.com",), False),
+        ("evilapps.example.com", ("apps.example.com",), False),
+        ("www.bank.example", ("apps.example.com", "tenant.example.org"), False),
+        ("gw.tenant.example.org", ("apps.example.com", "tenant.example.org"), True),
+        ("gw.example.org", ("", "apps.example.com"), False),
+    ],
+)
+def test_host_in_domains(host: str, domains: tuple[str, ...], inside: bool) -> None:
+    assert host_in_domains(host, domains) is inside
+
+
+def test_default_route_host_has_one_prefix() -> None:
+    assert default_route_host("gw-alpha-1a2b3c4d", "apps.example.com") == "gw-alpha-1a2b3c4d.apps.example.com"

@@ -1,0 +1,87 @@
+"""The content views under faults: a content switch racing the readers, and a corrupt index."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime
+
+import pytest
+import redis
+from django.conf import settings
+from django.test import Client
+
+from catalogs import store
+from catalogs.models import Catalog
+from tests.fixtures.registry import expected_lines, stored_content
+
+pytestmark = [pytest.mark.integration]
+
+UNPACKED = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
+BODIES = {expected_lines("v1"), expected_lines("v2")}
+
+
+def body_of(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def broker_messages() -> list[dict]:
+    queue = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    return [json.loads(raw)["headers"] for raw in queue.lrange("celery", 0, -1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readers_racing_content_switches_get_200_or_503_never_500(catalog_store: object) -> None:
+    digests = [stored_content("v1"), stored_content("v2")]
+    catalog = Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", content_digest=digests[0],
+                                     last_unpacked=UNPACKED)
+    stop = threading.Event()
+
+    def switch() -> None:
+        """Flip the catalog between two entries, discarding the old one right after each switch."""
+        from django.db import connections
+
+        n = 0
+        while not stop.is_set():
+            old, new = digests[n % 2], digests[(n + 1) % 2]
+            stored_content("v2" if new == digests[1] else "v1")
+            Catalog.objects.filter(pk=catalog.pk).update(content_digest=new)
+            store.discard(old)
+            n += 1
+        connections.close_all()
+
+    switcher = threading.Thread(target=switch)
+    switcher.start()
+    statuses: set[int] = set()
+    try:
+        for _ in range(150):
+            for url in ("/catalogs/ops/api/v1/all", "/catalogs/ops/api/v1/metas?schema=olm.package"):
+                response = Client().get(url)
+                statuses.add(response.status_code)
+                body = body_of(response)
+                if response.status_code == 200 and url.endswith("all"):
+                    assert body in BODIES
+                elif response.status_code == 503:
+                    assert response["Retry-After"] and json.loads(body)["error"]["code"] == "unavailable"
+    finally:
+        stop.set()
+        switcher.join()
+    assert statuses <= {200, 503} and 200 in statuses
+
+
+@pytest.mark.django_db
+def test_corrupt_index_is_503_discarded_and_reconcile_enqueued(catalog_store: object) -> None:
+    redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("celery")
+    digest = stored_content("v1")
+    catalog = Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", content_digest=digest, last_unpacked=UNPACKED)
+    (store.content_dir(digest) / store.INDEX_FILE).write_text('{"version": 1, "entries": [[1, 2]')
+    response = Client().get("/catalogs/ops/api/v1/metas?package=etcd")
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert response.json()["error"]["code"] == "unavailable"
+    assert not store.has(digest)
+    assert Catalog.objects.get(pk=catalog.pk).content_digest == digest  # the worker decides, not the view
+    assert [(h["task"], h["argsrepr"]) for h in broker_messages()] == [
+        ("workers.tasks.reconcile_catalog", repr([str(catalog.pk)])),
+    ]
+    again = Client().get("/catalogs/ops/api/v1/all")
+    assert again.status_code == 503

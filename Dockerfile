@@ -2,11 +2,8 @@
 #   API:    docker run IMAGE
 #   worker: docker run IMAGE python -m celery -A controlplane worker -l INFO
 #   beat:   docker run IMAGE python -m celery -A controlplane beat -l INFO -s /tmp/celerybeat-schedule
-<<<<<<< HEAD
 #   cluster watcher: docker run IMAGE python manage.py watch_clusters
-=======
 # Metrics: give the API and worker containers one shared, emptied-at-start volume as PROMETHEUS_MULTIPROC_DIR.
->>>>>>> h-metrics
 FROM python:3.11.7-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \

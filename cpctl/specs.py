@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import IO, Any, Protocol, TypeVar
 
+import attrs
 import yaml
 
 from cpctl.exits import USAGE, CliError
@@ -33,15 +34,23 @@ def load_body(source: IO[str]) -> dict[str, Any]:
     return body
 
 
-def unknown_keys(sent: Mapping[str, Any], kept: Mapping[str, Any], prefix: str = "") -> list[str]:
-    """Dotted paths of keys in ``sent`` that the model dropped (``kept`` is its ``to_dict()``)."""
+def _declared(model: Any) -> list[str]:
+    """The declared fields of a generated model; none for a free-form map such as ``labels``."""
+    return [f.name for f in attrs.fields(type(model)) if f.name != "additional_properties"]
+
+
+def unknown_keys(sent: Mapping[str, Any], model: RequestModel, prefix: str = "") -> list[str]:
+    """Dotted paths of keys in ``sent`` that ``model`` (built from it) dropped or kept only as extras."""
+    if not _declared(model):
+        return []
+    kept, extras = model.to_dict(), set(getattr(model, "additional_properties", {}))
     found: list[str] = []
     for key, value in sent.items():
-        path = f"{prefix}{key}"
-        if key not in kept:
-            found.append(path)
-        elif isinstance(value, Mapping) and isinstance(kept[key], Mapping):
-            found.extend(unknown_keys(value, kept[key], f"{path}."))
+        child = getattr(model, key, None)
+        if key not in kept or key in extras:
+            found.append(f"{prefix}{key}")
+        elif isinstance(value, Mapping) and attrs.has(type(child)):
+            found.extend(unknown_keys(value, child, f"{prefix}{key}."))
     return found
 
 
@@ -53,7 +62,7 @@ def to_request(model: type[M], body: dict[str, Any], source: str) -> M:
         raise CliError(f"{source}: missing required field {exc.args[0]!r}", USAGE) from exc
     except (TypeError, ValueError, AttributeError) as exc:
         raise CliError(f"{source}: {exc}", USAGE) from exc
-    unknown = unknown_keys(body, request.to_dict())
+    unknown = unknown_keys(body, request)
     if unknown:
         raise CliError(f"{source}: unknown fields: {', '.join(unknown)}", USAGE)
     return request

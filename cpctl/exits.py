@@ -52,5 +52,5 @@ def api_error(status: int, content: bytes) -> ApiError:
         error = json.loads(content)["error"]
         return ApiError(int(error["status"]), str(error["code"]), str(error["message"]), error.get("fields"))
     except (ValueError, KeyError, TypeError):
-        text = content.decode(errors="replace").strip()[:300] or "no body"
+        text = " ".join(content.decode(errors="replace").split())[:300] or "no body"
         return ApiError(status, "unexpected", f"unexpected answer: {text}")

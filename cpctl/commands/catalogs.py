@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from urllib.parse import quote
@@ -50,7 +51,8 @@ def _write(lines: Iterator[str]) -> None:
             sys.stdout.write(line + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        sys.stderr.close()  # nothing more can be said; keeps Python from reporting the pipe at exit
+        # The reader is gone; point stdout at /dev/null so that Python's flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(0) from None
 
 

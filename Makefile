@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 TOOLS := .tools
 
-.PHONY: run test setup lint schema clean
+.PHONY: run test setup lint schema client clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and "Python 3.11 is required (set PYTHON=...)")'
@@ -19,10 +19,16 @@ $(VENV)/.dev: requirements-dev.txt $(VENV)/.runtime
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $@
 
+# The project itself, editable and without dependencies (they come pinned from the requirements): the
+# `cpctl` console script, with the generated client in clients/python.
+$(VENV)/.project: pyproject.toml $(VENV)/.runtime
+	$(BIN)/pip install -q --no-deps -e .
+	touch $@
+
 $(TOOLS)/helm: scripts/install_helm.py | $(BIN)/python
 	$(BIN)/python scripts/install_helm.py $(TOOLS)
 
-setup: $(VENV)/.runtime $(TOOLS)/helm
+setup: $(VENV)/.runtime $(VENV)/.project $(TOOLS)/helm
 
 run: setup
 	scripts/ensure_services.sh redis
@@ -36,6 +42,10 @@ test: setup $(VENV)/.dev
 
 schema: setup
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file build/openapi.yaml
+
+# Regenerate the Python client from the schema; tests/cli/test_client_fresh.py fails while it is stale.
+client: setup $(VENV)/.dev
+	$(BIN)/python clients/generate.py
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .run build

@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.availability_mode_enum import AvailabilityModeEnum
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.catalog_labels import CatalogLabels
+    from ..models.catalog_status import CatalogStatus
+    from ..models.source import Source
+
+
+T = TypeVar("T", bound="Catalog")
+
+
+@_attrs_define
+class Catalog:
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+
+        Attributes:
+            id (UUID):
+            name (str):
+            source (Source):
+            generation (int):
+            status (CatalogStatus):
+            created_at (datetime.datetime):
+            updated_at (datetime.datetime):
+            priority (int | Unset):
+            availability_mode (AvailabilityModeEnum | Unset): * `Available` - Available
+                * `Unavailable` - Unavailable
+            labels (CatalogLabels | Unset):
+            ca (str | Unset):
+    """
+
+    id: UUID
+    name: str
+    source: Source
+    generation: int
+    status: CatalogStatus
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    priority: int | Unset = UNSET
+    availability_mode: AvailabilityModeEnum | Unset = UNSET
+    labels: CatalogLabels | Unset = UNSET
+    ca: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        name = self.name
+
+        source = self.source.to_dict()
+
+        generation = self.generation
+
+        status = self.status.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        priority = self.priority
+
+        availability_mode: str | Unset = UNSET
+        if not isinstance(self.availability_mode, Unset):
+            availability_mode = self.availability_mode.value
+
+        labels: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.labels, Unset):
+            labels = self.labels.to_dict()
+
+        ca = self.ca
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "source": source,
+                "generation": generation,
+                "status": status,
+                "created_at": created_at,
+                "updated_at": updated_at,
+            }
+        )
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if availability_mode is not UNSET:
+            field_dict["availability_mode"] = availability_mode
+        if labels is not UNSET:
+            field_dict["labels"] = labels
+        if ca is not UNSET:
+            field_dict["ca"] = ca
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.catalog_labels import CatalogLabels
+        from ..models.catalog_status import CatalogStatus
+        from ..models.source import Source
+
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        name = d.pop("name")
+
+        source = Source.from_dict(d.pop("source"))
+
+        generation = d.pop("generation")
+
+        status = CatalogStatus.from_dict(d.pop("status"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        priority = d.pop("priority", UNSET)
+
+        _availability_mode = d.pop("availability_mode", UNSET)
+        availability_mode: AvailabilityModeEnum | Unset
+        if isinstance(_availability_mode, Unset):
+            availability_mode = UNSET
+        else:
+            availability_mode = AvailabilityModeEnum(_availability_mode)
+
+        _labels = d.pop("labels", UNSET)
+        labels: CatalogLabels | Unset
+        if isinstance(_labels, Unset):
+            labels = UNSET
+        else:
+            labels = CatalogLabels.from_dict(_labels)
+
+        ca = d.pop("ca", UNSET)
+
+        catalog = cls(
+            id=id,
+            name=name,
+            source=source,
+            generation=generation,
+            status=status,
+            created_at=created_at,
+            updated_at=updated_at,
+            priority=priority,
+            availability_mode=availability_mode,
+            labels=labels,
+            ca=ca,
+        )
+
+        catalog.additional_properties = d
+        return catalog
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

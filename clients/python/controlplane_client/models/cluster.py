@@ -1,0 +1,151 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.cluster_flavour_enum import ClusterFlavourEnum
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.cluster_status import ClusterStatus
+
+
+T = TypeVar("T", bound="Cluster")
+
+
+@_attrs_define
+class Cluster:
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+
+        Attributes:
+            id (UUID):
+            name (str):
+            base_domain (str):
+            status (ClusterStatus):
+            created_at (datetime.datetime):
+            updated_at (datetime.datetime):
+            flavour (ClusterFlavourEnum | Unset): * `kubernetes` - Kubernetes
+                * `openshift` - OpenShift
+            gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
+            trusted_ca_pem (str | Unset):
+    """
+
+    id: UUID
+    name: str
+    base_domain: str
+    status: ClusterStatus
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    flavour: ClusterFlavourEnum | Unset = UNSET
+    gateway_api: bool | Unset = UNSET
+    trusted_ca_pem: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        name = self.name
+
+        base_domain = self.base_domain
+
+        status = self.status.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        flavour: str | Unset = UNSET
+        if not isinstance(self.flavour, Unset):
+            flavour = self.flavour.value
+
+        gateway_api = self.gateway_api
+
+        trusted_ca_pem = self.trusted_ca_pem
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "base_domain": base_domain,
+                "status": status,
+                "created_at": created_at,
+                "updated_at": updated_at,
+            }
+        )
+        if flavour is not UNSET:
+            field_dict["flavour"] = flavour
+        if gateway_api is not UNSET:
+            field_dict["gateway_api"] = gateway_api
+        if trusted_ca_pem is not UNSET:
+            field_dict["trusted_ca_pem"] = trusted_ca_pem
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.cluster_status import ClusterStatus
+
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        name = d.pop("name")
+
+        base_domain = d.pop("base_domain")
+
+        status = ClusterStatus.from_dict(d.pop("status"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        _flavour = d.pop("flavour", UNSET)
+        flavour: ClusterFlavourEnum | Unset
+        if isinstance(_flavour, Unset):
+            flavour = UNSET
+        else:
+            flavour = ClusterFlavourEnum(_flavour)
+
+        gateway_api = d.pop("gateway_api", UNSET)
+
+        trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
+
+        cluster = cls(
+            id=id,
+            name=name,
+            base_domain=base_domain,
+            status=status,
+            created_at=created_at,
+            updated_at=updated_at,
+            flavour=flavour,
+            gateway_api=gateway_api,
+            trusted_ca_pem=trusted_ca_pem,
+        )
+
+        cluster.additional_properties = d
+        return cluster
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class ClusterFlavourEnum(StrEnum):
+    KUBERNETES = "kubernetes"
+    OPENSHIFT = "openshift"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.cluster_flavour_enum import ClusterFlavourEnum
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ClusterRequest")
+
+
+@_attrs_define
+class ClusterRequest:
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+
+        Attributes:
+            name (str):
+            kubeconfig (str):
+            base_domain (str):
+            flavour (ClusterFlavourEnum | Unset): * `kubernetes` - Kubernetes
+                * `openshift` - OpenShift
+            gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
+            trusted_ca_pem (str | Unset):
+    """
+
+    name: str
+    kubeconfig: str
+    base_domain: str
+    flavour: ClusterFlavourEnum | Unset = UNSET
+    gateway_api: bool | Unset = UNSET
+    trusted_ca_pem: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        kubeconfig = self.kubeconfig
+
+        base_domain = self.base_domain
+
+        flavour: str | Unset = UNSET
+        if not isinstance(self.flavour, Unset):
+            flavour = self.flavour.value
+
+        gateway_api = self.gateway_api
+
+        trusted_ca_pem = self.trusted_ca_pem
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "name": name,
+                "kubeconfig": kubeconfig,
+                "base_domain": base_domain,
+            }
+        )
+        if flavour is not UNSET:
+            field_dict["flavour"] = flavour
+        if gateway_api is not UNSET:
+            field_dict["gateway_api"] = gateway_api
+        if trusted_ca_pem is not UNSET:
+            field_dict["trusted_ca_pem"] = trusted_ca_pem
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        name = d.pop("name")
+
+        kubeconfig = d.pop("kubeconfig")
+
+        base_domain = d.pop("base_domain")
+
+        _flavour = d.pop("flavour", UNSET)
+        flavour: ClusterFlavourEnum | Unset
+        if isinstance(_flavour, Unset):
+            flavour = UNSET
+        else:
+            flavour = ClusterFlavourEnum(_flavour)
+
+        gateway_api = d.pop("gateway_api", UNSET)
+
+        trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
+
+        cluster_request = cls(
+            name=name,
+            kubeconfig=kubeconfig,
+            base_domain=base_domain,
+            flavour=flavour,
+            gateway_api=gateway_api,
+            trusted_ca_pem=trusted_ca_pem,
+        )
+
+        return cluster_request

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.provider_enum import ProviderEnum
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="DatabaseRequest")
+
+
+@_attrs_define
+class DatabaseRequest:
+    """
+    Attributes:
+        provider (ProviderEnum): * `embedded` - Embedded (chart-managed)
+            * `external` - External PostgreSQL URI
+        uri (str | Unset):
+    """
+
+    provider: ProviderEnum
+    uri: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        provider = self.provider.value
+
+        uri = self.uri
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "provider": provider,
+            }
+        )
+        if uri is not UNSET:
+            field_dict["uri"] = uri
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        provider = ProviderEnum(d.pop("provider"))
+
+        uri = d.pop("uri", UNSET)
+
+        database_request = cls(
+            provider=provider,
+            uri=uri,
+        )
+
+        database_request.additional_properties = d
+        return database_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

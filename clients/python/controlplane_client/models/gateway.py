@@ -1,0 +1,266 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.database import Database
+    from ..models.gateway_labels import GatewayLabels
+    from ..models.gateway_status import GatewayStatus
+    from ..models.oidc import Oidc
+    from ..models.route import Route
+
+
+T = TypeVar("T", bound="Gateway")
+
+
+@_attrs_define
+class Gateway:
+    """Nested groups (``route``, ``oidc``, ``database``) map onto flat model columns.
+
+    Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+
+        Attributes:
+            id (UUID):
+            name (str):
+            owner (str):
+            cluster (str):
+            namespace (str):
+            image (str):
+            supervisor_image (str):
+            generation (int):
+            status (GatewayStatus):
+            created_at (datetime.datetime):
+            updated_at (datetime.datetime):
+            route (None | Route | Unset):
+            oidc (None | Oidc | Unset):
+            database (Database | Unset):
+            suspended (bool | Unset):
+            labels (GatewayLabels | Unset):
+    """
+
+    id: UUID
+    name: str
+    owner: str
+    cluster: str
+    namespace: str
+    image: str
+    supervisor_image: str
+    generation: int
+    status: GatewayStatus
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    route: None | Route | Unset = UNSET
+    oidc: None | Oidc | Unset = UNSET
+    database: Database | Unset = UNSET
+    suspended: bool | Unset = UNSET
+    labels: GatewayLabels | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.oidc import Oidc
+        from ..models.route import Route
+
+        id = str(self.id)
+
+        name = self.name
+
+        owner = self.owner
+
+        cluster = self.cluster
+
+        namespace = self.namespace
+
+        image = self.image
+
+        supervisor_image = self.supervisor_image
+
+        generation = self.generation
+
+        status = self.status.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        route: dict[str, Any] | None | Unset
+        if isinstance(self.route, Unset):
+            route = UNSET
+        elif isinstance(self.route, Route):
+            route = self.route.to_dict()
+        else:
+            route = self.route
+
+        oidc: dict[str, Any] | None | Unset
+        if isinstance(self.oidc, Unset):
+            oidc = UNSET
+        elif isinstance(self.oidc, Oidc):
+            oidc = self.oidc.to_dict()
+        else:
+            oidc = self.oidc
+
+        database: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.database, Unset):
+            database = self.database.to_dict()
+
+        suspended = self.suspended
+
+        labels: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.labels, Unset):
+            labels = self.labels.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "owner": owner,
+                "cluster": cluster,
+                "namespace": namespace,
+                "image": image,
+                "supervisor_image": supervisor_image,
+                "generation": generation,
+                "status": status,
+                "created_at": created_at,
+                "updated_at": updated_at,
+            }
+        )
+        if route is not UNSET:
+            field_dict["route"] = route
+        if oidc is not UNSET:
+            field_dict["oidc"] = oidc
+        if database is not UNSET:
+            field_dict["database"] = database
+        if suspended is not UNSET:
+            field_dict["suspended"] = suspended
+        if labels is not UNSET:
+            field_dict["labels"] = labels
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.database import Database
+        from ..models.gateway_labels import GatewayLabels
+        from ..models.gateway_status import GatewayStatus
+        from ..models.oidc import Oidc
+        from ..models.route import Route
+
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        name = d.pop("name")
+
+        owner = d.pop("owner")
+
+        cluster = d.pop("cluster")
+
+        namespace = d.pop("namespace")
+
+        image = d.pop("image")
+
+        supervisor_image = d.pop("supervisor_image")
+
+        generation = d.pop("generation")
+
+        status = GatewayStatus.from_dict(d.pop("status"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        def _parse_route(data: object) -> None | Route | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                route_type_1 = Route.from_dict(data)
+
+                return route_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Route | Unset, data)
+
+        route = _parse_route(d.pop("route", UNSET))
+
+        def _parse_oidc(data: object) -> None | Oidc | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                oidc_type_1 = Oidc.from_dict(data)
+
+                return oidc_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Oidc | Unset, data)
+
+        oidc = _parse_oidc(d.pop("oidc", UNSET))
+
+        _database = d.pop("database", UNSET)
+        database: Database | Unset
+        if isinstance(_database, Unset):
+            database = UNSET
+        else:
+            database = Database.from_dict(_database)
+
+        suspended = d.pop("suspended", UNSET)
+
+        _labels = d.pop("labels", UNSET)
+        labels: GatewayLabels | Unset
+        if isinstance(_labels, Unset):
+            labels = UNSET
+        else:
+            labels = GatewayLabels.from_dict(_labels)
+
+        gateway = cls(
+            id=id,
+            name=name,
+            owner=owner,
+            cluster=cluster,
+            namespace=namespace,
+            image=image,
+            supervisor_image=supervisor_image,
+            generation=generation,
+            status=status,
+            created_at=created_at,
+            updated_at=updated_at,
+            route=route,
+            oidc=oidc,
+            database=database,
+            suspended=suspended,
+            labels=labels,
+        )
+
+        gateway.additional_properties = d
+        return gateway
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.gateway_phase_enum import GatewayPhaseEnum
+
+if TYPE_CHECKING:
+    from ..models.condition import Condition
+    from ..models.release import Release
+
+
+T = TypeVar("T", bound="GatewayStatus")
+
+
+@_attrs_define
+class GatewayStatus:
+    """
+    Attributes:
+        phase (GatewayPhaseEnum): * `Pending` - Pending
+            * `Provisioning` - Provisioning
+            * `Running` - Running
+            * `Degraded` - Degraded
+            * `Failed` - Failed
+            * `Deleting` - Deleting
+        conditions (list[Condition]):
+        observed_generation (int):
+        route_address (str):
+        release (Release):
+        failure_count (int):
+        next_attempt_at (datetime.datetime | None):
+        deletion_requested_at (datetime.datetime | None):
+    """
+
+    phase: GatewayPhaseEnum
+    conditions: list[Condition]
+    observed_generation: int
+    route_address: str
+    release: Release
+    failure_count: int
+    next_attempt_at: datetime.datetime | None
+    deletion_requested_at: datetime.datetime | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        phase = self.phase.value
+
+        conditions = []
+        for conditions_item_data in self.conditions:
+            conditions_item = conditions_item_data.to_dict()
+            conditions.append(conditions_item)
+
+        observed_generation = self.observed_generation
+
+        route_address = self.route_address
+
+        release = self.release.to_dict()
+
+        failure_count = self.failure_count
+
+        next_attempt_at: None | str
+        if isinstance(self.next_attempt_at, datetime.datetime):
+            next_attempt_at = self.next_attempt_at.isoformat()
+        else:
+            next_attempt_at = self.next_attempt_at
+
+        deletion_requested_at: None | str
+        if isinstance(self.deletion_requested_at, datetime.datetime):
+            deletion_requested_at = self.deletion_requested_at.isoformat()
+        else:
+            deletion_requested_at = self.deletion_requested_at
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "phase": phase,
+                "conditions": conditions,
+                "observed_generation": observed_generation,
+                "route_address": route_address,
+                "release": release,
+                "failure_count": failure_count,
+                "next_attempt_at": next_attempt_at,
+                "deletion_requested_at": deletion_requested_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.condition import Condition
+        from ..models.release import Release
+
+        d = dict(src_dict)
+        phase = GatewayPhaseEnum(d.pop("phase"))
+
+        conditions = []
+        _conditions = d.pop("conditions")
+        for conditions_item_data in _conditions:
+            conditions_item = Condition.from_dict(conditions_item_data)
+
+            conditions.append(conditions_item)
+
+        observed_generation = d.pop("observed_generation")
+
+        route_address = d.pop("route_address")
+
+        release = Release.from_dict(d.pop("release"))
+
+        failure_count = d.pop("failure_count")
+
+        def _parse_next_attempt_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                next_attempt_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return next_attempt_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        next_attempt_at = _parse_next_attempt_at(d.pop("next_attempt_at"))
+
+        def _parse_deletion_requested_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                deletion_requested_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return deletion_requested_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        deletion_requested_at = _parse_deletion_requested_at(
+            d.pop("deletion_requested_at")
+        )
+
+        gateway_status = cls(
+            phase=phase,
+            conditions=conditions,
+            observed_generation=observed_generation,
+            route_address=route_address,
+            release=release,
+            failure_count=failure_count,
+            next_attempt_at=next_attempt_at,
+            deletion_requested_at=deletion_requested_at,
+        )
+
+        gateway_status.additional_properties = d
+        return gateway_status
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

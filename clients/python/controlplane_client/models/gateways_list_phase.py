@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class GatewaysListPhase(StrEnum):
+    DEGRADED = "Degraded"
+    DELETING = "Deleting"
+    FAILED = "Failed"
+    PENDING = "Pending"
+    PROVISIONING = "Provisioning"
+    RUNNING = "Running"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.availability_mode_enum import AvailabilityModeEnum
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.patched_catalog_request_labels import PatchedCatalogRequestLabels
+    from ..models.pull_secret_request import PullSecretRequest
+    from ..models.source_request import SourceRequest
+
+
+T = TypeVar("T", bound="PatchedCatalogRequest")
+
+
+@_attrs_define
+class PatchedCatalogRequest:
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+
+        Attributes:
+            name (str | Unset):
+            source (SourceRequest | Unset):
+            priority (int | Unset):
+            availability_mode (AvailabilityModeEnum | Unset): * `Available` - Available
+                * `Unavailable` - Unavailable
+            labels (PatchedCatalogRequestLabels | Unset):
+            pull_secret (None | PullSecretRequest | Unset):
+            ca (str | Unset):
+    """
+
+    name: str | Unset = UNSET
+    source: SourceRequest | Unset = UNSET
+    priority: int | Unset = UNSET
+    availability_mode: AvailabilityModeEnum | Unset = UNSET
+    labels: PatchedCatalogRequestLabels | Unset = UNSET
+    pull_secret: None | PullSecretRequest | Unset = UNSET
+    ca: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.pull_secret_request import PullSecretRequest
+
+        name = self.name
+
+        source: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.source, Unset):
+            source = self.source.to_dict()
+
+        priority = self.priority
+
+        availability_mode: str | Unset = UNSET
+        if not isinstance(self.availability_mode, Unset):
+            availability_mode = self.availability_mode.value
+
+        labels: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.labels, Unset):
+            labels = self.labels.to_dict()
+
+        pull_secret: dict[str, Any] | None | Unset
+        if isinstance(self.pull_secret, Unset):
+            pull_secret = UNSET
+        elif isinstance(self.pull_secret, PullSecretRequest):
+            pull_secret = self.pull_secret.to_dict()
+        else:
+            pull_secret = self.pull_secret
+
+        ca = self.ca
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if name is not UNSET:
+            field_dict["name"] = name
+        if source is not UNSET:
+            field_dict["source"] = source
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if availability_mode is not UNSET:
+            field_dict["availability_mode"] = availability_mode
+        if labels is not UNSET:
+            field_dict["labels"] = labels
+        if pull_secret is not UNSET:
+            field_dict["pull_secret"] = pull_secret
+        if ca is not UNSET:
+            field_dict["ca"] = ca
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.patched_catalog_request_labels import PatchedCatalogRequestLabels
+        from ..models.pull_secret_request import PullSecretRequest
+        from ..models.source_request import SourceRequest
+
+        d = dict(src_dict)
+        name = d.pop("name", UNSET)
+
+        _source = d.pop("source", UNSET)
+        source: SourceRequest | Unset
+        if isinstance(_source, Unset):
+            source = UNSET
+        else:
+            source = SourceRequest.from_dict(_source)
+
+        priority = d.pop("priority", UNSET)
+
+        _availability_mode = d.pop("availability_mode", UNSET)
+        availability_mode: AvailabilityModeEnum | Unset
+        if isinstance(_availability_mode, Unset):
+            availability_mode = UNSET
+        else:
+            availability_mode = AvailabilityModeEnum(_availability_mode)
+
+        _labels = d.pop("labels", UNSET)
+        labels: PatchedCatalogRequestLabels | Unset
+        if isinstance(_labels, Unset):
+            labels = UNSET
+        else:
+            labels = PatchedCatalogRequestLabels.from_dict(_labels)
+
+        def _parse_pull_secret(data: object) -> None | PullSecretRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                pull_secret_type_1 = PullSecretRequest.from_dict(data)
+
+                return pull_secret_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | PullSecretRequest | Unset, data)
+
+        pull_secret = _parse_pull_secret(d.pop("pull_secret", UNSET))
+
+        ca = d.pop("ca", UNSET)
+
+        patched_catalog_request = cls(
+            name=name,
+            source=source,
+            priority=priority,
+            availability_mode=availability_mode,
+            labels=labels,
+            pull_secret=pull_secret,
+            ca=ca,
+        )
+
+        return patched_catalog_request

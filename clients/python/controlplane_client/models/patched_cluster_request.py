@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..models.cluster_flavour_enum import ClusterFlavourEnum
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="PatchedClusterRequest")
+
+
+@_attrs_define
+class PatchedClusterRequest:
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+
+        Attributes:
+            name (str | Unset):
+            flavour (ClusterFlavourEnum | Unset): * `kubernetes` - Kubernetes
+                * `openshift` - OpenShift
+            kubeconfig (str | Unset):
+            base_domain (str | Unset):
+            gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
+            trusted_ca_pem (str | Unset):
+    """
+
+    name: str | Unset = UNSET
+    flavour: ClusterFlavourEnum | Unset = UNSET
+    kubeconfig: str | Unset = UNSET
+    base_domain: str | Unset = UNSET
+    gateway_api: bool | Unset = UNSET
+    trusted_ca_pem: str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        flavour: str | Unset = UNSET
+        if not isinstance(self.flavour, Unset):
+            flavour = self.flavour.value
+
+        kubeconfig = self.kubeconfig
+
+        base_domain = self.base_domain
+
+        gateway_api = self.gateway_api
+
+        trusted_ca_pem = self.trusted_ca_pem
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if name is not UNSET:
+            field_dict["name"] = name
+        if flavour is not UNSET:
+            field_dict["flavour"] = flavour
+        if kubeconfig is not UNSET:
+            field_dict["kubeconfig"] = kubeconfig
+        if base_domain is not UNSET:
+            field_dict["base_domain"] = base_domain
+        if gateway_api is not UNSET:
+            field_dict["gateway_api"] = gateway_api
+        if trusted_ca_pem is not UNSET:
+            field_dict["trusted_ca_pem"] = trusted_ca_pem
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        name = d.pop("name", UNSET)
+
+        _flavour = d.pop("flavour", UNSET)
+        flavour: ClusterFlavourEnum | Unset
+        if isinstance(_flavour, Unset):
+            flavour = UNSET
+        else:
+            flavour = ClusterFlavourEnum(_flavour)
+
+        kubeconfig = d.pop("kubeconfig", UNSET)
+
+        base_domain = d.pop("base_domain", UNSET)
+
+        gateway_api = d.pop("gateway_api", UNSET)
+
+        trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
+
+        patched_cluster_request = cls(
+            name=name,
+            flavour=flavour,
+            kubeconfig=kubeconfig,
+            base_domain=base_domain,
+            gateway_api=gateway_api,
+            trusted_ca_pem=trusted_ca_pem,
+        )
+
+        return patched_cluster_request

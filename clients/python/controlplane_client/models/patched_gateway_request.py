@@ -1,0 +1,188 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.database_request import DatabaseRequest
+    from ..models.oidc_request import OidcRequest
+    from ..models.patched_gateway_request_labels import PatchedGatewayRequestLabels
+    from ..models.route_request import RouteRequest
+
+
+T = TypeVar("T", bound="PatchedGatewayRequest")
+
+
+@_attrs_define
+class PatchedGatewayRequest:
+    """Nested groups (``route``, ``oidc``, ``database``) map onto flat model columns.
+
+    Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+
+        Attributes:
+            name (str | Unset):
+            cluster (str | Unset):
+            image (str | Unset):
+            supervisor_image (str | Unset):
+            route (None | RouteRequest | Unset):
+            oidc (None | OidcRequest | Unset):
+            database (DatabaseRequest | Unset):
+            suspended (bool | Unset):
+            labels (PatchedGatewayRequestLabels | Unset):
+    """
+
+    name: str | Unset = UNSET
+    cluster: str | Unset = UNSET
+    image: str | Unset = UNSET
+    supervisor_image: str | Unset = UNSET
+    route: None | RouteRequest | Unset = UNSET
+    oidc: None | OidcRequest | Unset = UNSET
+    database: DatabaseRequest | Unset = UNSET
+    suspended: bool | Unset = UNSET
+    labels: PatchedGatewayRequestLabels | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.oidc_request import OidcRequest
+        from ..models.route_request import RouteRequest
+
+        name = self.name
+
+        cluster = self.cluster
+
+        image = self.image
+
+        supervisor_image = self.supervisor_image
+
+        route: dict[str, Any] | None | Unset
+        if isinstance(self.route, Unset):
+            route = UNSET
+        elif isinstance(self.route, RouteRequest):
+            route = self.route.to_dict()
+        else:
+            route = self.route
+
+        oidc: dict[str, Any] | None | Unset
+        if isinstance(self.oidc, Unset):
+            oidc = UNSET
+        elif isinstance(self.oidc, OidcRequest):
+            oidc = self.oidc.to_dict()
+        else:
+            oidc = self.oidc
+
+        database: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.database, Unset):
+            database = self.database.to_dict()
+
+        suspended = self.suspended
+
+        labels: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.labels, Unset):
+            labels = self.labels.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if name is not UNSET:
+            field_dict["name"] = name
+        if cluster is not UNSET:
+            field_dict["cluster"] = cluster
+        if image is not UNSET:
+            field_dict["image"] = image
+        if supervisor_image is not UNSET:
+            field_dict["supervisor_image"] = supervisor_image
+        if route is not UNSET:
+            field_dict["route"] = route
+        if oidc is not UNSET:
+            field_dict["oidc"] = oidc
+        if database is not UNSET:
+            field_dict["database"] = database
+        if suspended is not UNSET:
+            field_dict["suspended"] = suspended
+        if labels is not UNSET:
+            field_dict["labels"] = labels
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.database_request import DatabaseRequest
+        from ..models.oidc_request import OidcRequest
+        from ..models.patched_gateway_request_labels import PatchedGatewayRequestLabels
+        from ..models.route_request import RouteRequest
+
+        d = dict(src_dict)
+        name = d.pop("name", UNSET)
+
+        cluster = d.pop("cluster", UNSET)
+
+        image = d.pop("image", UNSET)
+
+        supervisor_image = d.pop("supervisor_image", UNSET)
+
+        def _parse_route(data: object) -> None | RouteRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                route_type_1 = RouteRequest.from_dict(data)
+
+                return route_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | RouteRequest | Unset, data)
+
+        route = _parse_route(d.pop("route", UNSET))
+
+        def _parse_oidc(data: object) -> None | OidcRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                oidc_type_1 = OidcRequest.from_dict(data)
+
+                return oidc_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | OidcRequest | Unset, data)
+
+        oidc = _parse_oidc(d.pop("oidc", UNSET))
+
+        _database = d.pop("database", UNSET)
+        database: DatabaseRequest | Unset
+        if isinstance(_database, Unset):
+            database = UNSET
+        else:
+            database = DatabaseRequest.from_dict(_database)
+
+        suspended = d.pop("suspended", UNSET)
+
+        _labels = d.pop("labels", UNSET)
+        labels: PatchedGatewayRequestLabels | Unset
+        if isinstance(_labels, Unset):
+            labels = UNSET
+        else:
+            labels = PatchedGatewayRequestLabels.from_dict(_labels)
+
+        patched_gateway_request = cls(
+            name=name,
+            cluster=cluster,
+            image=image,
+            supervisor_image=supervisor_image,
+            route=route,
+            oidc=oidc,
+            database=database,
+            suspended=suspended,
+            labels=labels,
+        )
+
+        return patched_gateway_request

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class StateEnum(StrEnum):
+    MISSING = "missing"
+    PRESENT = "present"
+    WILL_CREATE = "will-create"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,1 @@
+"""cpctl: the command-line client of the control plane."""

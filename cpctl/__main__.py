@@ -1,0 +1,5 @@
+"""``python -m cpctl``."""
+
+from cpctl.main import cli
+
+cli(prog_name="cpctl")

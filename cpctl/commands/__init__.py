@@ -1,0 +1,1 @@
+"""The command groups of ``cpctl``."""

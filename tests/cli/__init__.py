@@ -1,0 +1,1 @@
+"""Tests of the cpctl CLI and the generated client kept in clients/python."""

@@ -23,6 +23,7 @@ class CatalogRequest:
 
     ``error_fields`` maps a model field name to the API field name used in error messages.
     ``immutable_fields`` may be set on create but never changed afterwards.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
 
         Attributes:
             name (str):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -24,6 +24,7 @@ class Cluster:
 
     ``error_fields`` maps a model field name to the API field name used in error messages.
     ``immutable_fields`` may be set on create but never changed afterwards.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
 
         Attributes:
             id (UUID):
@@ -34,6 +35,8 @@ class Cluster:
             updated_at (datetime.datetime):
             flavour (ClusterFlavourEnum | Unset): * `kubernetes` - Kubernetes
                 * `openshift` - OpenShift
+            allowed_route_domains (list[str] | Unset): Domains, besides base_domain, under which gateway route hosts may be
+                placed.
             gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
             trusted_ca_pem (str | Unset):
     """
@@ -45,6 +48,7 @@ class Cluster:
     created_at: datetime.datetime
     updated_at: datetime.datetime
     flavour: ClusterFlavourEnum | Unset = UNSET
+    allowed_route_domains: list[str] | Unset = UNSET
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -66,6 +70,10 @@ class Cluster:
         if not isinstance(self.flavour, Unset):
             flavour = self.flavour.value
 
+        allowed_route_domains: list[str] | Unset = UNSET
+        if not isinstance(self.allowed_route_domains, Unset):
+            allowed_route_domains = self.allowed_route_domains
+
         gateway_api = self.gateway_api
 
         trusted_ca_pem = self.trusted_ca_pem
@@ -84,6 +92,8 @@ class Cluster:
         )
         if flavour is not UNSET:
             field_dict["flavour"] = flavour
+        if allowed_route_domains is not UNSET:
+            field_dict["allowed_route_domains"] = allowed_route_domains
         if gateway_api is not UNSET:
             field_dict["gateway_api"] = gateway_api
         if trusted_ca_pem is not UNSET:
@@ -115,6 +125,8 @@ class Cluster:
         else:
             flavour = ClusterFlavourEnum(_flavour)
 
+        allowed_route_domains = cast(list[str], d.pop("allowed_route_domains", UNSET))
+
         gateway_api = d.pop("gateway_api", UNSET)
 
         trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
@@ -127,6 +139,7 @@ class Cluster:
             created_at=created_at,
             updated_at=updated_at,
             flavour=flavour,
+            allowed_route_domains=allowed_route_domains,
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
         )

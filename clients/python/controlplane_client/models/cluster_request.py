@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -17,6 +17,7 @@ class ClusterRequest:
 
     ``error_fields`` maps a model field name to the API field name used in error messages.
     ``immutable_fields`` may be set on create but never changed afterwards.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
 
         Attributes:
             name (str):
@@ -24,6 +25,8 @@ class ClusterRequest:
             base_domain (str):
             flavour (ClusterFlavourEnum | Unset): * `kubernetes` - Kubernetes
                 * `openshift` - OpenShift
+            allowed_route_domains (list[str] | Unset): Domains, besides base_domain, under which gateway route hosts may be
+                placed.
             gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
             trusted_ca_pem (str | Unset):
     """
@@ -32,6 +35,7 @@ class ClusterRequest:
     kubeconfig: str
     base_domain: str
     flavour: ClusterFlavourEnum | Unset = UNSET
+    allowed_route_domains: list[str] | Unset = UNSET
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
 
@@ -45,6 +49,10 @@ class ClusterRequest:
         flavour: str | Unset = UNSET
         if not isinstance(self.flavour, Unset):
             flavour = self.flavour.value
+
+        allowed_route_domains: list[str] | Unset = UNSET
+        if not isinstance(self.allowed_route_domains, Unset):
+            allowed_route_domains = self.allowed_route_domains
 
         gateway_api = self.gateway_api
 
@@ -61,6 +69,8 @@ class ClusterRequest:
         )
         if flavour is not UNSET:
             field_dict["flavour"] = flavour
+        if allowed_route_domains is not UNSET:
+            field_dict["allowed_route_domains"] = allowed_route_domains
         if gateway_api is not UNSET:
             field_dict["gateway_api"] = gateway_api
         if trusted_ca_pem is not UNSET:
@@ -84,6 +94,8 @@ class ClusterRequest:
         else:
             flavour = ClusterFlavourEnum(_flavour)
 
+        allowed_route_domains = cast(list[str], d.pop("allowed_route_domains", UNSET))
+
         gateway_api = d.pop("gateway_api", UNSET)
 
         trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
@@ -93,6 +105,7 @@ class ClusterRequest:
             kubeconfig=kubeconfig,
             base_domain=base_domain,
             flavour=flavour,
+            allowed_route_domains=allowed_route_domains,
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
         )

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -17,6 +17,7 @@ class PatchedClusterRequest:
 
     ``error_fields`` maps a model field name to the API field name used in error messages.
     ``immutable_fields`` may be set on create but never changed afterwards.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
 
         Attributes:
             name (str | Unset):
@@ -24,6 +25,8 @@ class PatchedClusterRequest:
                 * `openshift` - OpenShift
             kubeconfig (str | Unset):
             base_domain (str | Unset):
+            allowed_route_domains (list[str] | Unset): Domains, besides base_domain, under which gateway route hosts may be
+                placed.
             gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
             trusted_ca_pem (str | Unset):
     """
@@ -32,6 +35,7 @@ class PatchedClusterRequest:
     flavour: ClusterFlavourEnum | Unset = UNSET
     kubeconfig: str | Unset = UNSET
     base_domain: str | Unset = UNSET
+    allowed_route_domains: list[str] | Unset = UNSET
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
 
@@ -45,6 +49,10 @@ class PatchedClusterRequest:
         kubeconfig = self.kubeconfig
 
         base_domain = self.base_domain
+
+        allowed_route_domains: list[str] | Unset = UNSET
+        if not isinstance(self.allowed_route_domains, Unset):
+            allowed_route_domains = self.allowed_route_domains
 
         gateway_api = self.gateway_api
 
@@ -61,6 +69,8 @@ class PatchedClusterRequest:
             field_dict["kubeconfig"] = kubeconfig
         if base_domain is not UNSET:
             field_dict["base_domain"] = base_domain
+        if allowed_route_domains is not UNSET:
+            field_dict["allowed_route_domains"] = allowed_route_domains
         if gateway_api is not UNSET:
             field_dict["gateway_api"] = gateway_api
         if trusted_ca_pem is not UNSET:
@@ -84,6 +94,8 @@ class PatchedClusterRequest:
 
         base_domain = d.pop("base_domain", UNSET)
 
+        allowed_route_domains = cast(list[str], d.pop("allowed_route_domains", UNSET))
+
         gateway_api = d.pop("gateway_api", UNSET)
 
         trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
@@ -93,6 +105,7 @@ class PatchedClusterRequest:
             flavour=flavour,
             kubeconfig=kubeconfig,
             base_domain=base_domain,
+            allowed_route_domains=allowed_route_domains,
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
         )

@@ -15,7 +15,8 @@ T = TypeVar("T", bound="RouteRequest")
 class RouteRequest:
     """
     Attributes:
-        host (str | Unset): Defaults to gw-<namespace>.<cluster base domain>.
+        host (str | Unset): Defaults to <namespace>.<cluster base domain>. Unique per cluster, and below the cluster's
+            base domain or one of its allowed route domains.
     """
 
     host: str | Unset = UNSET

@@ -125,6 +125,8 @@ def sync_detailed(
 
             ``error_fields`` maps a model field name to the API field name used in error messages.
             ``immutable_fields`` may be set on create but never changed afterwards.
+            ``conflict_messages`` maps a database constraint name to the 409 message that names its
+            rule.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -164,6 +166,8 @@ def sync(
 
             ``error_fields`` maps a model field name to the API field name used in error messages.
             ``immutable_fields`` may be set on create but never changed afterwards.
+            ``conflict_messages`` maps a database constraint name to the 409 message that names its
+            rule.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,6 +202,8 @@ async def asyncio_detailed(
 
             ``error_fields`` maps a model field name to the API field name used in error messages.
             ``immutable_fields`` may be set on create but never changed afterwards.
+            ``conflict_messages`` maps a database constraint name to the 409 message that names its
+            rule.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -235,6 +241,8 @@ async def asyncio(
 
             ``error_fields`` maps a model field name to the API field name used in error messages.
             ``immutable_fields`` may be set on create but never changed afterwards.
+            ``conflict_messages`` maps a database constraint name to the 409 message that names its
+            rule.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -77,7 +77,7 @@ def test_cli_drives_gateways_and_catalogs(
 
     header, row = cpctl("gateways", "get", "edge").stdout.splitlines()
     assert header.split() == ["NAME", "OWNER", "CLUSTER", "PHASE", "ADDRESS", "ID"]
-    address = f"grpcs://gw-{created['namespace']}.cli.example.test:443"
+    address = f"grpcs://{created['namespace']}.cli.example.test:443"
     assert row.split() == ["edge", "cli-admin", "cli", "Running", address, created["id"]]
     shown = json.loads(cpctl("gateways", "get", created["id"], "-o", "json").stdout)
     assert shown["id"] == created["id"] and shown["labels"] == {"team": "blue"}

@@ -73,11 +73,11 @@ def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -
 
 def test_openshift_gets_scc_binding_and_route(tenant, wait_for_phase, gateway_openshift_cluster) -> None:
     register(gateway_openshift_cluster, "ocp", flavour="openshift", gateway_api=False)
-    created = tenant.post("/api/v1/gateways/", json=gateway_body("ocp", route={"host": "edge.apps.ocp.test"}))
+    created = tenant.post("/api/v1/gateways/", json=gateway_body("ocp", route={"host": "edge.ocp.example.test"}))
     assert created.status_code == 201, created.text
     gw_id, namespace = created.json()["id"], created.json()["namespace"]
     running = wait_for_phase(gw_id, "Running")
-    assert running["status"]["route_address"] == "grpcs://edge.apps.ocp.test:443"
+    assert running["status"]["route_address"] == "grpcs://edge.ocp.example.test:443"
     api = kube_api(gateway_openshift_cluster)
     binding = client.RbacAuthorizationV1Api(api).read_namespaced_role_binding("edge-sandbox-privileged-scc", namespace)
     assert binding.role_ref.name == "system:openshift:scc:privileged"
@@ -85,6 +85,6 @@ def test_openshift_gets_scc_binding_and_route(tenant, wait_for_phase, gateway_op
     (route,) = client.CustomObjectsApi(api).list_namespaced_custom_object(
         "route.openshift.io", "v1", namespace, "routes"
     )["items"]
-    assert route["spec"]["host"] == "edge.apps.ocp.test"
+    assert route["spec"]["host"] == "edge.ocp.example.test"
     assert tenant.delete(f"/api/v1/gateways/{gw_id}/").status_code == 202
     wait_for(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=60)

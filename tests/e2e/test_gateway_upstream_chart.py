@@ -72,7 +72,7 @@ def test_kubernetes_gateway_on_the_upstream_chart(tenant, wait_for_phase, gatewa
     assert created.status_code == 201, created.text
     gw_id, namespace = created.json()["id"], created.json()["namespace"]
     running = wait_for_phase(gw_id, "Running")
-    host = f"gw-{namespace}.k8s-up.example.test"
+    host = f"{namespace}.k8s-up.example.test"
     assert running["status"]["route_address"] == f"grpcs://{host}:443"
     trusted = {c["type"]: c for c in running["status"]["conditions"]}["TrustedCA"]
     assert (trusted["status"], trusted["reason"]) == ("True", "Mounted")

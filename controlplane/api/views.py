@@ -25,11 +25,15 @@ class ReconciledModelViewSet(viewsets.ModelViewSet):
     """A ModelViewSet whose creates and updates trigger ``reconcile_task`` once committed."""
 
     reconcile_task: str = ""
+    # POST actions on one object that only read it (a plan may wait for its worker: it must hold no lock).
+    reading_actions: frozenset[str] = frozenset()
     http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
 
     def writes_one_object(self) -> bool:
         """PUT, PATCH, DELETE, or a POST action on one object: these lock the row and check If-Match."""
-        return self.request.method in _WRITE_METHODS or (self.request.method == "POST" and bool(self.detail))
+        if self.request.method in _WRITE_METHODS:
+            return True
+        return self.request.method == "POST" and bool(self.detail) and self.action not in self.reading_actions
 
     def get_queryset(self) -> QuerySet:
         queryset = super().get_queryset()

@@ -72,6 +72,7 @@ class GatewayViewSet(ReconciledModelViewSet):
     search_fields = ("name", "namespace", "image")
     ordering_fields = ("name", "created_at", "phase")
     reconcile_task = operations.RECONCILE_GATEWAY
+    reading_actions = frozenset({"plan"})
 
     def get_queryset(self) -> QuerySet[Gateway]:
         queryset = super().get_queryset()

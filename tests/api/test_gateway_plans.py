@@ -130,3 +130,15 @@ def test_schema_documents_the_plan_operations(alice_api) -> None:
     assert [p["name"] for p in spec_plan["parameters"]] == ["wait"]
     result = schema["components"]["schemas"]["PlanResult"]["properties"]
     assert {"action", "values_diff", "objects", "prerequisites", "render_error"} <= set(result)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_planning_a_saved_gateway_takes_no_row_lock_outside_a_transaction(admin_api, cluster) -> None:
+    """Autocommit, as in production: a plan only reads its gateway (a locking read would need a transaction)."""
+    created = admin_api.post("/api/v1/gateways/", {
+        "name": "unlocked", "cluster": cluster.name, "image": "r.test/gw:1", "supervisor_image": "r.test/s:1",
+    }, format="json")
+    assert created.status_code == 201, created.content
+    response = admin_api.post(f"/api/v1/gateways/{created.json()['id']}/plan/")
+    assert response.status_code == 202, response.content
+    assert response.json()["status"] == "pending"

@@ -242,3 +242,29 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
     assert status["version"] == 2 and status["info"]["status"] == "deployed"
     helm("uninstall", release, "-n", namespace, "--wait")
     cluster.delete_namespace(namespace)
+
+
+def test_existing_secrets_and_a_digest_are_referenced_as_given(
+    helm: Callable[..., Any], values_file: Callable[..., str]
+) -> None:
+    existing = {
+        **VALUES,
+        "image": {"repository": "registry.example.com/controlplane", "tag": "ignored", "digest": "sha256:" + "b" * 64},
+        "secrets": {"existingSecret": "cp-keys"},
+        "database": {"existingSecret": "cp-db", "existingSecretKey": "uri"},
+        "redis": {"existingSecret": "cp-redis", "brokerUrlKey": "broker", "cacheUrlKey": "cache"},
+    }
+    rendered = [d for d in yaml.safe_load_all(helm("template", "cp", str(CHART), "-f", values_file(existing)).stdout)
+                if d]
+    assert not [d for d in rendered if d["kind"] == "Secret"], "no chart Secret when every value comes from one"
+    workloads = [d for d in rendered if d["kind"] in ("Deployment", "Job")]
+    assert len(workloads) == 5
+    for workload in workloads:
+        spec = container(workload)
+        assert spec["image"] == "registry.example.com/controlplane@sha256:" + "b" * 64
+        env = env_of(spec)
+        assert env["SECRET_KEY"] == {"secretKeyRef": {"name": "cp-keys", "key": "SECRET_KEY"}}
+        assert env["FIELD_ENCRYPTION_KEY"] == {"secretKeyRef": {"name": "cp-keys", "key": "FIELD_ENCRYPTION_KEY"}}
+        assert env["DATABASE_URL"] == {"secretKeyRef": {"name": "cp-db", "key": "uri"}}
+        assert env["CELERY_BROKER_URL"] == {"secretKeyRef": {"name": "cp-redis", "key": "broker"}}
+        assert env["CACHE_URL"] == {"secretKeyRef": {"name": "cp-redis", "key": "cache"}}

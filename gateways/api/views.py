@@ -89,6 +89,9 @@ class GatewayViewSet(ReconciledModelViewSet):
 
     def get_queryset(self) -> QuerySet[Gateway]:
         queryset = super().get_queryset()
+        if self.action == "list":
+            # A page shows each cluster by name: never fetch (and decrypt) its kubeconfig or CA bundle.
+            queryset = queryset.defer("cluster__kubeconfig", "cluster__trusted_ca_pem")
         if self.action in ("list", "plan") and not is_platform_admin(self.request.user):
             queryset = queryset.filter(owner=self.request.user)
         return queryset

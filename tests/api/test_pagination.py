@@ -100,3 +100,13 @@ def test_schema_documents_cursor_and_count_is_estimate(alice_api) -> None:
     page = schema["components"]["schemas"]["PaginatedGatewayList"]
     assert page["properties"]["count_is_estimate"]["type"] == "boolean"
     assert "count_is_estimate" in page["required"]
+
+
+def test_a_list_page_never_loads_cluster_secrets(admin_api, alice, cluster) -> None:
+    seed(alice, cluster, 3)
+    with CaptureQueriesContext(connection) as queries:
+        page = admin_api.get("/api/v1/gateways/").json()
+    assert {g["cluster"] for g in page["results"]} == {cluster.name}
+    selected = " ".join(q["sql"] for q in queries.captured_queries)
+    assert '"controlplane_managedcluster"."name"' in selected
+    assert '"controlplane_managedcluster"."kubeconfig"' not in selected

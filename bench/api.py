@@ -1,0 +1,211 @@
+"""Benchmark: gateway list latency at 100,000 gateways, with the list indexes against a database without them.
+
+    .venv/bin/python bench/api.py [--gateways 100000] [--requests 200]
+
+Seeds 100,000 gateways over 10 clusters and 100 tenants into one PostgreSQL database, clones it
+(`CREATE DATABASE ... TEMPLATE`) and migrates the clone back to before `gateways.0005_list_indexes` (the
+baseline: today's schema). Both are vacuumed and analysed. For each, the API runs in gunicorn with 2 workers
+and every request below is timed sequentially; it prints p50 and p99 in ms and the baseline/new p99 ratio.
+It also prints each request's database time on both: the SQL the API ran for it (captured once), timed
+with EXPLAIN ANALYZE (median of 5), which a busy host disturbs far less than end-to-end latency.
+Both runs use the same code, so the figures isolate the indexes. Needs PostgreSQL and Redis on loopback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fixtures.stack import free_port  # noqa: E402
+from tests.helpers import KUBECONFIG  # noqa: E402
+
+NEW_DB, BASE_DB = "bench_api_indexed", "bench_api_baseline"
+SERVER = "postgres://postgres@127.0.0.1:5432"
+CLUSTERS, TENANTS, BATCH = 10, 100, 5000
+# Phase mix of a large fleet: mostly Running, a few of every other phase.
+PHASES = ["Running"] * 90 + ["Pending"] * 3 + ["Provisioning"] * 2 + ["Degraded"] * 2 + ["Failed"] * 2 + ["Deleting"]
+ENV = {
+    **os.environ,
+    "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "FIELD_ENCRYPTION_KEY": "YmVuY2gtb25seS1maWVsZC1lbmNyeXB0aW9uLWtleTA=",
+    "DATABASE_URL": f"{SERVER}/{NEW_DB}",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/12",
+    "CACHE_URL": "redis://127.0.0.1:6379/11",
+    "API_THROTTLE_USER_RATE": "1000000/min",
+    "PYTHONUNBUFFERED": "1",
+}
+REQUESTS = {
+    "limit=50": ("admin", "/api/v1/gateways/?limit=50"),
+    "limit=50&offset=99000": ("admin", "/api/v1/gateways/?limit=50&offset=99000"),
+    "phase=Failed": ("admin", "/api/v1/gateways/?phase=Failed"),
+    "search=gw9999": ("admin", "/api/v1/gateways/?search=gw9999"),
+    "ordering=name": ("admin", "/api/v1/gateways/?ordering=name"),
+    "cluster=bench3": ("admin", "/api/v1/gateways/?cluster=bench3"),
+    "tenant's own list": ("tenant7", "/api/v1/gateways/"),
+}
+
+
+def admin_sql(*statements: str) -> None:
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement)
+
+
+def manage(database: str, *args: str) -> None:
+    env = {**ENV, "DATABASE_URL": f"{SERVER}/{database}"}
+    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"manage.py {' '.join(args)} failed:\n{done.stderr}")
+
+
+def seed(count: int) -> dict[str, str]:
+    """Clusters, tenants (with tokens) and ``count`` gateways, in batches; returns the tokens by username."""
+    import django
+
+    os.environ.update({k: ENV[k] for k in ("SECRET_KEY", "FIELD_ENCRYPTION_KEY", "DATABASE_URL", "CACHE_URL")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from controlplane.models import ManagedCluster
+    from gateways.models import Gateway
+
+    users = get_user_model()
+    admin = users.objects.create_user("admin", is_staff=True, is_superuser=True)
+    tenants = users.objects.bulk_create([users(username=f"tenant{n}") for n in range(TENANTS)])
+    clusters = ManagedCluster.objects.bulk_create([
+        ManagedCluster(name=f"bench{n}", kubeconfig=KUBECONFIG, base_domain=f"bench{n}.example.com")
+        for n in range(CLUSTERS)
+    ])
+    for start in range(0, count, BATCH):
+        batch = []
+        for n in range(start, min(start + BATCH, count)):
+            gateway = Gateway(
+                owner=tenants[n % TENANTS], cluster=clusters[n % CLUSTERS], name=f"gw{n}",
+                image="ghcr.io/nvidia/openshell/gateway:1.0.0", supervisor_image="ghcr.io/nvidia/openshell/sv:1.0.0",
+                phase=PHASES[n % len(PHASES)],
+            )
+            gateway.assign_namespace()
+            batch.append(gateway)
+        Gateway.objects.bulk_create(batch)
+    tokens = {user.username: Token.objects.create(user=user).key for user in (admin, tenants[7])}
+    connection.close()
+    return tokens
+
+
+def measure(database: str, tokens: dict[str, str], samples: int) -> dict[str, tuple[float, float]]:
+    """p50 and p99 (ms) of each request against gunicorn (2 workers) on ``database``."""
+    port = free_port()
+    env = {**ENV, "DATABASE_URL": f"{SERVER}/{database}"}
+    argv = [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"]
+    server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    sessions = {name: requests.Session() for name in tokens}
+    for name, session in sessions.items():
+        session.headers["Authorization"] = f"Token {tokens[name]}"
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while not _answers(base):
+            if time.monotonic() > deadline:
+                sys.exit("gunicorn did not start")
+            time.sleep(0.2)
+        figures = {}
+        for label, (user, path) in REQUESTS.items():
+            timings = []
+            for n in range(samples + 10):
+                started = time.perf_counter()
+                sessions[user].get(base + path, timeout=60).raise_for_status()
+                if n >= 10:  # the first ten warm both workers and their connections
+                    timings.append((time.perf_counter() - started) * 1000)
+            cuts = statistics.quantiles(timings, n=100)
+            figures[label] = (cuts[49], cuts[98])
+        return figures
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def captured_sql(tokens: dict[str, str]) -> dict[str, list[str]]:
+    """The SELECTs each request runs (after authentication), captured in-process on the indexed database."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    statements = {}
+    for label, (user, path) in REQUESTS.items():
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[user]}")
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path).status_code == 200, path
+        statements[label] = [q["sql"] for q in queries.captured_queries
+                             if q["sql"].startswith("SELECT") and "authtoken_token" not in q["sql"]]
+    connection.close()
+    return statements
+
+
+def database_ms(database: str, statements: dict[str, list[str]]) -> dict[str, float]:
+    """Per request: the summed planning and execution time (ms) of its statements, median of 5 runs."""
+    times = {}
+    with psycopg.connect(f"{SERVER}/{database}", autocommit=True) as conn:
+        for label, sqls in statements.items():
+            runs = []
+            for _ in range(5):
+                total = 0.0
+                for sql in sqls:
+                    ((plan,),) = conn.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}").fetchall()
+                    total += plan[0]["Planning Time"] + plan[0]["Execution Time"]
+                runs.append(total)
+            times[label] = statistics.median(runs)
+    return times
+
+
+def _answers(base: str) -> bool:
+    try:
+        return requests.get(f"{base}/healthz", timeout=2).ok
+    except requests.RequestException:
+        return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gateways", type=int, default=100_000)
+    parser.add_argument("--requests", type=int, default=200)
+    args = parser.parse_args()
+    admin_sql(*(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)" for db in (NEW_DB, BASE_DB)), f"CREATE DATABASE {NEW_DB}")
+    manage(NEW_DB, "migrate", "--noinput")
+    started = time.monotonic()
+    tokens = seed(args.gateways)
+    print(f"seeded {args.gateways} gateways in {time.monotonic() - started:.0f} s")
+    admin_sql(f"CREATE DATABASE {BASE_DB} TEMPLATE {NEW_DB}")
+    manage(BASE_DB, "migrate", "--noinput", "gateways", "0004")
+    for database in (NEW_DB, BASE_DB):
+        with psycopg.connect(f"{SERVER}/{database}", autocommit=True) as conn:
+            conn.execute("VACUUM ANALYZE")
+    baseline, indexed = measure(BASE_DB, tokens, args.requests), measure(NEW_DB, tokens, args.requests)
+    statements = captured_sql(tokens)
+    base_db, new_db = database_ms(BASE_DB, statements), database_ms(NEW_DB, statements)
+    print(f"{'GET /api/v1/gateways/?':24} {'baseline p50/p99 ms':>20} {'indexed p50/p99 ms':>20} {'p99 ratio':>10}"
+          f" {'database ms: baseline / indexed':>32}")
+    for label in REQUESTS:
+        (b50, b99), (n50, n99) = baseline[label], indexed[label]
+        print(f"{label:24} {b50:9.1f} /{b99:7.1f}  {n50:9.1f} /{n99:7.1f}  {b99 / n99:9.1f}x"
+              f" {base_db[label]:21.1f} / {new_db[label]:7.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+"""Row counts that stay cheap on large tables: exact below a limit, else the PostgreSQL planner's estimate."""
+
+from __future__ import annotations
+
+import json
+
+from django.db import connections
+from django.db.models import QuerySet
+
+__all__ = ["count_rows", "planner_estimate"]
+
+
+def planner_estimate(queryset: QuerySet) -> int | None:
+    """The planner's row estimate for ``queryset`` (``EXPLAIN``, nothing is scanned); None off PostgreSQL."""
+    connection = connections[queryset.db]
+    if connection.vendor != "postgresql":
+        return None
+    sql, params = queryset.order_by().values("pk").query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN (FORMAT JSON) {sql}", params)
+        (plan,) = cursor.fetchone()
+    if isinstance(plan, str):
+        plan = json.loads(plan)
+    return int(plan[0]["Plan"]["Plan Rows"])
+
+
+def count_rows(queryset: QuerySet, exact_limit: int) -> tuple[int, bool]:
+    """``(count, is_estimate)``: an exact ``COUNT`` when the estimate is below ``exact_limit``, else the estimate."""
+    estimate = planner_estimate(queryset)
+    if estimate is None or estimate < exact_limit:
+        return queryset.count(), False
+    return estimate, True

@@ -33,7 +33,7 @@ class CatalogCollector(Collector):
         from catalogs.models import Catalog
 
         referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
-        stored = {entry.digest for entry in store.entries()}
+        stored = {entry.digest for entry in store.get().entries()}
         yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.", value=Catalog.objects.count())
         yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.", value=len(stored))
         yield GaugeMetricFamily(

@@ -12,6 +12,7 @@ discarded and the catalog's reconcile enqueued, so a worker unpacks it afresh.
 
 from __future__ import annotations
 
+import io
 import logging
 import zlib
 from collections.abc import Callable, Iterator, Mapping
@@ -173,7 +174,7 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         response = HttpResponse(status=416, content_type=CONTENT_TYPE)
         response["Content-Range"] = f"bytes */{size}"
         return _validators(response, found, gzipped=False)
-    head = request.method == "HEAD"
+    head = request.method == "HEAD"  # answered from the entry's stat alone: its bytes are not read
     if wanted:
         start, length = wanted
         body = iter(()) if head else found.store.open_range(found.digest, store.ALL_FILE, [(start, length)])
@@ -183,12 +184,11 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         response["Content-Range"] = f"bytes {start}-{start + length - 1}/{size}"
     else:
         length = packed_size if gzipped else size
-        handle = None if head else found.store.open(found.digest, store.ALL_GZ_FILE if gzipped else store.ALL_FILE)
-        if handle is None and not head:
+        stored = store.ALL_GZ_FILE if gzipped else store.ALL_FILE
+        handle = io.BytesIO() if head else found.store.open(found.digest, stored)
+        if handle is None:
             return _unavailable(found.name)
-        response = FileResponse(handle, content_type=CONTENT_TYPE, filename=store.ALL_FILE) if handle else (
-            HttpResponse(content_type=CONTENT_TYPE)
-        )
+        response = FileResponse(handle, content_type=CONTENT_TYPE, filename=store.ALL_FILE)
         if gzipped:
             response["Content-Encoding"] = "gzip"
     response["Content-Length"] = str(length)

@@ -87,7 +87,13 @@ def sweep(now: float | None = None) -> SweepResult:
     referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
     removed, kept, failures = [], 0, 0
     content = store.get()
-    for entry in content.entries():
+    try:
+        stored = content.entries()
+    except store.StoreError:
+        metrics.CLEANUP_FAILURES.inc()
+        log.exception("GC could not list catalog content; the next sweep will retry")
+        return SweepResult(removed=(), kept=0, failures=1)
+    for entry in stored:
         if entry.digest in referenced:
             kept += 1
             continue

@@ -13,10 +13,12 @@ import redis
 from django.conf import settings
 from django.test import Client
 
-from catalogs import store
+from catalogs import cleanup, store
 from catalogs.models import Catalog
-from tests.fixtures.registry import expected_lines, stored_content
-from tests.fixtures.s3 import BUCKET, put_raw, s3_client
+from controlplane.metrics import scrape_registry
+from controlplane.scrape import SCRAPED
+from tests.fixtures.registry import expected_lines, free_port, stored_content
+from tests.fixtures.s3 import BUCKET, S3Server, put_raw, s3_client
 
 pytestmark = [pytest.mark.integration]
 
@@ -111,3 +113,21 @@ def test_s3_entry_without_its_marker_is_absent_until_collected(s3_store: object)
     assert content.remove_stale(3600, now=time.time() + 7200) == 1
     prefix = f"{settings.CATALOG_S3['prefix']}content/"
     assert s3_client().list_objects_v2(Bucket=BUCKET, Prefix=prefix).get("KeyCount") == 0
+
+
+@pytest.mark.django_db
+def test_unreachable_s3_is_503_and_a_counted_gc_failure(s3_store: S3Server, settings: object) -> None:
+    """Nothing listens at the endpoint: readers get 503 with Retry-After, the sweep counts a failure."""
+    dead = free_port()
+    settings.CATALOG_S3 = {**settings.CATALOG_S3, "endpoint_url": f"http://127.0.0.1:{dead}"}  # type: ignore[attr-defined]
+    Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", content_digest="sha256:" + "a" * 64,
+                           last_unpacked=UNPACKED)
+    for url in ("/catalogs/ops/api/v1/all", "/catalogs/ops/api/v1/metas?package=etcd"):
+        response = Client().get(url)
+        assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    failures = scrape_registry(SCRAPED).get_sample_value("catalog_content_cleanup_failures_total") or 0
+    assert cleanup.sweep().failures == 1
+    scraped = scrape_registry(SCRAPED)
+    assert scraped.get_sample_value("catalog_content_cleanup_failures_total") == failures + 1
+    assert scraped.get_sample_value("catalogs_known") == 1
+    assert scraped.get_sample_value("catalog_content_entries") is None

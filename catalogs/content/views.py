@@ -47,6 +47,8 @@ RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
 
 CONTENT_TYPE = "application/jsonl"
 ALLOWED_METHODS = ("GET", "HEAD")
+# Read size when a body is streamed by Django (S3), not handed to the server's sendfile (a local file).
+STREAM_CHUNK = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,7 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         if handle is None:
             return _unavailable(found.name)
         response = FileResponse(handle, content_type=CONTENT_TYPE, filename=store.ALL_FILE)
+        response.block_size = STREAM_CHUNK
         if gzipped:
             response["Content-Encoding"] = "gzip"
     response["Content-Length"] = str(length)

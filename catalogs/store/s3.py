@@ -40,6 +40,7 @@ MAX_GAP = 256 * 1024
 _ABSENT = {"NoSuchKey", "404", "NotFound"}
 _MARKER = re.compile(r"(sha256-[a-f0-9]{64})\.json$")
 _CONTENT = re.compile(r"content/(sha256-[a-f0-9]{64})/")
+Window = tuple[int, int, list[tuple[int, int]]]  # (start, length, the spans it covers)
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,9 @@ def store_for(config: S3Config) -> S3Store:
     return S3Store(config)
 
 
-def windows(spans: list[tuple[int, int]], max_gap: int = MAX_GAP) -> list[tuple[int, int, list[tuple[int, int]]]]:
-    """Group ordered (offset, length) spans into (start, length, spans) windows, one ranged GET each."""
-    grouped: list[tuple[int, int, list[tuple[int, int]]]] = []
+def windows(spans: list[tuple[int, int]], max_gap: int = MAX_GAP) -> list[Window]:
+    """Group ordered (offset, length) spans into windows, one ranged GET each."""
+    grouped: list[Window] = []
     for offset, length in spans:
         if grouped and offset - (grouped[-1][0] + grouped[-1][1]) <= max_gap:
             start, _, members = grouped[-1]
@@ -139,8 +140,12 @@ class S3Store:
         if answer is None:
             return None
         with _errors(), answer["Body"] as body:
-            manifest = json.loads(body.read())
-        return EntryStat(modified=answer["LastModified"].timestamp(), sizes=manifest["sizes"])
+            raw = body.read()
+        try:
+            sizes = {name: int(json.loads(raw)["sizes"][name]) for name in ENTRY_FILES}
+        except (ValueError, KeyError, TypeError) as exc:
+            raise StoreError(f"the marker of {digest} cannot be read: {exc!r}") from exc
+        return EntryStat(modified=answer["LastModified"].timestamp(), sizes=sizes)
 
     def has(self, digest: str) -> bool:
         """The marker and every object at its recorded size (a remover racing a writer can leave less)."""
@@ -173,14 +178,12 @@ class S3Store:
         first = self._ranged(key, grouped[0])
         return None if first is None else self._stream(key, grouped, first)
 
-    def _ranged(self, key: str, window: tuple[int, int, list[tuple[int, int]]]) -> BinaryIO | None:
+    def _ranged(self, key: str, window: Window) -> BinaryIO | None:
         start, length, _ = window
         answer = self._get(key, Range=f"bytes={start}-{start + length - 1}")
         return None if answer is None else answer["Body"]
 
-    def _stream(
-        self, key: str, grouped: list[tuple[int, int, list[tuple[int, int]]]], first: BinaryIO
-    ) -> Iterator[bytes]:
+    def _stream(self, key: str, grouped: list[Window], first: BinaryIO) -> Iterator[bytes]:
         body: BinaryIO | None = first
         for number, window in enumerate(grouped):
             if number:

@@ -131,3 +131,17 @@ def test_unreachable_s3_is_503_and_a_counted_gc_failure(s3_store: S3Server, sett
     assert scraped.get_sample_value("catalog_content_cleanup_failures_total") == failures + 1
     assert scraped.get_sample_value("catalogs_known") == 1
     assert scraped.get_sample_value("catalog_content_entries") is None
+
+
+@pytest.mark.django_db
+def test_s3_write_failing_midway_leaves_no_entry(s3_store: S3Server) -> None:
+    """The marker goes last: when the third object cannot be uploaded, no reader sees the first two."""
+    content, digest = store.get(), "sha256:" + "b" * 64
+    with content.staging_dir() as staged:
+        (staged / store.ALL_FILE).write_bytes(b'{"schema":"olm.package","name":"etcd"}\n')
+        (staged / store.ALL_GZ_FILE).write_bytes(b"")
+        (staged / store.INDEX_FILE).mkdir()  # uploading a directory fails, after the other two went up
+        with pytest.raises(IsADirectoryError):
+            content.write_entry(staged, digest)
+    assert content.stat(digest) is None and not content.has(digest) and content.entries() == []
+    assert content.remove_stale(3600, now=time.time() + 7200) == 1

@@ -208,16 +208,17 @@ def main() -> None:
 
         call_command("migrate", verbosity=0)
         out: Path = unpack["out"]
-        with store.staging_dir() as staged:
+        content = store.get()
+        with content.staging_dir() as staged:
             for name in store.ENTRY_FILES:
                 shutil.copy(out / name, staged / name)
-            store.install(staged, unpack["digest"])
+            content.write_entry(staged, unpack["digest"])
         Catalog.objects.create(name="bench", image_ref="quay.io/bench/catalog:v1", content_digest=unpack["digest"],
                                last_unpacked=datetime.now(UTC))
         api_port, nginx_port = free_port(), free_port()
         processes.append(start([sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{api_port}",
                                 "-w", "2"], env, workdir / "gunicorn.log"))
-        docroot = store.content_dir(unpack["digest"])
+        docroot = content.content_dir(unpack["digest"])  # the directory store (nginx serves it too)
         nginx_conf = nginx_config(workdir, nginx_port, docroot)
         processes.append(start([NGINX, "-c", str(nginx_conf)], env, workdir / "nginx.log"))
         api = f"http://127.0.0.1:{api_port}/catalogs/bench/api/v1"

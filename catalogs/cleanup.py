@@ -63,10 +63,11 @@ def remove_if_unreferenced(digest: str, *, min_age_seconds: float = 0, now: floa
         lock_content(digest)
         if Catalog.objects.filter(content_digest=digest).exists():
             return False
-        entry = store.content_dir(digest)
-        if not entry.exists() or (min_age_seconds and entry.stat().st_mtime > cutoff):
+        content = store.get()
+        entry = content.stat(digest)
+        if entry is None or (min_age_seconds and entry.modified > cutoff):
             return False
-        store.discard(digest)
+        content.remove(digest)
     log.info("removed unreferenced catalog content %s", digest)
     return True
 
@@ -85,7 +86,14 @@ def sweep(now: float | None = None) -> SweepResult:
     grace = settings.CATALOG_GC_GRACE_SECONDS
     referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
     removed, kept, failures = [], 0, 0
-    for entry in store.entries():
+    content = store.get()
+    try:
+        stored = content.entries()
+    except store.StoreError:
+        metrics.CLEANUP_FAILURES.inc()
+        log.exception("GC could not list catalog content; the next sweep will retry")
+        return SweepResult(removed=(), kept=0, failures=1)
+    for entry in stored:
         if entry.digest in referenced:
             kept += 1
             continue
@@ -98,7 +106,7 @@ def sweep(now: float | None = None) -> SweepResult:
             failures += 1
             metrics.CLEANUP_FAILURES.inc()
             log.exception("GC could not remove catalog content %s", entry.digest)
-    store.remove_stale_scratch(max(grace, STALE_SCRATCH_SECONDS), now=now)
+    content.remove_stale(max(grace, STALE_SCRATCH_SECONDS), now=now)
     return SweepResult(removed=tuple(removed), kept=kept, failures=failures)
 
 

@@ -1,7 +1,8 @@
 """Prometheus metrics for catalogs; ``controlplane.scrape`` serves them on ``/metrics``.
 
 The gauges are computed when scraped, from the database and the shared store, so every replica
-reports the same numbers. The cleanup-failure counter is summed across processes (see `controlplane.metrics`).
+reports the same numbers; the store's two are left out of a scrape when the store does not answer.
+The cleanup-failure counter is summed across processes (see `controlplane.metrics`).
 """
 
 from __future__ import annotations
@@ -32,9 +33,12 @@ class CatalogCollector(Collector):
         from catalogs import store
         from catalogs.models import Catalog
 
-        referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
-        stored = {entry.digest for entry in store.entries()}
         yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.", value=Catalog.objects.count())
+        referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
+        try:
+            stored = {entry.digest for entry in store.get().entries()}
+        except store.StoreError:
+            return
         yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.", value=len(stored))
         yield GaugeMetricFamily(
             "catalog_content_orphans", "Content entries no catalog references.", value=len(stored - referenced)

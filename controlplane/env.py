@@ -8,13 +8,15 @@ from urllib.parse import urlparse
 
 from django.core.exceptions import ImproperlyConfigured
 
-__all__ = ["env_bool", "env_choice", "env_int", "env_list", "env_path", "env_required", "env_str", "env_url"]
+__all__ = [
+    "config_error", "env_bool", "env_choice", "env_int", "env_list", "env_path", "env_required", "env_str", "env_url",
+]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
-def _fail(name: str, problem: str, fix: str) -> ImproperlyConfigured:
+def config_error(name: str, problem: str, fix: str) -> ImproperlyConfigured:
     return ImproperlyConfigured(f"{name} {problem}. Fix: {fix}")
 
 
@@ -25,7 +27,7 @@ def env_str(name: str, default: str) -> str:
 def env_required(name: str, fix: str) -> str:
     value = os.environ.get(name, "").strip()
     if not value:
-        raise _fail(name, "is not set", fix)
+        raise config_error(name, "is not set", fix)
     return value
 
 
@@ -38,14 +40,14 @@ def env_bool(name: str, default: bool) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise _fail(name, f"must be a boolean, got {raw!r}", f"set {name}=true or {name}=false")
+    raise config_error(name, f"must be a boolean, got {raw!r}", f"set {name}=true or {name}=false")
 
 
 def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     """One of ``choices`` (case-insensitive); anything else fails start-up naming the variable."""
     value = os.environ.get(name, default).strip().lower()
     if value not in choices:
-        raise _fail(name, f"must be one of {', '.join(choices)}, got {value!r}", f"set {name}={choices[0]}")
+        raise config_error(name, f"must be one of {', '.join(choices)}, got {value!r}", f"set {name}={choices[0]}")
     return value
 
 
@@ -56,9 +58,9 @@ def env_int(name: str, default: int, minimum: int | None = None) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise _fail(name, f"must be an integer, got {raw!r}", f"set {name} to a whole number") from None
+        raise config_error(name, f"must be an integer, got {raw!r}", f"set {name} to a whole number") from None
     if minimum is not None and value < minimum:
-        raise _fail(name, f"must be at least {minimum}, got {value}", f"raise {name} to {minimum} or more")
+        raise config_error(name, f"must be at least {minimum}, got {value}", f"raise {name} to {minimum} or more")
     return value
 
 
@@ -73,7 +75,7 @@ def env_url(name: str, default: str, schemes: tuple[str, ...]) -> str:
     value = os.environ.get(name, default)
     parsed = urlparse(value)
     if parsed.scheme not in schemes:
-        raise _fail(
+        raise config_error(
             name,
             f"has unsupported scheme {parsed.scheme!r}",
             f"use a URL starting with one of: {', '.join(s + '://' for s in schemes)}",
@@ -84,5 +86,5 @@ def env_url(name: str, default: str, schemes: tuple[str, ...]) -> str:
 def env_path(name: str, default: Path, must_exist: bool = False) -> Path:
     path = Path(os.environ.get(name, str(default))).expanduser()
     if must_exist and not path.exists():
-        raise _fail(name, f"points to {path}, which does not exist", f"create it or set {name} to a real path")
+        raise config_error(name, f"points to {path}, which does not exist", f"create it or set {name} to a real path")
     return path

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import dj_database_url
 
+from controlplane.catalog_store_env import catalog_s3_env
 from controlplane.crypto import validate_keys
 from controlplane.env import env_bool, env_choice, env_int, env_list, env_path, env_required, env_str, env_url
 
@@ -210,8 +211,11 @@ LOGGING = {
 }
 
 # Catalogs
-# Content entries live here; every API replica and worker must see the same directory.
+# Where content entries live: "fs", a directory every API replica and worker must see (CATALOG_STORE_DIR),
+# or "s3", a bucket (CATALOG_S3_*; CATALOG_STORE_DIR is then only the worker's local scratch space).
+CATALOG_STORE = env_choice("CATALOG_STORE", "fs", ("fs", "s3"))
 CATALOG_STORE_DIR = env_path("CATALOG_STORE_DIR", BASE_DIR / ".run" / "catalogs")
+CATALOG_S3 = catalog_s3_env(CATALOG_STORE)
 # The public base of the content server, for status.urls.base (<base>/catalogs/<name>).
 CATALOG_BASE_URL = env_url("CATALOG_BASE_URL", "http://127.0.0.1:8000", ("http", "https")).rstrip("/")
 CATALOG_REGISTRY_TIMEOUT_SECONDS = env_int("CATALOG_REGISTRY_TIMEOUT_SECONDS", 30, minimum=1)

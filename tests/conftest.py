@@ -15,7 +15,8 @@ from controlplane.models import ManagedCluster
 from tests.helpers import KUBECONFIG
 
 pytest_plugins = [
-    "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.stack",
+    "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.s3",
+    "tests.fixtures.stack",
 ]
 
 # Suites that run against the live stack. It lives for the rest of the session once started, and its

@@ -1,6 +1,6 @@
 """Query a stored catalog's byte-offset index (written by ``workers.fbc.jsonl``).
 
-Entries are immutable (named by digest), so a parsed index is cached per process by path.
+Entries are immutable (named by digest), so a parsed index is cached per process by store and digest.
 A query intersects the filters through per-key maps and returns byte spans in file order,
 with adjacent lines merged, so a response is a few seeks and reads, never a scan of the file.
 """
@@ -11,9 +11,10 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-__all__ = ["FILTER_KEYS", "CatalogIndex", "load_index"]
+from catalogs.store import INDEX_FILE, ContentStore
+
+__all__ = ["FILTER_KEYS", "CatalogIndex", "load_index", "parse_index"]
 
 FILTER_KEYS = ("schema", "package", "name")
 SUPPORTED_VERSION = 1
@@ -58,10 +59,28 @@ class CatalogIndex:
         return spans
 
 
+class _Absent(Exception):
+    """The entry has no index (lru_cache does not cache exceptions, so absence is looked up again)."""
+
+
+def load_index(store: ContentStore, digest: str) -> CatalogIndex | None:
+    """The entry's parsed index; None when the entry is absent."""
+    try:
+        return _cached_index(store, digest)
+    except _Absent:
+        return None
+
+
 @lru_cache(maxsize=CACHED_INDEXES)
-def load_index(path: Path) -> CatalogIndex:
-    with path.open("rb") as handle:
-        document = json.load(handle)
+def _cached_index(store: ContentStore, digest: str) -> CatalogIndex:
+    raw = store.read(digest, INDEX_FILE)
+    if raw is None:
+        raise _Absent(digest)
+    return parse_index(raw)
+
+
+def parse_index(raw: bytes) -> CatalogIndex:
+    document = json.loads(raw)
     if document.get("version") != SUPPORTED_VERSION:
-        raise ValueError(f"unsupported catalog index version in {path}")
+        raise ValueError("unsupported catalog index version")
     return CatalogIndex.from_entries(document["entries"])

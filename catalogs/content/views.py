@@ -4,21 +4,21 @@ Every answer comes from the database row (which digest a catalog serves) and the
 (the bytes), so all replicas answer alike. A catalog that exists and is Available but has no
 content yet gets 503 with Retry-After: transient state is never reported as "not found".
 
-Files are opened before anything is decided from them, so a content switch between the DB read
-and the open (the old entry collected) is a 503, never a 500. A corrupt index is a 503 too: the
-entry is discarded and the catalog's reconcile enqueued, so a worker unpacks it afresh.
+The views use only the ``ContentStore`` interface, so either store serves alike. An entry that is
+gone when its bytes are opened (a content switch collected it since the DB read) is a 503, never
+a 500, and so is a store that cannot be reached. A corrupt index is a 503 too: the entry is
+discarded and the catalog's reconcile enqueued, so a worker unpacks it afresh.
 """
 
 from __future__ import annotations
 
+import io
 import logging
-import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
-from typing import BinaryIO
+from functools import wraps
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -47,7 +47,8 @@ RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
 
 CONTENT_TYPE = "application/jsonl"
 ALLOWED_METHODS = ("GET", "HEAD")
-READ_CHUNK = 256 * 1024
+# Read size when a body is streamed by Django (S3), not handed to the server's sendfile (a local file).
+STREAM_CHUNK = 256 * 1024
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,8 @@ class Content:
     name: str
     digest: str
     last_modified: datetime
-    directory: Path
+    store: store.ContentStore
+    sizes: Mapping[str, int]
 
 
 def _unavailable(name: str, why: str = "has no content yet") -> JsonResponse:
@@ -81,22 +83,32 @@ def _find_content(name: str) -> Content | HttpResponse:
     pk, _, digest, last_unpacked = row
     if not digest or last_unpacked is None:
         return _unavailable(name)
-    return Content(str(pk), name, digest, last_unpacked, store.content_dir(digest))
+    content = store.get()
+    entry = content.stat(digest)
+    if entry is None or not all(part in entry.sizes for part in store.ENTRY_FILES):
+        return _unavailable(name)  # collected or switched since the DB read, or never whole
+    return Content(str(pk), name, digest, last_unpacked, content, entry.sizes)
 
 
-def _open(path: Path) -> BinaryIO | None:
-    """The open file, or None when the entry is gone (collected or switched since the DB read)."""
-    try:
-        return path.open("rb")
-    except FileNotFoundError:
-        return None
+def _store_errors_unavailable(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A store that cannot be reached is a 503 with Retry-After, like content that is not there yet."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, name: str) -> HttpResponse:
+        try:
+            return view(request, name)
+        except store.StoreError as exc:
+            log.warning("catalog %s: content store error: %s", name, exc)
+            return _unavailable(name, "cannot be read from the content store now")
+
+    return wrapper
 
 
 def _corrupt(content: Content, exc: Exception) -> HttpResponse:
     """Discard an entry whose index cannot be read and have a worker unpack the catalog again."""
     log.error("catalog %s: index of %s is corrupt (%s); discarding it for a re-unpack", content.name,
               content.digest, exc)
-    store.discard(content.digest)
+    content.store.remove(content.digest)
     send(RECONCILE_CATALOG, content.catalog_id)
     return _unavailable(content.name, "has corrupt content that is being unpacked again")
 
@@ -139,25 +151,16 @@ def _treat_encodings_alike(request: HttpRequest, etag: str, alternate: str) -> N
 
 
 @allow_methods(*ALLOWED_METHODS)
+@_store_errors_unavailable
 def all_view(request: HttpRequest, name: str) -> HttpResponse:
-    """The whole catalog: sendfile-able from the store, or a byte range, or the stored gzip copy."""
+    """The whole catalog (streamed from the store), or a byte range, or the stored gzip copy."""
     found = _find_content(name)
     if isinstance(found, HttpResponse):
         return found
-    plain = _open(found.directory / store.ALL_FILE)
-    if plain is None:
-        return _unavailable(name)
-    return _closing(_all_response(request, found, plain), plain)
+    return _all_response(request, found, found.sizes[store.ALL_FILE], found.sizes[store.ALL_GZ_FILE])
 
 
-def _closing(response: HttpResponse, handle: BinaryIO) -> HttpResponse:
-    """Close ``handle`` when Django closes the response: after the body is sent, or at once for 304 or HEAD."""
-    response._resource_closers.append(handle.close)
-    return response
-
-
-def _all_response(request: HttpRequest, found: Content, plain: BinaryIO) -> HttpResponse:
-    size = os.fstat(plain.fileno()).st_size
+def _all_response(request: HttpRequest, found: Content, size: int, packed_size: int) -> HttpResponse:
     wanted = parse_range(request.META.get("HTTP_RANGE", ""), size) if "HTTP_RANGE" in request.META else None
     if wanted is not None and not if_range_allows(
         request.META.get("HTTP_IF_RANGE", ""), etag_for(found.digest), found.last_modified
@@ -173,26 +176,31 @@ def _all_response(request: HttpRequest, found: Content, plain: BinaryIO) -> Http
         response = HttpResponse(status=416, content_type=CONTENT_TYPE)
         response["Content-Range"] = f"bytes */{size}"
         return _validators(response, found, gzipped=False)
-    packed = _open(found.directory / store.ALL_GZ_FILE) if gzipped and not wanted else None
+    head = request.method == "HEAD"  # answered from the entry's stat alone: its bytes are not read
     if wanted:
         start, length = wanted
-        response = StreamingHttpResponse(_read_spans(plain, [(start, length)]), status=206, content_type=CONTENT_TYPE)
+        body = iter(()) if head else found.store.open_range(found.digest, store.ALL_FILE, [(start, length)])
+        if body is None:
+            return _unavailable(found.name)
+        response = StreamingHttpResponse(body, status=206, content_type=CONTENT_TYPE)
         response["Content-Range"] = f"bytes {start}-{start + length - 1}/{size}"
-        response["Content-Length"] = str(length)
-    elif packed is not None:
-        length = os.fstat(packed.fileno()).st_size
-        response = FileResponse(packed, content_type=CONTENT_TYPE)
-        response["Content-Encoding"] = "gzip"
-    elif gzipped:
-        return _unavailable(found.name)
     else:
-        length = size
-        response = FileResponse(plain, content_type=CONTENT_TYPE)
+        length = packed_size if gzipped else size
+        stored = store.ALL_GZ_FILE if gzipped else store.ALL_FILE
+        handle = io.BytesIO() if head else found.store.open(found.digest, stored)
+        if handle is None:
+            return _unavailable(found.name)
+        response = FileResponse(handle, content_type=CONTENT_TYPE, filename=store.ALL_FILE)
+        response.block_size = STREAM_CHUNK
+        if gzipped:
+            response["Content-Encoding"] = "gzip"
+    response["Content-Length"] = str(length)
     response["Accept-Ranges"] = "bytes"
     return _body_or_head(request, _validators(response, found, gzipped=gzipped), length)
 
 
 @allow_methods(*ALLOWED_METHODS)
+@_store_errors_unavailable
 def metas_view(request: HttpRequest, name: str) -> HttpResponse:
     """The documents matching every given filter (schema, package, name), found through the index."""
     found = _find_content(name)
@@ -203,29 +211,24 @@ def metas_view(request: HttpRequest, name: str) -> HttpResponse:
     if unknown or repeated:
         problem = f"unknown query parameters {unknown}" if unknown else f"repeated query parameters {repeated}"
         return json_error(400, "invalid_query", f"{problem}; metas accepts schema, package and name, once each.")
-    lines = _open(found.directory / store.ALL_FILE)
-    if lines is None:
-        return _unavailable(name)
     try:
-        spans = load_index(found.directory / store.INDEX_FILE).spans(dict(request.GET.items()))
-    except FileNotFoundError:
-        lines.close()
-        return _unavailable(name)
+        index = load_index(found.store, found.digest)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-        lines.close()
         return _corrupt(found, exc)
-    return _closing(_metas_response(request, found, lines, spans), lines)
+    if index is None:
+        return _unavailable(name)
+    return _metas_response(request, found, index.spans(dict(request.GET.items())))
 
 
-def _metas_response(
-    request: HttpRequest, found: Content, lines: BinaryIO, spans: list[tuple[int, int]]
-) -> HttpResponse:
+def _metas_response(request: HttpRequest, found: Content, spans: list[tuple[int, int]]) -> HttpResponse:
     length = sum(span_length for _, span_length in spans)
     gzipped = length >= settings.CATALOG_GZIP_MIN_BYTES and accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", ""))
     decided = _precondition(request, found, gzipped=gzipped)
     if decided is not None:
         return decided
-    body = _read_spans(lines, spans)
+    body = iter(()) if request.method == "HEAD" else found.store.open_range(found.digest, store.ALL_FILE, spans)
+    if body is None:
+        return _unavailable(found.name)
     if gzipped:
         response = StreamingHttpResponse(_gzip(body), content_type=CONTENT_TYPE)
         response["Content-Encoding"] = "gzip"
@@ -233,18 +236,6 @@ def _metas_response(
     response = StreamingHttpResponse(body, content_type=CONTENT_TYPE)
     response["Content-Length"] = str(length)
     return _body_or_head(request, _validators(response, found, gzipped=False), length)
-
-
-def _read_spans(handle: BinaryIO, spans: list[tuple[int, int]]) -> Iterator[bytes]:
-    """Yield the bytes of each (offset, length) span of the open file, at most READ_CHUNK at a time."""
-    for offset, length in spans:
-        handle.seek(offset)
-        while length > 0:
-            chunk = handle.read(min(length, READ_CHUNK))
-            if not chunk:
-                return
-            length -= len(chunk)
-            yield chunk
 
 
 def _gzip(chunks: Iterator[bytes]) -> Iterator[bytes]:

@@ -1,4 +1,6 @@
-"""The content HTTP API: validators, conditional requests, ranges, gzip, metas filters and error statuses."""
+"""The content HTTP API: validators, conditional requests, ranges, gzip, metas filters and error statuses.
+
+Every test runs on both stores (the shared directory and an S3 server)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ LINES = BODY.splitlines(keepends=True)
 
 
 @pytest.fixture
-def digest(catalog_store: object) -> str:
+def digest(content_store: str) -> str:
     content = stored_content("v1")
     Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", content_digest=content, last_unpacked=UNPACKED)
     return content
@@ -142,7 +144,7 @@ def test_error_statuses(digest: str, method: str, url: str, status: int) -> None
         assert response["Allow"] == "GET, HEAD"
 
 
-def test_available_without_content_is_503_not_404(catalog_store: object) -> None:
+def test_available_without_content_is_503_not_404(content_store: str) -> None:
     Catalog.objects.create(name="fresh", image_ref="r.io/ops:v1")
     for url in ("/catalogs/fresh/api/v1/all", "/catalogs/fresh/api/v1/metas"):
         response = Client().get(url)

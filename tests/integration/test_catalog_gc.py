@@ -1,4 +1,7 @@
-"""Content cleanup: prompt removal on delete, the GC sweep with its grace period and lock, and the gauges."""
+"""Content cleanup: prompt removal on delete, the GC sweep with its grace period and lock, and the gauges.
+
+The sweep runs on each store in a test of its own (each ages entries its own way); the rest run on both.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +28,21 @@ NOW = datetime(2026, 3, 4, tzinfo=UTC)
 
 def age(digest: str, seconds: float) -> None:
     past = time.time() - seconds
-    os.utime(store.content_dir(digest), (past, past))
+    os.utime(store.get().content_dir(digest), (past, past))  # type: ignore[attr-defined]
+
+
+def has(digest: str) -> bool:
+    return store.get().has(digest)
+
+
+def empty_entry() -> str:
+    """An entry of empty objects, written now (so young), under a digest no fixture has."""
+    content, digest = store.get(), "sha256:" + "f" * 64
+    with content.staging_dir() as staged:
+        for name in store.ENTRY_FILES:
+            (staged / name).write_bytes(b"")
+        content.write_entry(staged, digest)
+    return digest
 
 
 def gauge(name: str) -> float:
@@ -41,11 +58,7 @@ def test_sweep_removes_old_orphans_only(catalog_store: Path, settings: object) -
     Catalog.objects.create(name="live", image_ref="r.io/a:v1", content_digest=live, last_unpacked=NOW)
     age(live, 3600)
     age(old_orphan, 3600)
-    with store.staging_dir() as staged:
-        for name in store.ENTRY_FILES:
-            (staged / name).write_bytes(b"")
-        young_orphan = "sha256:" + "f" * 64
-        store.install(staged, young_orphan)
+    young_orphan = empty_entry()
     (catalog_store / "work" / "crashed").mkdir(parents=True)
     os.utime(catalog_store / "work" / "crashed", (0, 0))
 
@@ -54,7 +67,7 @@ def test_sweep_removes_old_orphans_only(catalog_store: Path, settings: object) -
     result = cleanup.sweep()
 
     assert result.removed == (old_orphan,) and result.kept == 2 and result.failures == 0
-    assert store.has(live) and store.has(young_orphan) and not store.has(old_orphan)
+    assert has(live) and has(young_orphan) and not has(old_orphan)
     assert not (catalog_store / "work" / "crashed").exists()
     assert (gauge("catalogs_known"), gauge("catalog_content_entries"), gauge("catalog_content_orphans")) == (1, 2, 1)
     metrics = Client().get("/metrics")
@@ -64,23 +77,23 @@ def test_sweep_removes_old_orphans_only(catalog_store: Path, settings: object) -
 
 
 @pytest.mark.django_db
-def test_failed_removal_is_counted(catalog_store: Path, settings: object, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_removal_is_counted(content_store: str, settings: object, monkeypatch: pytest.MonkeyPatch) -> None:
     settings.CATALOG_GC_GRACE_SECONDS = 0  # type: ignore[attr-defined]
     orphan = stored_content("v1")
     before = gauge("catalog_content_cleanup_failures_total")
 
-    def refuse(digest: str) -> None:
+    def refuse(self: object, digest: str) -> None:
         raise PermissionError("read-only store")
 
-    monkeypatch.setattr(store, "discard", refuse)
+    monkeypatch.setattr(type(store.get()), "remove", refuse)
     assert cleanup.sweep().failures == 1
     assert gauge("catalog_content_cleanup_failures_total") == before + 1
-    assert store.has(orphan)
+    assert has(orphan)
 
 
 @pytest.mark.django_db
 def test_delete_removes_content_after_commit_unless_shared(
-    catalog_store: Path, django_capture_on_commit_callbacks, admin_api
+    content_store: str, django_capture_on_commit_callbacks, admin_api
 ) -> None:
     shared, own = stored_content("v1"), stored_content("v2")
     first = Catalog.objects.create(name="first", image_ref="r.io/a:v1", content_digest=shared, last_unpacked=NOW)
@@ -89,17 +102,17 @@ def test_delete_removes_content_after_commit_unless_shared(
 
     with django_capture_on_commit_callbacks(execute=True):
         assert admin_api.delete(f"/api/v1/catalogs/{third.pk}/").status_code == 204
-        assert store.has(own)  # still there until the delete commits
-    assert not store.has(own)
+        assert has(own)  # still there until the delete commits
+    assert not has(own)
     assert Client().get("/catalogs/third/api/v1/all").status_code == 404
 
     with django_capture_on_commit_callbacks(execute=True):
         first.delete()
-    assert store.has(shared)
+    assert has(shared)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_gc_waits_for_an_in_flight_switch(catalog_store: Path, settings: object) -> None:
+def test_gc_waits_for_an_in_flight_switch(content_store: str, settings: object) -> None:
     """A worker holding the content lock while it points a new catalog at an entry wins over the GC."""
     settings.CATALOG_GC_GRACE_SECONDS = 0  # type: ignore[attr-defined]
     digest = stored_content("v1")
@@ -123,5 +136,24 @@ def test_gc_waits_for_an_in_flight_switch(catalog_store: Path, settings: object)
     gc_done.set()
     worker.join()
 
-    assert removed is False and store.has(digest)
+    assert removed is False and has(digest)
     assert Client().get("/catalogs/new/api/v1/all").status_code == 200
+
+
+@pytest.mark.django_db
+def test_sweep_on_s3_goes_by_the_markers_last_modified(s3_store: object, settings: object) -> None:
+    """S3 ages cannot be set, so the test waits past a short grace: old orphan removed, live and young kept."""
+    settings.CATALOG_GC_GRACE_SECONDS = 2  # type: ignore[attr-defined]
+    live, old_orphan = stored_content("v1"), stored_content("v2")
+    Catalog.objects.create(name="live", image_ref="r.io/a:v1", content_digest=live, last_unpacked=NOW)
+    time.sleep(3.2)  # LastModified has whole seconds
+    young_orphan = empty_entry()
+    assert (gauge("catalog_content_entries"), gauge("catalog_content_orphans")) == (3, 2)
+
+    result = cleanup.sweep()
+
+    assert result.removed == (old_orphan,) and result.kept == 2 and result.failures == 0
+    assert has(live) and has(young_orphan) and not has(old_orphan)
+    assert store.get().open(old_orphan, store.ALL_FILE) is None  # the objects went too, not only the marker
+    assert (gauge("catalog_content_entries"), gauge("catalog_content_orphans")) == (2, 1)
+    assert cleanup.remove_if_unreferenced(live) is False and has(live)

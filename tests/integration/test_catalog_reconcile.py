@@ -65,7 +65,7 @@ def test_tag_is_resolved_pulled_and_served(registry: Registry, repository: str, 
     assert catalog.base_url == "http://127.0.0.1:8000/catalogs/operators"
     assert catalog.last_unpacked is not None and catalog.observed_generation == catalog.generation
     assert served("operators") == expected_lines("v1")
-    assert store.has(catalog.content_digest) and store_leftovers(catalog_store) == []
+    assert store.get().has(catalog.content_digest) and store_leftovers(catalog_store) == []
     assert CatalogEvent.objects.filter(catalog=catalog, reason="Unpacked").count() == 1
 
 
@@ -248,7 +248,7 @@ def test_unavailable_mode_drops_content(
         "Progressing": ("True", "Succeeded"), "Serving": ("False", "UserSpecifiedUnavailable"),
     }
     assert (catalog.resolved_ref, catalog.content_digest, catalog.last_unpacked) == ("", "", None)
-    assert not store.has(digest)
+    assert not store.get().has(digest)
     assert Client().get("/catalogs/paused/api/v1/all").status_code == 404
 
 
@@ -274,13 +274,13 @@ def test_lost_content_is_unpacked_again(registry: Registry, repository: str, cat
     catalog = Catalog.objects.create(name="healing", image_ref=f"{registry.host}/{repository}:v1")
     reconcile(catalog)
     catalog.refresh_from_db()
-    store.discard(catalog.content_digest)
+    store.get().remove(catalog.content_digest)
     assert Client().get("/catalogs/healing/api/v1/all").status_code == 503
 
     reconcile(catalog)
 
     assert served("healing") == expected_lines("v1")
-    assert gzip.decompress((store.content_dir(catalog.content_digest) / store.ALL_GZ_FILE).read_bytes()) == (
+    assert gzip.decompress(store.get().read(catalog.content_digest, store.ALL_GZ_FILE)) == (
         expected_lines("v1")
     )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogs.content.index import CatalogIndex, load_index
+from catalogs.content.index import CatalogIndex, parse_index
 from tests.fixtures.registry import FBC_DIR, expected_lines
 from workers.fbc.jsonl import write_catalog
 from workers.fbc.parse import CONFIGS_LABEL, FBCError, find_configs_dir, iter_metas, meta_of
@@ -110,7 +110,7 @@ def test_configs_label_found(tmp_path: Path) -> None:
 def test_index_spans_match_filters_and_merge_neighbours(tmp_path: Path, filters: dict, expected_numbers: list) -> None:
     body, out = jsonl_of(FBC_DIR / "v1", tmp_path)
     lines = body.splitlines(keepends=True)
-    spans = load_index(out / "index.json").spans(filters)
+    spans = parse_index((out / "index.json").read_bytes()).spans(filters)
     assert b"".join(body[o:o + n] for o, n in spans) == b"".join(lines[i] for i in expected_numbers)
     if expected_numbers == list(range(len(lines))):
         assert spans == [(0, len(body))]

@@ -43,7 +43,7 @@ def load(pk: str) -> CatalogRequest | None:
         base_url=catalog.base_url,
         last_unpacked=catalog.last_unpacked,
         content_digest=digest,
-        content_present=bool(digest) and store.has(digest),
+        content_present=bool(digest) and store.get().has(digest),
         failure_count=catalog.failure_count,
     )
 
@@ -53,7 +53,7 @@ def save(request: CatalogRequest, outcome: Outcome) -> bool:
     with transaction.atomic():
         if outcome.require_content:
             lock_content(outcome.require_content)
-            if not store.has(outcome.require_content):
+            if not store.get().has(outcome.require_content):
                 raise ContentVanished(f"content {outcome.require_content} left the store before the switch")
         updated = Catalog.objects.filter(pk=request.pk, generation=request.generation).update(
             conditions=outcome.conditions, observed_generation=request.generation, **outcome.fields

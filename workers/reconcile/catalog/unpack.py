@@ -19,8 +19,9 @@ __all__ = ["run"]
 
 
 def run(request: CatalogRequest, digest: str, now: datetime) -> Outcome:
-    """Everything happens in scratch space under the store; only a complete entry is installed."""
-    with store.work_dir() as work, store.staging_dir() as staged:
+    """Everything happens in scratch space; only a complete entry is written to the store."""
+    content = store.get()
+    with content.work_dir() as work, content.staging_dir() as staged:
         with source.client_for(request) as client:
             image = client.pull(digest, work, PullLimits(max_layer_bytes=settings.CATALOG_MAX_LAYER_BYTES))
         rootfs = work / "rootfs"
@@ -31,6 +32,6 @@ def run(request: CatalogRequest, digest: str, now: datetime) -> Outcome:
             iter_metas(configs, rootfs),
             staged / store.ALL_FILE, staged / store.ALL_GZ_FILE, staged / store.INDEX_FILE,
         )
-        store.install(staged, written.digest)
+        content.write_entry(staged, written.digest)
     base_url = f"{settings.CATALOG_BASE_URL}/catalogs/{request.name}"
     return outcome.unpacked(request, source.resolved_ref(request, digest), written.digest, base_url, now)

@@ -19,14 +19,17 @@ T = TypeVar("T", bound="PaginatedCatalogList")
 class PaginatedCatalogList:
     """
     Attributes:
-        count (int):  Example: 123.
+        count (int): How many items match. Exact unless `count_is_estimate`: large lists report PostgreSQL's estimate.
+            Example: 123.
         results (list[Catalog]):
+        count_is_estimate (bool): True when `count` is the database's estimate rather than an exact count.
         next_ (None | str | Unset):  Example: http://api.example.org/accounts/?offset=400&limit=100.
         previous (None | str | Unset):  Example: http://api.example.org/accounts/?offset=200&limit=100.
     """
 
     count: int
     results: list[Catalog]
+    count_is_estimate: bool
     next_: None | str | Unset = UNSET
     previous: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -38,6 +41,8 @@ class PaginatedCatalogList:
         for results_item_data in self.results:
             results_item = results_item_data.to_dict()
             results.append(results_item)
+
+        count_is_estimate = self.count_is_estimate
 
         next_: None | str | Unset
         if isinstance(self.next_, Unset):
@@ -57,6 +62,7 @@ class PaginatedCatalogList:
             {
                 "count": count,
                 "results": results,
+                "count_is_estimate": count_is_estimate,
             }
         )
         if next_ is not UNSET:
@@ -80,6 +86,8 @@ class PaginatedCatalogList:
 
             results.append(results_item)
 
+        count_is_estimate = d.pop("count_is_estimate")
+
         def _parse_next_(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -101,6 +109,7 @@ class PaginatedCatalogList:
         paginated_catalog_list = cls(
             count=count,
             results=results,
+            count_is_estimate=count_is_estimate,
             next_=next_,
             previous=previous,
         )

@@ -14,6 +14,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     availability_mode: CatalogsListAvailabilityMode | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -28,6 +29,8 @@ def _get_kwargs(
         json_availability_mode = availability_mode.value
 
     params["availability_mode"] = json_availability_mode
+
+    params["cursor"] = cursor
 
     params["limit"] = limit
 
@@ -103,6 +106,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     availability_mode: CatalogsListAvailabilityMode | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -113,6 +117,7 @@ def sync_detailed(
 
     Args:
         availability_mode (CatalogsListAvailabilityMode | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -129,6 +134,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         availability_mode=availability_mode,
+        cursor=cursor,
         limit=limit,
         name=name,
         offset=offset,
@@ -147,6 +153,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     availability_mode: CatalogsListAvailabilityMode | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -157,6 +164,7 @@ def sync(
 
     Args:
         availability_mode (CatalogsListAvailabilityMode | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -174,6 +182,7 @@ def sync(
     return sync_detailed(
         client=client,
         availability_mode=availability_mode,
+        cursor=cursor,
         limit=limit,
         name=name,
         offset=offset,
@@ -186,6 +195,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     availability_mode: CatalogsListAvailabilityMode | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -196,6 +206,7 @@ async def asyncio_detailed(
 
     Args:
         availability_mode (CatalogsListAvailabilityMode | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -212,6 +223,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         availability_mode=availability_mode,
+        cursor=cursor,
         limit=limit,
         name=name,
         offset=offset,
@@ -228,6 +240,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     availability_mode: CatalogsListAvailabilityMode | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -238,6 +251,7 @@ async def asyncio(
 
     Args:
         availability_mode (CatalogsListAvailabilityMode | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -256,6 +270,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             availability_mode=availability_mode,
+            cursor=cursor,
             limit=limit,
             name=name,
             offset=offset,

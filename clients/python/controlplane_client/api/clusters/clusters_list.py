@@ -13,6 +13,7 @@ from ...types import UNSET, Response, Unset
 
 def _get_kwargs(
     *,
+    cursor: str | Unset = UNSET,
     flavour: ClustersListFlavour | Unset = UNSET,
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -24,6 +25,8 @@ def _get_kwargs(
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
 
     json_flavour: str | Unset = UNSET
     if not isinstance(flavour, Unset):
@@ -108,6 +111,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     flavour: ClustersListFlavour | Unset = UNSET,
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -120,6 +124,7 @@ def sync_detailed(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
+        cursor (str | Unset):
         flavour (ClustersListFlavour | Unset):
         gateway_api (bool | Unset):
         limit (int | Unset):
@@ -138,6 +143,7 @@ def sync_detailed(
     """
 
     kwargs = _get_kwargs(
+        cursor=cursor,
         flavour=flavour,
         gateway_api=gateway_api,
         limit=limit,
@@ -158,6 +164,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     flavour: ClustersListFlavour | Unset = UNSET,
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -170,6 +177,7 @@ def sync(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
+        cursor (str | Unset):
         flavour (ClustersListFlavour | Unset):
         gateway_api (bool | Unset):
         limit (int | Unset):
@@ -189,6 +197,7 @@ def sync(
 
     return sync_detailed(
         client=client,
+        cursor=cursor,
         flavour=flavour,
         gateway_api=gateway_api,
         limit=limit,
@@ -203,6 +212,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     flavour: ClustersListFlavour | Unset = UNSET,
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -215,6 +225,7 @@ async def asyncio_detailed(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
+        cursor (str | Unset):
         flavour (ClustersListFlavour | Unset):
         gateway_api (bool | Unset):
         limit (int | Unset):
@@ -233,6 +244,7 @@ async def asyncio_detailed(
     """
 
     kwargs = _get_kwargs(
+        cursor=cursor,
         flavour=flavour,
         gateway_api=gateway_api,
         limit=limit,
@@ -251,6 +263,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     flavour: ClustersListFlavour | Unset = UNSET,
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
@@ -263,6 +276,7 @@ async def asyncio(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
+        cursor (str | Unset):
         flavour (ClustersListFlavour | Unset):
         gateway_api (bool | Unset):
         limit (int | Unset):
@@ -283,6 +297,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            cursor=cursor,
             flavour=flavour,
             gateway_api=gateway_api,
             limit=limit,

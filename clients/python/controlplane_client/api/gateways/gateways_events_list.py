@@ -15,6 +15,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: UUID,
     *,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
@@ -22,6 +23,8 @@ def _get_kwargs(
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
 
     params["limit"] = limit
 
@@ -102,6 +105,7 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
@@ -111,6 +115,7 @@ def sync_detailed(
 
     Args:
         id (UUID):
+        cursor (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
         ordering (str | Unset):
@@ -126,6 +131,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        cursor=cursor,
         limit=limit,
         offset=offset,
         ordering=ordering,
@@ -143,6 +149,7 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
@@ -152,6 +159,7 @@ def sync(
 
     Args:
         id (UUID):
+        cursor (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
         ordering (str | Unset):
@@ -168,6 +176,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        cursor=cursor,
         limit=limit,
         offset=offset,
         ordering=ordering,
@@ -179,6 +188,7 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
@@ -188,6 +198,7 @@ async def asyncio_detailed(
 
     Args:
         id (UUID):
+        cursor (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
         ordering (str | Unset):
@@ -203,6 +214,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        cursor=cursor,
         limit=limit,
         offset=offset,
         ordering=ordering,
@@ -218,6 +230,7 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
@@ -227,6 +240,7 @@ async def asyncio(
 
     Args:
         id (UUID):
+        cursor (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
         ordering (str | Unset):
@@ -244,6 +258,7 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            cursor=cursor,
             limit=limit,
             offset=offset,
             ordering=ordering,

@@ -14,6 +14,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     cluster: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -27,6 +28,8 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["cluster"] = cluster
+
+    params["cursor"] = cursor
 
     params["limit"] = limit
 
@@ -112,6 +115,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     cluster: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -125,6 +129,7 @@ def sync_detailed(
 
     Args:
         cluster (str | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -144,6 +149,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         cluster=cluster,
+        cursor=cursor,
         limit=limit,
         name=name,
         offset=offset,
@@ -165,6 +171,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     cluster: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -178,6 +185,7 @@ def sync(
 
     Args:
         cluster (str | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -198,6 +206,7 @@ def sync(
     return sync_detailed(
         client=client,
         cluster=cluster,
+        cursor=cursor,
         limit=limit,
         name=name,
         offset=offset,
@@ -213,6 +222,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     cluster: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -226,6 +236,7 @@ async def asyncio_detailed(
 
     Args:
         cluster (str | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -245,6 +256,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         cluster=cluster,
+        cursor=cursor,
         limit=limit,
         name=name,
         offset=offset,
@@ -264,6 +276,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     cluster: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
     offset: int | Unset = UNSET,
@@ -277,6 +290,7 @@ async def asyncio(
 
     Args:
         cluster (str | Unset):
+        cursor (str | Unset):
         limit (int | Unset):
         name (str | Unset):
         offset (int | Unset):
@@ -298,6 +312,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             cluster=cluster,
+            cursor=cursor,
             limit=limit,
             name=name,
             offset=offset,

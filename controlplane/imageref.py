@@ -8,13 +8,15 @@ from dataclasses import dataclass
 __all__ = ["ImageRef", "InvalidImageRefError", "parse_image_ref"]
 
 MAX_REF_LENGTH = 512
+# Matched with fullmatch: `$` alone would also match before a trailing newline.
 _COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
 _PATH = re.compile(rf"^{_COMPONENT}(?:/{_COMPONENT})*$")
-_DOMAIN = re.compile(
-    r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.?)+(?::[0-9]{1,5})?$"  # host or host:port
+_HOST_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+_DOMAIN = re.compile(  # dot-separated labels: no nested repetition, which backtracked exponentially on a bad host
+    rf"^{_HOST_LABEL}(?:\.{_HOST_LABEL})*\.?(?::[0-9]{{1,5}})?$"  # host or host:port
     r"|^\[[0-9a-fA-F:]+\](?::[0-9]{1,5})?$"  # [ipv6] or [ipv6]:port
 )
-_TAG = re.compile(r"^[\w][\w.-]{0,127}$")
+_TAG = re.compile(r"^[\w][\w.-]{0,127}$", re.ASCII)  # \w as in the OCI grammar: [A-Za-z0-9_]
 _DIGEST = re.compile(r"^sha256:[a-f0-9]{64}$|^(?!sha256:)[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-fA-F0-9]{32,}$")
 
 
@@ -54,15 +56,15 @@ def parse_image_ref(text: str) -> ImageRef:
     """Parse ``text``; a reference with neither tag nor digest keeps ``tag=None`` (meaning latest)."""
     if not text or len(text) > MAX_REF_LENGTH or text != text.strip():
         raise InvalidImageRefError(f"Image reference must be 1-{MAX_REF_LENGTH} characters without surrounding spaces.")
-    remainder, _, digest = text.partition("@")
-    if digest and not _DIGEST.match(digest):
+    remainder, at, digest = text.partition("@")
+    if at and not _DIGEST.fullmatch(digest):  # `name@` has an empty digest, which is invalid
         raise InvalidImageRefError(f"Invalid digest {digest!r}: use sha256:<64 hex> or algo:<32+ hex>.")
     registry, path = _split_registry(remainder)
-    if registry and not _DOMAIN.match(registry):
+    if registry and not _DOMAIN.fullmatch(registry):
         raise InvalidImageRefError(f"Invalid registry {registry!r}.")
     path, colon, tag = path.rpartition(":") if ":" in path else (path, "", "")
-    if colon and not _TAG.match(tag):
+    if colon and not _TAG.fullmatch(tag):
         raise InvalidImageRefError(f"Invalid tag {tag!r}: use at most 128 of letters, digits, '_', '.', '-'.")
-    if not _PATH.match(path) or ".." in path:
+    if not _PATH.fullmatch(path) or ".." in path:
         raise InvalidImageRefError(f"Invalid repository path {path!r}: use lowercase path components separated by '/'.")
     return ImageRef(registry=registry, repository=path, tag=tag or None, digest=digest or None)

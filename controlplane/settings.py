@@ -149,6 +149,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "controlplane.api.schema.add_links"],
     "ENUM_NAME_OVERRIDES": {
         "GatewayPhaseEnum": "gateways.choices.Phase",
         "ClusterFlavourEnum": "controlplane.choices.Flavour",

@@ -16,6 +16,7 @@ __all__ = [
     "validate_printable",
 ]
 
+# Matched with fullmatch: `$` alone would also match before a trailing newline.
 _LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
@@ -28,7 +29,7 @@ MAX_DOMAINS = 32
 
 
 def validate_dns1123_label(value: str) -> None:
-    if len(value) > 63 or not _LABEL.match(value):
+    if len(value) > 63 or not _LABEL.fullmatch(value):
         raise ValidationError(
             f"{value!r} is not a DNS-1123 label: use at most 63 lowercase letters, digits or '-', "
             "starting and ending with a letter or digit.",
@@ -37,7 +38,7 @@ def validate_dns1123_label(value: str) -> None:
 
 
 def validate_dns1123_subdomain(value: str) -> None:
-    if len(value) > 253 or not all(_LABEL.match(part) and len(part) <= 63 for part in value.split(".")):
+    if len(value) > 253 or not all(_LABEL.fullmatch(part) and len(part) <= 63 for part in value.split(".")):
         raise ValidationError(
             f"{value!r} is not a DNS-1123 subdomain: use at most 253 characters of dot-separated "
             "lowercase labels (letters, digits, '-').",
@@ -63,10 +64,10 @@ def validate_printable(value: str) -> None:
 
 
 def _validate_label_key(key: str) -> None:
-    prefix, _, name = key.rpartition("/")
-    if prefix:
+    prefix, slash, name = key.rpartition("/")
+    if slash:  # as Kubernetes: `/name` has an empty prefix, which is invalid
         validate_dns1123_subdomain(prefix)
-    if len(name) > 63 or not _LABEL_NAME.match(name):
+    if len(name) > 63 or not _LABEL_NAME.fullmatch(name):
         raise ValidationError(f"Label key {key!r} is invalid.", code="invalid_label")
 
 
@@ -83,7 +84,7 @@ def validate_labels(value: Any) -> None:
             _validate_label_key(key)
         except ValidationError:
             raise ValidationError(f"Label key {key!r} is invalid.", code="invalid_label") from None
-        if len(item) > 63 or not _LABEL_VALUE.match(item):
+        if len(item) > 63 or not _LABEL_VALUE.fullmatch(item):
             raise ValidationError(f"Label value {item!r} for {key!r} is invalid.", code="invalid_label")
 
 

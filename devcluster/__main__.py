@@ -34,6 +34,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--with", dest="extra", action="append", default=[], choices=presets.extras(),
         help="install an optional preset's CRDs too (repeatable)",
     )
+    run.add_argument(
+        "--state-file", type=Path,
+        help="load the objects from this file at start (when it exists) and save them to it periodically and at exit",
+    )
+    run.add_argument("--state-interval", type=float, default=1.0, help="seconds between saves of a changed state")
     return parser.parse_args(argv)
 
 
@@ -49,6 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         args.extra,
         args.continue_window,
         args.bookmark_interval,
+        args.state_file,
+        args.state_interval,
     )
     return 0
 

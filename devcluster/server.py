@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -13,11 +11,12 @@ from typing import Any
 import yaml
 
 from devcluster import presets
-from devcluster.cluster import DEFAULT_NAMESPACES, Cluster
+from devcluster.cluster import CRD_KEY, DEFAULT_NAMESPACES, Cluster
 from devcluster.controllers import StatusController
 from devcluster.faults import FaultInjector, rule_from_json
 from devcluster.http_api import ApiServer
 from devcluster.paging import DEFAULT_CONTINUE_WINDOW_SECONDS, RetainedSnapshots
+from devcluster.persistence import StateWriter, read_state, write_atomically
 from devcluster.registry import Registry
 from devcluster.store import Store
 from devcluster.watching import IDLE_BOOKMARK_SECONDS
@@ -27,10 +26,18 @@ CONTEXT = "devcluster"
 
 
 def build_cluster(
-    flavour: str, extra_presets: list[str] = (), continue_window: float = DEFAULT_CONTINUE_WINDOW_SECONDS
+    flavour: str,
+    extra_presets: list[str] = (),
+    continue_window: float = DEFAULT_CONTINUE_WINDOW_SECONDS,
+    state: dict[str, Any] | None = None,
 ) -> Cluster:
-    """A fresh cluster with the default namespaces and the flavour's (and extra presets') CRDs installed;
-    continue tokens expire `continue_window` seconds after their list's first chunk."""
+    """A fresh cluster with the default namespaces and the flavour's (and extra presets') CRDs installed, or
+    the cluster a saved `state` holds (its CRDs served, no preset added); continue tokens expire
+    `continue_window` seconds after their list's first chunk."""
+    if state is not None:
+        cluster = Cluster(Store.restore(state), Registry(), RetainedSnapshots(continue_window))
+        cluster.registry.rebuild(cluster.store.list(CRD_KEY))
+        return cluster
     cluster = Cluster(Store(), Registry(), RetainedSnapshots(continue_window))
     for name in DEFAULT_NAMESPACES:
         cluster.ensure_namespace(name)
@@ -64,19 +71,6 @@ def kubeconfig(url: str) -> dict[str, Any]:
     }
 
 
-def write_atomically(path: Path, content: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(content)
-        os.chmod(temp, 0o600)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def serve(
     kubeconfig_path: Path,
     port: int = 0,
@@ -87,15 +81,21 @@ def serve(
     extra_presets: list[str] = (),
     continue_window: float = DEFAULT_CONTINUE_WINDOW_SECONDS,
     bookmark_interval: float = IDLE_BOOKMARK_SECONDS,
+    state_file: Path | None = None,
+    state_interval: float = 1.0,
 ) -> None:
-    """Run until SIGTERM or SIGINT; the kubeconfig appears only once requests can be served."""
-    cluster = build_cluster(flavour, extra_presets, continue_window)
+    """Run until SIGTERM or SIGINT; the kubeconfig appears only once requests can be served. With a
+    `state_file` the objects are loaded from it and saved to it (see `devcluster.persistence`)."""
+    cluster = build_cluster(flavour, extra_presets, continue_window, read_state(state_file) if state_file else None)
+    state_writer = StateWriter(cluster.store, state_file, state_interval) if state_file else None
     injector = FaultInjector()
     if faults_file is not None:
         load_faults(faults_file, injector)
     httpd = ApiServer(("127.0.0.1", port), cluster, injector, verbose, bookmark_interval)
     controller = StatusController(cluster, ready_delay)
     controller.start()
+    if state_writer is not None:
+        state_writer.start()
 
     def request_stop(signum: int, frame: Any) -> None:
         httpd.stopping.set()
@@ -112,3 +112,5 @@ def serve(
     finally:
         controller.stop()
         httpd.server_close()
+        if state_writer is not None:
+            state_writer.close()

@@ -97,16 +97,36 @@ class Store:
             return copy.deepcopy(obj)
 
     def events_after(self, rv: int) -> list[StoredEvent]:
-        """Events newer than `rv`; 410 Gone when the history no longer reaches back that far."""
+        """Events newer than `rv`; 410 Gone when the history no longer reaches back that far (a restored
+        store's history starts at the restored resourceVersion, as after an etcd compaction)."""
         with self.lock:
-            if not self._history or rv >= self._rv:
+            if rv >= self._rv:
                 return []
-            oldest = self._history[0].rv
+            oldest = self._history[0].rv if self._history else self._rv + 1
             if rv < oldest - 1:
                 raise gone(f"too old resource version: {rv} ({oldest - 1})")
             # Every change takes the next resourceVersion: the newest `_rv - rv` events are the ones after rv.
             newest_first = itertools.islice(reversed(self._history), self._rv - rv)
             return list(newest_first)[::-1]
+
+    def dump(self) -> dict[str, Any]:
+        """Every object and the resourceVersion counter, JSON-serializable; the stored dicts are shared."""
+        with self.lock:
+            buckets = {key: list(bucket.values()) for key, bucket in self._objects.items()}
+            rv = self._rv
+        resources = [{"group": group, "plural": plural, "items": items} for (group, plural), items in buckets.items()]
+        return {"resourceVersion": rv, "resources": resources}
+
+    @classmethod
+    def restore(cls, state: dict[str, Any], history_size: int = 20_000) -> Store:
+        """A store holding a `dump()`'s objects; new writes continue after its resourceVersion."""
+        store = cls(history_size)
+        store._rv = int(state["resourceVersion"])
+        for resource in state["resources"]:
+            store._objects[(resource["group"], resource["plural"])] = {
+                (obj["metadata"].get("namespace", ""), obj["metadata"]["name"]): obj for obj in resource["items"]
+            }
+        return store
 
     def wait_for_change(self, after_rv: int, timeout: float) -> None:
         with self.changed:

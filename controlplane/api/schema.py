@@ -11,7 +11,7 @@ from rest_framework import serializers
 from controlplane.api.serializers import ModelCleanSerializer
 from controlplane.api.views import ReconciledModelViewSet
 
-__all__ = ["AutoSchema", "ErrorSerializer", "crud_operation_ids"]
+__all__ = ["AutoSchema", "ErrorSerializer", "add_links", "crud_operation_ids"]
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -123,3 +123,32 @@ def crud_operation_ids(prefix: str, **overrides: Any) -> Any:
         for action in _CRUD_ACTIONS
     }
     return extend_schema_view(**schemas)
+
+
+# Responses that carry an object, by the method of its detail or collection path, and their status code.
+_OBJECT_RESPONSES = {"post": "201", "get": "200", "put": "200", "patch": "200"}
+
+
+def add_links(result: dict[str, Any], **_: Any) -> dict[str, Any]:
+    """A postprocessing hook: OpenAPI links from each response carrying an object (create, retrieve, update)
+    to every operation on that object (`<collection>{id}/...`), its `id` taken from the response body."""
+    paths = result.get("paths", {})
+    for collection in [path for path in paths if not path.endswith("{id}/")]:
+        detail = f"{collection}{{id}}/"
+        targets = {
+            operation["operationId"]: path
+            for path, operations in paths.items() if path.startswith(detail)
+            for operation in operations.values() if isinstance(operation, dict) and "operationId" in operation
+        }
+        if not targets:
+            continue
+        links = {
+            target: {"operationId": target, "parameters": {"id": "$response.body#/id"}} for target in sorted(targets)
+        }
+        sources = [(paths[collection].get("post"), "201")] + [
+            (paths.get(detail, {}).get(method), code) for method, code in _OBJECT_RESPONSES.items() if method != "post"
+        ]
+        for operation, code in sources:
+            if operation and code in operation.get("responses", {}):
+                operation["responses"][code]["links"] = links
+    return result

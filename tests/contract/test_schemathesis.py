@@ -43,6 +43,9 @@ pytestmark = pytest.mark.e2e
 # others that is 9 x 2 x 40 + 13 x 2 x 15 = 1,110 cases, about 1.5 minutes on 2 cores.
 MAX_EXAMPLES_BODY = 40
 MAX_EXAMPLES_OTHER = 15
+# Stateful runs: scenarios, and steps in each.
+STATEFUL_SCENARIOS = 30
+STATEFUL_STEPS = 8
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -76,10 +79,11 @@ class Pool:
     current: dict[str, str] = field(default_factory=dict)
     created: Counter = field(default_factory=Counter)
 
-    def create(self, kind: str) -> str:
+    def body(self, kind: str) -> dict[str, Any]:
+        """The required fields of a new, valid object of ``kind``."""
         self.created[kind] += 1
         n = self.created[kind]
-        body: dict[str, Any] = {
+        return {
             "clusters": {"name": f"fuzz-c{n}", "kubeconfig": UNREACHABLE_KUBECONFIG, "base_domain": "fuzz.test"},
             "gateways": {
                 "name": f"fuzz-gw{n}", "cluster": "fuzz-host", "labels": {"team": "fuzz"},
@@ -87,7 +91,9 @@ class Pool:
             },
             "catalogs": {"name": f"fuzz-cat{n}", "source": {"image": {"ref": "127.0.0.1:9/fuzz/catalog:v1"}}},
         }[kind]
-        response = self.session.post(f"{self.base_url}/api/v1/{kind}/", json=body, timeout=30)
+
+    def create(self, kind: str) -> str:
+        response = self.session.post(f"{self.base_url}/api/v1/{kind}/", json=self.body(kind), timeout=30)
         assert response.status_code == 201, response.text
         return response.json()["id"]
 
@@ -137,6 +143,7 @@ class Findings:
     statuses: Counter = field(default_factory=Counter)
     failures: dict[tuple[str, str], str] = field(default_factory=dict)  # (operation, check) -> first repro
     skipped: list[str] = field(default_factory=list)
+    link_steps: int = 0
 
 
 def failure_titles(exc: BaseException) -> list[str]:
@@ -144,6 +151,12 @@ def failure_titles(exc: BaseException) -> list[str]:
     if group:
         return [title for inner in group for title in failure_titles(inner)]
     return [getattr(exc, "title", None) or type(exc).__name__]
+
+
+def no_waiting(case: Any) -> None:
+    """The worker is stopped: a plan never finishes, so waiting for one would only idle."""
+    if isinstance((case.query or {}).get("wait"), int) and case.query["wait"] > 0:
+        case.query["wait"] = 0
 
 
 def fuzz_operation(operation: Any, mode: GenerationMode, pool: Pool, session: requests.Session, base_url: str,
@@ -163,8 +176,7 @@ def fuzz_operation(operation: Any, mode: GenerationMode, pool: Pool, session: re
     def run(case: Any) -> None:
         if detail and case.path_parameters.get("id") == REAL_ID:
             case.path_parameters["id"] = pool.ensure(kind)
-        if isinstance((case.query or {}).get("wait"), int) and case.query["wait"] > 0:
-            case.query["wait"] = 0  # the worker is stopped: a plan never finishes, so waiting would only idle
+        no_waiting(case)
         findings.cases += 1
         try:
             response = case.call(base_url=base_url, session=session)
@@ -189,16 +201,21 @@ def fuzz_operation(operation: Any, mode: GenerationMode, pool: Pool, session: re
         findings.skipped.append(f"{operation.label} ({mode.value}): {type(exc).__name__}: {exc}"[:300])
 
 
-def test_schemathesis_finds_no_contract_violation(
-    quiet_stack: Stack, transactional_db: None, live_schema: dict[str, Any]
-) -> None:
-    base_url = quiet_stack.api_url
+def fuzzing_session(base_url: str) -> tuple[requests.Session, Pool]:
+    """An admin session and an object pool, with the cluster ``fuzz-host`` that pooled gateways live on."""
     session = admin_session(base_url)
-    pool = Pool(session, base_url)
     host = session.post(f"{base_url}/api/v1/clusters/", timeout=30, json={
         "name": "fuzz-host", "kubeconfig": UNREACHABLE_KUBECONFIG, "base_domain": "host.fuzz.test",
     })
     assert host.status_code == 201, host.text
+    return session, Pool(session, base_url)
+
+
+def test_schemathesis_finds_no_contract_violation(
+    quiet_stack: Stack, transactional_db: None, live_schema: dict[str, Any]
+) -> None:
+    base_url = quiet_stack.api_url
+    session, pool = fuzzing_session(base_url)
     for kind in ("clusters", "gateways", "catalogs"):
         pool.ensure(kind)
 
@@ -225,3 +242,65 @@ def test_schemathesis_finds_no_contract_violation(
     report = "\n".join(f"{op} [{check}]:\n  {repro}" for (op, check), repro in sorted(findings.failures.items()))
     server_log = quiet_stack.log("api")[-4000:] if findings.failures else ""
     assert not findings.failures, f"{summary}\n{report}\n--- API log tail ---\n{server_log}"
+
+
+def stateful_machine(schema: Any, session: requests.Session, base_url: str, pool: Pool, findings: Findings) -> type:
+    """The schema's state machine, following its links (create -> get, update, actions, delete). A create gets
+    the required fields of a real object (the other fields stay fuzzed), so the links have objects to follow."""
+
+    class Machine(schema.as_state_machine()):  # type: ignore[misc]
+        def step(self, input: Any) -> Any:
+            findings.link_steps += input.transition is not None and input.is_applied
+            return super().step(input)
+
+        def before_call(self, case: Any) -> None:
+            kind = case.path.split("/")[3]
+            if case.method == "POST" and case.path == f"/api/v1/{kind}/" and isinstance(case.body, dict):
+                case.body.update(pool.body(kind))
+            no_waiting(case)
+            findings.cases += 1
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"base_url": base_url, "session": session}
+
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            findings.statuses[response.status_code] += 1
+
+        def validate_response(self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any) -> None:
+            try:
+                case.validate_response(response, checks=CHECKS)
+            except (AssertionError, BaseExceptionGroup) as exc:
+                for title in failure_titles(exc):
+                    findings.failures.setdefault(
+                        (case.operation.label, title),
+                        f"{case.as_curl_command(base_url=base_url)}\n  -> {response.status_code} {response.text[:500]}",
+                    )
+
+    return Machine
+
+
+def test_stateful_runs_follow_links_without_a_contract_violation(
+    quiet_stack: Stack, transactional_db: None, live_schema: dict[str, Any]
+) -> None:
+    base_url = quiet_stack.api_url
+    session, pool = fuzzing_session(base_url)
+    links = [name for ops in live_schema["paths"].values() for op in ops.values() if isinstance(op, dict)
+             for response in op.get("responses", {}).values() for name in response.get("links", {})]
+    assert "gateways_retrieve" in links and "catalogs_destroy" in links  # controlplane.api.schema.add_links
+    findings = Findings()
+    machine = stateful_machine(schemathesis.openapi.from_dict(live_schema), session, base_url, pool, findings)
+    started = time.monotonic()
+    machine.run(settings=settings(
+        max_examples=STATEFUL_SCENARIOS, stateful_step_count=STATEFUL_STEPS, derandomize=True, database=None,
+        deadline=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck),
+    ))
+    summary = (
+        f"schemathesis {schemathesis.SCHEMATHESIS_VERSION} stateful: {findings.cases} cases in {STATEFUL_SCENARIOS} "
+        f"scenarios, {findings.link_steps} of them following a link, in {time.monotonic() - started:.0f}s; "
+        f"statuses {dict(sorted(findings.statuses.items()))}; objects created {dict(pool.created)}"
+    )
+    print(summary, file=sys.stderr)
+    assert findings.link_steps > 0, summary
+    report = "\n".join(f"{op} [{check}]:\n  {repro}" for (op, check), repro in sorted(findings.failures.items()))
+    assert not findings.failures, f"{summary}\n{report}\n--- API log tail ---\n{quiet_stack.log('api')[-4000:]}"

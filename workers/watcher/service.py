@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -61,7 +61,7 @@ class ClusterWatch:
     def start(self, kubeconfig: str, targets: list[WatchTarget]) -> None:
         for target in targets:
             threading.Thread(
-                target=watch_forever, args=(kubeconfig, target, self._changed, self._relist, self.stop),
+                target=watch_forever, args=(kubeconfig, target, self._changed, self.relisted, self.stop),
                 name=f"watch-{self.name}-{target.plural}", daemon=True,
             ).start()
 
@@ -69,7 +69,8 @@ class ClusterWatch:
         with self._lock:
             self._dirty.add(namespace)
 
-    def _relist(self) -> None:
+    def relisted(self) -> None:
+        """Changes may have been missed: the next drain asks for a resync of the whole cluster."""
         with self._lock:
             self._relisted = True
 
@@ -93,10 +94,16 @@ class Watcher:
         next_rebalance = 0.0
         try:
             while not stop.is_set():
-                if time.monotonic() >= next_rebalance:
-                    self.rebalance()
-                    next_rebalance = time.monotonic() + self.lease.total_seconds() / 3
-                self.flush()
+                try:
+                    if time.monotonic() >= next_rebalance:
+                        self.rebalance()
+                        next_rebalance = time.monotonic() + self.lease.total_seconds() / 3
+                    self.flush()
+                except DatabaseError as exc:  # e.g. PostgreSQL restarting: keep watching, retry next round
+                    log.warning("database unavailable, retrying: %s", exc)
+                    connection.close()
+                    for watch in self.watches.values():
+                        watch.relisted()  # a flush may have lost its changes: resync the whole cluster
                 stop.wait(self.flush_seconds)
         finally:
             for cluster_id in list(self.watches):

@@ -139,12 +139,10 @@ class GatewayViewSet(ReconciledModelViewSet):
     @action(detail=True, methods=["post"], url_path="plan", url_name="plan", filterset_class=None)
     def plan(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         seconds = wait_seconds(request)
-        with transaction.atomic():  # get_object locks the row (a POST on one object), which needs a transaction
-            gateway = self.get_object()
-            if gateway.deletion_requested_at is not None:
-                raise Conflict("The gateway is being deleted; there is nothing to plan.")
-            plan = request_plan(request.user, gateway, gateway)
-        return plan_response(request, plan, seconds)
+        gateway = self.get_object()  # a reading action: no row lock (see reading_actions)
+        if gateway.deletion_requested_at is not None:
+            raise Conflict("The gateway is being deleted; there is nothing to plan.")
+        return plan_response(request, request_plan(request.user, gateway, gateway), seconds)
 
     @extend_schema(
         operation_id="gateways_plan_spec", request=GatewaySerializer, parameters=[WAIT_PARAMETER],

@@ -142,6 +142,9 @@ SPECTACULAR_SETTINGS = {
         "ClusterFlavourEnum": "controlplane.choices.Flavour",
         "ConditionStatusEnum": "controlplane.choices.ConditionStatus",
         "EventTypeEnum": "controlplane.choices.EventType",
+        "RolloutTargetStateEnum": "rollouts.choices.TargetState",
+        "RolloutPhaseEnum": "rollouts.choices.RolloutPhase",
+        "ReleaseStatusEnum": "gateways.choices.ReleaseStatus",
     },
 }
 

@@ -11,6 +11,7 @@ api_v1 = [
     path("", include("controlplane.api.urls")),
     path("", include("gateways.api.urls")),
     path("", include("catalogs.api.urls")),
+    path("", include("rollouts.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("schema/swagger-ui/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("schema/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

@@ -26,7 +26,9 @@ class Rollout(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     target_release = models.ForeignKey(GatewayRelease, on_delete=models.PROTECT, related_name="rollouts")
     # Which gateways, as given: {"clusters": [...], "labels": {...}}; empty: every gateway.
     selector = models.JSONField(default=dict, blank=True)

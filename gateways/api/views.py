@@ -65,7 +65,7 @@ GATEWAY_EXAMPLE = OpenApiExample(
 class GatewayViewSet(ReconciledModelViewSet):
     """Tenant gateways. Users see and change only their own; platform admins see all."""
 
-    queryset = Gateway.objects.select_related("cluster", "owner")
+    queryset = Gateway.objects.select_related("cluster", "owner", "release", "deployed_release")
     serializer_class = GatewaySerializer
     permission_classes = (IsAuthenticated, IsOwnerOrAdmin)
     filterset_class = GatewayFilter

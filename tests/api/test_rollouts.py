@@ -82,7 +82,8 @@ def test_create_plans_waves_and_targets_the_selection(admin_api, fleet, v2) -> N
 
 
 def test_overlapping_rollouts_are_409_naming_the_other(admin_api, fleet, v2) -> None:
-    assert admin_api.post("/api/v1/rollouts/", rollout_body(selector={"clusters": ["east"]}), format="json").status_code == 201
+    first = admin_api.post("/api/v1/rollouts/", rollout_body(selector={"clusters": ["east"]}), format="json")
+    assert first.status_code == 201
     clash = admin_api.post("/api/v1/rollouts/", rollout_body(name="again"), format="json")
     assert clash.status_code == 409 and "'to-v2'" in clash.json()["error"]["message"]
     admin_api.post(f"/api/v1/rollouts/{Rollout.objects.get().pk}/abort/")

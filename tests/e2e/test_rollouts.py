@@ -43,15 +43,15 @@ def admin(api_session: Callable[..., ApiSession]) -> ApiSession:
 
 
 @pytest.fixture
-def fleet(request, admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_gateway_cluster):
+def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_gateway_cluster):
     """Releases v1 (the default), v2 and bad; six Running gateways on v1 over three clusters."""
-    prefix = request.node.name.split("_")[1][:6]
-    for name, chart, default in (("v1", MIRROR_CHART, True), ("v2", charts["v2"], False), ("bad", charts["bad"], False)):
+    releases = (("v1", MIRROR_CHART, True), ("v2", charts["v2"], False), ("bad", charts["bad"], False))
+    for name, chart, default in releases:
         response = admin.post("/api/v1/releases/", json={"name": name, "chart": str(chart), "default": default})
         assert response.status_code == 201, response.text
     clusters = []
     for index, dc in enumerate((gateway_cluster, second_gateway_cluster, third_gateway_cluster)):
-        clusters.append(register(dc, f"{prefix}-c{index}").name)
+        clusters.append(register(dc, f"ro-c{index}").name)
     gateways = {}
     for cluster in clusters:
         for index in range(GATEWAYS_PER_CLUSTER):

@@ -19,7 +19,8 @@ from rollouts.choices import ACTIVE_PHASES, RolloutPhase
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
 from rollouts.planning import Candidate, plan_waves
 
-__all__ = ["ADVANCE_ROLLOUT", "RolloutConflict", "abort", "create_rollout", "pause", "resume", "selected_gateways"]
+__all__ = ["ADVANCE_ROLLOUT", "RolloutConflict", "abort", "create_rollout", "pause", "plan_targets", "resume",
+           "selected_gateways"]
 
 ADVANCE_ROLLOUT = "workers.tasks.advance_rollout"
 
@@ -38,11 +39,13 @@ def selected_gateways(selector: dict[str, Any], target: GatewayRelease) -> Query
     return gateways
 
 
-def _claim(gateways: QuerySet[Gateway]) -> list[Gateway]:
-    """Lock the selected rows (in a stable order) and refuse gateways of another active rollout."""
-    locked = list(gateways.select_related("cluster").select_for_update(of=("self",)).order_by("pk"))
+def plan_targets(rollout: Rollout, *, lock: bool) -> tuple[dict[str, Gateway], list[list[Candidate]]]:
+    """The selected gateways and their waves; raises PlanError, or RolloutConflict for a gateway another active
+    rollout has. With ``lock`` (inside a transaction) the gateway rows stay locked until it ends."""
+    selected = selected_gateways(rollout.selector, rollout.target_release).select_related("cluster").order_by("pk")
+    gateways = {str(g.pk): g for g in (selected.select_for_update(of=("self",)) if lock else selected)}
     busy = (
-        RolloutTarget.objects.filter(gateway__in=locked, rollout__phase__in=ACTIVE_PHASES)
+        RolloutTarget.objects.filter(gateway__in=list(gateways.values()), rollout__phase__in=ACTIVE_PHASES)
         .select_related("rollout").order_by("rollout__name", "gateway_name")
     )
     clash: dict[str, list[str]] = {}
@@ -51,17 +54,17 @@ def _claim(gateways: QuerySet[Gateway]) -> list[Gateway]:
     if clash:
         detail = "; ".join(f"rollout {name!r} has {', '.join(names[:5])}" for name, names in clash.items())
         raise RolloutConflict(f"Gateways are already in an active rollout: {detail}.")
-    return locked
+    waves = plan_waves(
+        [Candidate(id=pk, name=g.name, cluster=g.cluster.name) for pk, g in gateways.items()],
+        cluster_waves=rollout.wave_clusters, percentages=rollout.wave_percentages,
+    )
+    return gateways, waves
 
 
 def create_rollout(rollout: Rollout) -> Rollout:
     """Save a validated, unsaved rollout with its planned targets; raises PlanError or RolloutConflict."""
     with transaction.atomic():
-        gateways = {str(g.pk): g for g in _claim(selected_gateways(rollout.selector, rollout.target_release))}
-        waves = plan_waves(
-            [Candidate(id=pk, name=g.name, cluster=g.cluster.name) for pk, g in gateways.items()],
-            cluster_waves=rollout.wave_clusters, percentages=rollout.wave_percentages,
-        )
+        gateways, waves = plan_targets(rollout, lock=True)
         rollout.wave_count = len(waves)
         rollout.save()
         RolloutTarget.objects.bulk_create(

@@ -136,3 +136,17 @@ def test_schema_documents_releases_and_rollouts(admin_api) -> None:
     assert "409" in paths["/api/v1/rollouts/{id}/pause/"]["post"]["responses"]
     status = schema["components"]["schemas"]["RolloutStatus"]["properties"]
     assert {"total", "waves", "blocked", "conditions"} <= set(status)
+
+
+def test_console_pages_render_for_platform_admins_only(admin_api, admin_user, fleet, v2, client, make_user) -> None:
+    rollout = admin_api.post("/api/v1/rollouts/", rollout_body(), format="json").json()
+    client.force_login(admin_user)
+    page = client.get(f"/admin/rollouts/rollout/{rollout['id']}/change/")
+    assert page.status_code == 200 and b'id="cp-rollout-waves"' in page.content
+    assert b'data-operation="pause"' in page.content and b'data-operation="resume"' not in page.content
+    assert client.get("/admin/rollouts/rollout/").status_code == 200
+    assert client.get("/admin/rollouts/rollout/add/").status_code == 200
+    paused = client.post(f"/admin/rollouts/rollout/{rollout['id']}/operation/pause/")
+    assert paused.status_code == 302 and Rollout.objects.get().phase == "Paused"
+    client.force_login(make_user("staff-tenant", admin=False))
+    assert client.get(f"/admin/rollouts/rollout/{rollout['id']}/change/").status_code in (302, 403)

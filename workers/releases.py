@@ -20,7 +20,7 @@ from django.utils import timezone
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
-from gateways.values import gateway_values, merge_values
+from gateways.values import gateway_values, merge_values, routing_problems
 from workers import runtime
 from workers.drivers.errors import DriverError
 from workers.reconcile.gateway.load import routing_config
@@ -69,6 +69,8 @@ def _problems(release: GatewayRelease, chart: Chart) -> list[str]:
         return problems
     routing = routing_config()
     for facts in cluster_shapes():
+        if routing_problems(facts, routing):
+            continue  # a worker configuration problem (reported at start-up), not the release's
         merged = merge_values(release.values, gateway_values(MAXIMAL_SPEC, facts, routing))
         bad = unknown_keys(merged, chart.defaults)
         problems += [f"{facts.flavour}: the chart has no values key {p!r}" for p in bad]

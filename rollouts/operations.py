@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from controlplane.conditions import set_condition
 from controlplane.dispatch import enqueue_on_commit
 from gateways.models import Gateway, GatewayRelease
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase
@@ -90,10 +91,13 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
         if rollout.phase not in allowed:
             needed = ", ".join(allowed)
             raise RolloutConflict(f"The rollout is {rollout.phase}; {reason.lower()} needs one of {needed}.")
-        started = rollout.wave_started_at is not None
+        started, now = rollout.wave_started_at is not None, timezone.now()
         rollout.phase = phase or (RolloutPhase.PROGRESSING if started else RolloutPhase.PENDING)
-        rollout.finished_at = timezone.now() if phase == RolloutPhase.ABORTED else None
-        rollout.save(update_fields=("phase", "finished_at", "updated_at"))
+        rollout.finished_at = now if phase == RolloutPhase.ABORTED else None
+        paused = "True" if rollout.phase == RolloutPhase.PAUSED else "False"
+        rollout.conditions = set_condition(rollout.conditions, type_="Paused", status=paused, reason=reason,
+                                           message=message, generation=0, now=now)
+        rollout.save(update_fields=("phase", "finished_at", "conditions", "updated_at"))
         RolloutEvent.objects.create(rollout=rollout, reason=reason, message=message)
         enqueue_on_commit(ADVANCE_ROLLOUT, rollout.pk)
     return rollout

@@ -109,7 +109,9 @@ def test_pause_resume_abort_and_their_conflicts(admin_api, fleet, v2) -> None:
     rollout = admin_api.post("/api/v1/rollouts/", rollout_body(), format="json").json()
     url = f"/api/v1/rollouts/{rollout['id']}"
     assert admin_api.post(f"{url}/resume/").status_code == 409
-    assert admin_api.post(f"{url}/pause/").json()["status"]["phase"] == "Paused"
+    paused = admin_api.post(f"{url}/pause/").json()["status"]
+    assert paused["phase"] == "Paused" and paused["conditions"][0]["type"] == "Paused"
+    assert paused["conditions"][0]["status"] == "True"
     assert admin_api.post(f"{url}/resume/").json()["status"]["phase"] == "Pending"  # it had not started yet
     assert admin_api.post(f"{url}/abort/").json()["status"]["phase"] == "Aborted"
     assert admin_api.post(f"{url}/pause/").status_code == 409

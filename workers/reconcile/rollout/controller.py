@@ -21,7 +21,7 @@ from django.utils import timezone
 from controlplane.choices import EventType
 from controlplane.conditions import set_condition
 from controlplane.dispatch import enqueue_on_commit
-from gateways.models import Gateway
+from gateways.models import Gateway, GatewayRelease
 from rollouts.choices import FailurePolicy, RolloutPhase, TargetState
 from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetView, step
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
@@ -79,11 +79,17 @@ def _move_release(target: RolloutTarget, release_id: Any, expected: Any, now: da
     return Gateway.objects.values_list("generation", flat=True).get(pk=target.gateway_id)
 
 
+def _default_release_id() -> Any:
+    """A gateway without a release runs the default: a rollback returns it there."""
+    default = GatewayRelease.current_default()
+    return default.pk if default else None
+
+
 def _apply_target(rollout: Rollout, target: RolloutTarget, state: str, reason: str, now: datetime) -> None:
     target.state, target.reason = state, reason[:1024]
     if state == TargetState.UPGRADING:
-        previous = Gateway.objects.values_list("release_id", flat=True).get(pk=target.gateway_id)
-        target.previous_release_id, target.started_at = previous, now
+        previous = Gateway.objects.filter(pk=target.gateway_id).values_list("release_id", flat=True).first()
+        target.previous_release_id, target.started_at = previous or _default_release_id(), now
         target.generation = _move_release(target, rollout.target_release_id, previous, now)
         if target.generation is None:
             target.state, target.reason = TargetState.SKIPPED, "The gateway was deleted"

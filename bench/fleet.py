@@ -75,11 +75,11 @@ def helm_wrapper(workdir: Path) -> tuple[Path, Path]:
     return wrapper, log
 
 
-def reset_database() -> None:
+def reset_database(db_name: str = DB_NAME, broker: str = BROKER) -> None:
     with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
-    redis.Redis.from_url(BROKER).flushdb()
+        conn.execute(f"DROP DATABASE IF EXISTS {db_name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {db_name}")
+    redis.Redis.from_url(broker).flushdb()
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=os.environ, check=True,
                    capture_output=True)
 

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "controlplane",
     "gateways",
     "catalogs",
+    "rollouts",
     "workers",
 ]
 
@@ -155,6 +156,9 @@ SPECTACULAR_SETTINGS = {
         "ClusterFlavourEnum": "controlplane.choices.Flavour",
         "ConditionStatusEnum": "controlplane.choices.ConditionStatus",
         "EventTypeEnum": "controlplane.choices.EventType",
+        "RolloutTargetStateEnum": "rollouts.choices.TargetState",
+        "RolloutPhaseEnum": "rollouts.choices.RolloutPhase",
+        "ReleaseStatusEnum": "gateways.choices.ReleaseStatus",
     },
 }
 
@@ -167,11 +171,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 5}
 RESYNC_INTERVAL_SECONDS = env_int("RESYNC_INTERVAL_SECONDS", 60, minimum=1)
 CATALOG_GC_INTERVAL_SECONDS = env_int("CATALOG_GC_INTERVAL_SECONDS", 600, minimum=1)
+ROLLOUT_INTERVAL_SECONDS = env_int("ROLLOUT_INTERVAL_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "probe clusters": {"task": "workers.tasks.probe_all_clusters", "schedule": RESYNC_INTERVAL_SECONDS},
     "resync gateways": {"task": "workers.tasks.resync_gateways", "schedule": RESYNC_INTERVAL_SECONDS},
     "poll catalogs": {"task": "workers.tasks.poll_catalogs", "schedule": RESYNC_INTERVAL_SECONDS},
     "collect catalog content": {"task": "workers.tasks.gc_catalog_content", "schedule": CATALOG_GC_INTERVAL_SECONDS},
+    "advance rollouts": {"task": "workers.tasks.advance_rollouts", "schedule": ROLLOUT_INTERVAL_SECONDS},
 }
 CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, minimum=1)
 # A watcher replica holds each cluster it watches this long, renewing every third of it.

@@ -13,6 +13,7 @@ api_v1 = [
     path("", include("controlplane.api.urls")),
     path("", include("gateways.api.urls")),
     path("", include("catalogs.api.urls")),
+    path("", include("rollouts.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "schema/swagger-ui/",

@@ -270,7 +270,8 @@ class GatewayAdmin(admin.ModelAdmin):
                     ("created_at", "updated_at"),
                 ), "classes": ("cp-status",)}),
                 ("Helm release", {"fields": (
-                    "release_name", "release_revision", "release_status_display", "chart_version",
+                    ("release", "deployed_release"), "release_name", "release_revision", "release_status_display",
+                    "chart_version",
                 ), "classes": ("cp-status",)}),
                 ("Conditions", {"fields": ("conditions_display",), "classes": ("cp-status", "cp-wide")}),
                 ("Events", {"fields": ("events_display",), "classes": ("cp-status", "cp-wide")}),
@@ -284,8 +285,8 @@ class GatewayAdmin(admin.ModelAdmin):
             "name", "owner_name", "cluster", "database_uri_state",
             "phase_display", "route_display", "namespace", "generation", "observed_generation", "failure_count",
             "next_attempt_display", "last_reconciled_display", "deletion_display", "created_at", "updated_at",
-            "release_name", "release_revision", "release_status_display", "chart_version",
-            "conditions_display", "events_display",
+            "release", "deployed_release", "release_name", "release_revision", "release_status_display",
+            "chart_version", "conditions_display", "events_display",
         )
 
     def get_form(self, request: HttpRequest, obj: Gateway | None = None, change: bool = False, **kwargs: Any) -> Any:

@@ -2,7 +2,7 @@
 
 from django.db import models
 
-__all__ = ["DatabaseProvider", "Phase", "PlanAction", "PlanStatus"]
+__all__ = ["DatabaseProvider", "Phase", "PlanAction", "PlanStatus", "ReleaseStatus"]
 
 
 class Phase(models.TextChoices):
@@ -30,3 +30,11 @@ class PlanAction(models.TextChoices):
     UPGRADE = "upgrade"
     NOTHING = "nothing"
     BLOCKED = "blocked"
+
+
+class ReleaseStatus(models.TextChoices):
+    """Whether a worker has loaded the release's chart and found its values overrides valid."""
+
+    PENDING = "Pending"
+    READY = "Ready"
+    INVALID = "Invalid"

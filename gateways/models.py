@@ -21,10 +21,12 @@ from controlplane.validators import (
     validate_labels,
     validate_printable,
 )
-from gateways.choices import DatabaseProvider, Phase, PlanStatus
+from gateways.chart_keys import type_mismatches, unknown_keys
+from gateways.chart_source import chart_source_problem, local_chart_defaults
+from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseStatus
 from gateways.values import default_route_host, host_in_domains
 
-__all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "validate_image"]
+__all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "validate_image"]
 
 NAME_MAX_LENGTH = 40
 ROUTE_HOST_CONSTRAINT = "gateway_unique_route_host_per_cluster"
@@ -45,13 +47,66 @@ def validate_gateway_name(value: str) -> None:
         raise ValidationError(f"Gateway names are at most {NAME_MAX_LENGTH} characters.", code="invalid_name")
 
 
+class GatewayRelease(models.Model):
+    """A chart release gateways run: a chart (local path or ``oci://``), its pinned version, and values overrides.
+
+    The chart, version and values never change once created (a new release is a new row), so a worker
+    may cache the pulled chart by reference and version. ``status`` is written by the worker that
+    first loads the chart: Ready, or Invalid with ``message``. Exactly one release is the ``default``,
+    which new gateways get.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
+    chart = models.CharField(max_length=512, help_text="A local chart directory or .tgz, or oci://...")
+    version = models.CharField(max_length=64, blank=True, help_text="Required for oci:// unless pinned by digest.")
+    values = models.JSONField(default=dict, blank=True, help_text="Values overrides; only keys the chart has.")
+    default = models.BooleanField(default=False, help_text="New gateways get the default release.")
+    status = models.CharField(
+        max_length=16, choices=ReleaseStatus.choices, default=ReleaseStatus.PENDING, editable=False
+    )
+    message = models.CharField(max_length=2000, blank=True, editable=False)
+    chart_version = models.CharField(max_length=64, blank=True, editable=False)
+    validated_at = models.DateTimeField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("name",)
+        constraints = [
+            models.UniqueConstraint(fields=("default",), condition=models.Q(default=True), name="one_default_release")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def current_default(cls) -> GatewayRelease | None:
+        return cls.objects.filter(default=True).first()
+
+    def clean(self) -> None:
+        problem = chart_source_problem(self.chart, self.version, "chart", "version")
+        if problem:
+            raise ValidationError({"version": problem})
+        if not isinstance(self.values, dict):
+            raise ValidationError({"values": "Values overrides must be a JSON object."})
+        if self.default and self.status == ReleaseStatus.INVALID:
+            raise ValidationError({"default": "An Invalid release cannot be the default."})
+        defaults = local_chart_defaults(self.chart)
+        if defaults is not None:
+            problems = [f"the chart has no values key {p!r}" for p in unknown_keys(self.values, defaults)]
+            problems += type_mismatches(self.values, defaults)
+            if problems:
+                raise ValidationError({"values": problems})
+
+
 class Gateway(SpecResource):
     """A tenant gateway, installed with Helm into its own namespace on a managed cluster."""
 
     SPEC_FIELDS = (
         "cluster_id", "image", "supervisor_image", "route_enabled", "route_host",
         "oidc_issuer", "oidc_audience", "oidc_roles_claim", "oidc_admin_role", "oidc_user_role",
-        "oidc_ca_configmap", "database_provider", "database_uri", "suspended", "labels",
+        "oidc_ca_configmap", "database_provider", "database_uri", "suspended", "labels", "release_id",
     )
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="gateways")
@@ -77,6 +132,10 @@ class Gateway(SpecResource):
     database_uri = EncryptedTextField(blank=True, max_length=2048)
     suspended = models.BooleanField(default=False)
     labels = models.JSONField(default=dict, blank=True, validators=[validate_labels])
+    # The chart release to run; changed by rollouts (platform admins), a spec change like any other.
+    release = models.ForeignKey(
+        GatewayRelease, null=True, blank=True, on_delete=models.PROTECT, related_name="gateways", editable=False
+    )
 
     phase = models.CharField(max_length=16, choices=Phase.choices, default=Phase.PENDING, editable=False)
     conditions = models.JSONField(default=list, editable=False)
@@ -86,6 +145,10 @@ class Gateway(SpecResource):
     release_revision = models.PositiveIntegerField(default=0, editable=False)
     release_status = models.CharField(max_length=32, blank=True, editable=False)
     chart_version = models.CharField(max_length=64, blank=True, editable=False)
+    # The release last seen deployed and converged (observed), as opposed to ``release`` (desired).
+    deployed_release = models.ForeignKey(
+        GatewayRelease, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
     deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     last_reconciled_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set when a pass was asked for while another held the lease; the holder runs once more.
@@ -117,7 +180,10 @@ class Gateway(SpecResource):
         return self.name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """Saving any route input recomputes the effective route host (unique per cluster)."""
+        """A new gateway gets the fleet's default release (None until one exists: the worker assigns it then).
+        Saving any route input recomputes the effective route host (unique per cluster)."""
+        if self._state.adding and self.release_id is None:
+            self.release = GatewayRelease.current_default()
         update_fields = kwargs.get("update_fields")
         if update_fields is None or _ROUTE_INPUTS & set(update_fields):
             self.effective_route_host = self.resolve_route_host()
@@ -132,7 +198,7 @@ class Gateway(SpecResource):
         return (self.route_host or default_route_host(self.namespace, self.cluster.base_domain)).lower()
 
     @property
-    def release(self) -> str:
+    def helm_release(self) -> str:
         """The Helm release name: the gateway's name, alone in its own namespace."""
         return self.name
 

@@ -34,6 +34,7 @@ __all__ = [
     "gateway_values",
     "host_in_domains",
     "image_values",
+    "merge_values",
     "route_address",
     "route_host",
     "routing_problems",
@@ -82,7 +83,7 @@ class GatewaySpec:
         """Read a Gateway-like object (model instance or anything with the same attribute names)."""
         return cls(
             namespace=gateway.namespace,
-            release=release or gateway.release,
+            release=release or gateway.helm_release,
             image=gateway.image,
             supervisor_image=gateway.supervisor_image,
             route_enabled=bool(gateway.route_enabled),
@@ -308,6 +309,21 @@ def _routing_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCo
         "serverDnsNames": [host],
     }
     return {**disabled_grpc, "openshiftRoute": route, "certManager": certificate}
+
+
+def merge_values(overrides: Mapping[str, Any], mapped: Mapping[str, Any]) -> dict[str, Any]:
+    """A release's values overrides under the values mapped from the spec (a new dict; the spec's keys win).
+
+    Maps merge key by key; anything else (scalars, lists) is replaced whole by the mapped value.
+    """
+    merged: dict[str, Any] = dict(overrides)
+    for key, value in mapped.items():
+        below = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(below, Mapping):
+            merged[key] = merge_values(below, value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def values_hash(values: Mapping[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""Per-worker-process singletons built from settings: the helm runner and the gateway chart."""
+"""Per-worker-process singletons built from settings: the helm runner, and gateway charts loaded once each."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from controlplane.metrics import count_helm
 from workers.drivers.helm import Helm, HelmConfig
 from workers.reconcile.gateway.request import Chart
 
-__all__ = ["gateway_chart", "helm"]
+__all__ = ["chart", "gateway_chart", "helm"]
 
 
 @cache
@@ -31,12 +31,12 @@ def helm() -> Helm:
 
 
 @cache
-def gateway_chart() -> Chart:
-    """Load the chart once per worker: pull a remote one into the helm cache (HELM_HOME/charts), read its defaults.
+def chart(ref: str, version: str | None) -> Chart:
+    """Load a chart once per worker: pull a remote one into the helm cache (HELM_HOME/charts), read its defaults.
 
-    An `oci://` chart is pulled once per worker start; every pass uses the pulled archive.
+    An `oci://` chart is pulled once per worker start and reference; every pass uses the pulled archive.
+    A failure is not cached: the next call tries again.
     """
-    ref, version = settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION or None
     if ref.startswith("oci://"):
         # One directory per reference and version, so the archive found there is this chart's.
         key = hashlib.sha256(f"{ref} {version or ''}".encode()).hexdigest()[:16]
@@ -45,3 +45,8 @@ def gateway_chart() -> Chart:
     meta = helm().show_chart(ref, version=version)
     defaults = helm().show_values(ref, version=version)
     return Chart(ref=ref, version=version, chart_version=str(meta.get("version", "")), defaults=defaults)
+
+
+def gateway_chart() -> Chart:
+    """The bootstrap chart of the settings (GATEWAY_CHART, GATEWAY_CHART_VERSION)."""
+    return chart(settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION or None)

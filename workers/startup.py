@@ -12,12 +12,13 @@ from django.conf import settings
 
 from controlplane.choices import Flavour
 from gateways.chart_keys import type_mismatches, unknown_keys
+from gateways.chart_source import chart_source_problem
 from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_problems
 from workers import runtime
 from workers.drivers.errors import DriverError
 from workers.reconcile.gateway.load import routing_config
 
-__all__ = ["MAXIMAL_SPEC", "chart_source_problem", "check_configuration", "cluster_shapes"]
+__all__ = ["MAXIMAL_SPEC", "check_configuration", "cluster_shapes"]
 
 log = logging.getLogger(__name__)
 
@@ -35,16 +36,6 @@ def cluster_shapes() -> list[ClusterFacts]:
         ClusterFacts(flavour=Flavour.KUBERNETES, base_domain="example.test", gateway_api=True, has_trusted_ca=True),
         ClusterFacts(flavour=Flavour.OPENSHIFT, base_domain="example.test", gateway_api=False, has_trusted_ca=True),
     ]
-
-
-def chart_source_problem(ref: str, version: str) -> str | None:
-    """Why the chart reference is refused (an unpinned OCI chart), or None."""
-    if ref.startswith("oci://") and not version and "@sha256:" not in ref:
-        return (
-            f"GATEWAY_CHART: {ref!r} is an OCI chart without a pinned version. Fix: set GATEWAY_CHART_VERSION "
-            "(or pin a digest: oci://...@sha256:<hex>)."
-        )
-    return None
 
 
 def check_configuration() -> list[str]:

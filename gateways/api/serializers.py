@@ -50,6 +50,8 @@ class GatewayStatusSerializer(serializers.Serializer):
     observed_generation = StrictIntegerField(read_only=True)
     route_address = StrictCharField(read_only=True)
     release = ReleaseSerializer(source="*", read_only=True)
+    deployed_release = StrictCharField(source="deployed_release.name", read_only=True, allow_null=True,
+                                       help_text="The chart release last deployed and converged (observed).")
     failure_count = StrictIntegerField(read_only=True)
     next_attempt_at = serializers.DateTimeField(allow_null=True, read_only=True)
     deletion_requested_at = serializers.DateTimeField(allow_null=True, read_only=True)
@@ -76,6 +78,9 @@ class GatewaySerializer(ModelCleanSerializer):
     oidc = OidcSerializer(source="*", required=False, allow_null=True)
     database = DatabaseSerializer(source="*", required=False)
     labels = serializers.DictField(child=StrictCharField(allow_blank=True, max_length=63), required=False)
+    release = StrictCharField(source="release.name", read_only=True, allow_null=True,
+                              help_text="The chart release to run (desired); new gateways get the default, "
+                              "rollouts change it.")
     status = GatewayStatusSerializer(source="*", read_only=True)
 
     immutable_fields = ("name", "cluster")
@@ -94,7 +99,7 @@ class GatewaySerializer(ModelCleanSerializer):
         model = Gateway
         fields = (
             "id", "name", "owner", "cluster", "namespace", "image", "supervisor_image", "route", "oidc",
-            "database", "suspended", "labels", "generation", "status", "created_at", "updated_at",
+            "database", "suspended", "labels", "release", "generation", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "namespace", "generation", "created_at", "updated_at")
 

@@ -79,7 +79,7 @@ GATEWAY_EXAMPLE = OpenApiExample(
 class GatewayViewSet(ReconciledModelViewSet):
     """Tenant gateways. Users see and change only their own; platform admins see all."""
 
-    queryset = Gateway.objects.select_related("cluster", "owner")
+    queryset = Gateway.objects.select_related("cluster", "owner", "release", "deployed_release")
     serializer_class = GatewaySerializer
     permission_classes = (IsAuthenticated,)
     filterset_class = GatewayFilter

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from gateways.chart_source import chart_source_problem
 from workers import runtime
 from workers.drivers.helm import is_loopback_oci
-from workers.startup import chart_source_problem
 
 pytestmark = pytest.mark.integration
 
@@ -46,7 +46,7 @@ def test_worker_loads_a_pinned_chart_from_an_oci_registry(registry, tmp_path, se
     settings.GATEWAY_CHART_VERSION = "0.1.0"
     digest = re.search(r"Digest: (sha256:[0-9a-f]{64})", pushed.stdout + pushed.stderr).group(1)
     settings.HELM_HOME = str(tmp_path / "worker-helm")
-    runtime.gateway_chart.cache_clear()
+    runtime.chart.cache_clear()
     runtime.helm.cache_clear()
     try:
         chart = runtime.gateway_chart()
@@ -59,10 +59,10 @@ def test_worker_loads_a_pinned_chart_from_an_oci_registry(registry, tmp_path, se
         # Pinned by digest instead of a version: accepted at start-up, and helm v4 pulls exactly that artifact.
         settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION = f"{settings.GATEWAY_CHART}@{digest}", ""
         assert chart_source_problem(settings.GATEWAY_CHART, "") is None
-        runtime.gateway_chart.cache_clear()
+        runtime.chart.cache_clear()
         by_digest = runtime.gateway_chart()
         assert by_digest.chart_version == "0.1.0" and by_digest.ref != chart.ref
         assert by_digest.defaults == chart.defaults
     finally:
-        runtime.gateway_chart.cache_clear()
+        runtime.chart.cache_clear()
         runtime.helm.cache_clear()

@@ -63,10 +63,10 @@ def upstream_worker(settings: Any, tmp_path: Path) -> Iterator[None]:
     settings.HELM_TIMEOUT_SECONDS = 60
     settings.GATEWAY_CERT_ISSUER_NAME = "corp-ca"
     settings.GATEWAY_POLL_SECONDS = 1
-    runtime.gateway_chart.cache_clear()
+    runtime.chart.cache_clear()
     runtime.helm.cache_clear()
     yield
-    runtime.gateway_chart.cache_clear()
+    runtime.chart.cache_clear()
     runtime.helm.cache_clear()
 
 
@@ -106,7 +106,7 @@ def delete_through_the_control_plane(gateway: Gateway, dc: DevCluster) -> None:
             break
     assert not Gateway.objects.filter(pk=gateway.pk).exists(), "the row never went"
     assert get(dc, f"/api/v1/namespaces/{gateway.namespace}") is None, "the namespace is still there"
-    fullname = chart_fullname(gateway.release)
+    fullname = chart_fullname(gateway.helm_release)
     for plural in ("clusterroles", "clusterrolebindings"):
         assert get(dc, f"/apis/rbac.authorization.k8s.io/v1/{plural}/{fullname}-node-reader") is None, plural
 
@@ -117,7 +117,7 @@ def gateway_container(statefulset: dict[str, Any]) -> dict[str, Any]:
 
 
 def statefulset_of(dc: DevCluster, gateway: Gateway) -> dict[str, Any]:
-    path = f"/apis/apps/v1/namespaces/{gateway.namespace}/statefulsets/{chart_fullname(gateway.release)}"
+    path = f"/apis/apps/v1/namespaces/{gateway.namespace}/statefulsets/{chart_fullname(gateway.helm_release)}"
     return dc.call("GET", path)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from gateways.chart_source import chart_source_problem
 from workers.reconcile.gateway.prerequisites import ca_bundle
-from workers.startup import chart_source_problem
 
 DIGEST = "sha256:" + "ab" * 32
 

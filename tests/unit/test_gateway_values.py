@@ -449,7 +449,7 @@ def test_values_module_imports_no_django() -> None:
 def test_from_gateway_and_from_cluster_read_model_like_objects() -> None:
     gateway = SimpleNamespace(
         namespace="gw-a-1",
-        release="a",
+        helm_release="a",
         image="img:1",
         supervisor_image="sup:1",
         route_enabled=True,

@@ -20,7 +20,7 @@ from django.utils import timezone
 from controlplane.choices import Flavour
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
-from workers import breaker, runtime
+from workers import breaker, releases
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.drift import DRIFT_KINDS
@@ -76,7 +76,7 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
     cluster = ManagedCluster.objects.filter(pk=cluster_id).first()
     if cluster is None:
         return report
-    gateways = list(Gateway.objects.filter(cluster=cluster))
+    gateways = list(Gateway.objects.filter(cluster=cluster).select_related("release"))
     report.gateways = len(gateways)
     snapshot: ClusterSnapshot | None = None
     if breaker.is_open(cluster):
@@ -95,14 +95,15 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
                 return report
             report.outage = str(exc)
             breaker.open_circuit(cluster, report.outage)
-    chart, now = runtime.gateway_chart(), timezone.now()
+    now = timezone.now()
     for gateway in gateways:
         gateway.cluster = cluster
         deleting = gateway.deletion_requested_at is not None
         backing_off = not deleting and gateway.next_attempt_at is not None and gateway.next_attempt_at > now
         if _held_by_a_pass(gateway, now) or (backing_off and report.outage is None):
             continue  # a pass is on it, or one is queued for the end of its backoff
-        request = build_request(gateway, chart, now)
+        chart, release = releases.load(gateway)
+        request = build_request(gateway, chart, now, release)
         if report.outage is not None:
             result: PassResult | None = unreachable(request, report.outage)
         else:

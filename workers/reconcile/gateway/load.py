@@ -16,11 +16,12 @@ from gateways.values import (
     ValuesError,
     db_secret_name,
     gateway_values,
+    merge_values,
     route_host,
     sandbox_service_account,
     trusted_ca_unmounted,
 )
-from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest, Prerequisites, Timing
+from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest, Prerequisites, ReleaseInputs, Timing
 from workers.reconcile.gateway.required_apis import missing_apis
 from workers.reconcile.retry import RetryPolicy
 
@@ -58,12 +59,17 @@ def _drift_reported(gateway: Gateway) -> str | None:
     return None
 
 
-def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayRequest:
+def build_request(
+    gateway: Gateway, chart: Chart, now: datetime, release: ReleaseInputs | None = None
+) -> GatewayRequest:
+    """The pass's inputs; with ``release``, its values overrides are merged under the spec's values."""
     cluster = gateway.cluster
     spec, facts = GatewaySpec.from_gateway(gateway), ClusterFacts.from_cluster(cluster)
     values, values_error, host = None, None, None
     try:
-        values = gateway_values(spec, facts, routing_config())
+        if release is not None and release.problem:
+            raise ValuesError(release.problem)
+        values = merge_values(release.overrides if release else {}, gateway_values(spec, facts, routing_config()))
         check_values_keys(values, chart.defaults)
         host = route_host(spec, facts)
     except (ValuesError, UnknownValuesKeys) as exc:
@@ -73,18 +79,18 @@ def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayReque
         gateway_id=str(gateway.pk),
         generation=gateway.generation,
         namespace=gateway.namespace,
-        release=gateway.release,
+        release=gateway.helm_release,
         namespace_labels={
             "app.kubernetes.io/managed-by": f"{MANAGED_BY}-control-plane",
             f"{MANAGED_BY}/managed": "true",
             f"{MANAGED_BY}/gateway-id": str(gateway.pk),
         },
         prerequisites=Prerequisites(
-            db_secret_name=db_secret_name(gateway.release),
+            db_secret_name=db_secret_name(gateway.helm_release),
             db_uri=gateway.database_uri if external_db else None,
             trusted_ca=cluster.trusted_ca_pem or None,
             scc_binding=cluster.flavour == "openshift",
-            sandbox_service_account=sandbox_service_account(gateway.release),
+            sandbox_service_account=sandbox_service_account(gateway.helm_release),
             oidc_ca_configmap=gateway.oidc_ca_configmap or None,
         ),
         values=values,
@@ -101,4 +107,5 @@ def build_request(gateway: Gateway, chart: Chart, now: datetime) -> GatewayReque
         drift_detection=DriftMode(settings.GATEWAY_DRIFT_DETECTION),
         drift_reported=_drift_reported(gateway),
         missing_apis=tuple(missing_apis(values, chart.defaults, cluster.capabilities or {})) if values else (),
+        release_id=release.release_id if release else None,
     )

@@ -20,7 +20,7 @@ from gateways.choices import PlanStatus
 from gateways.models import Gateway, GatewayPlan
 from gateways.plans import prune
 from gateways.values import TRUSTED_CA_CONFIGMAP
-from workers import breaker, runtime
+from workers import breaker, releases, runtime
 from workers.drivers import errors
 from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
@@ -52,9 +52,10 @@ def run_plan(plan_id: str) -> None:
     try:
         if breaker.is_open(cluster):
             raise errors.ClusterUnreachable(cluster.probe_message or "the cluster did not answer its last probe")
-        request = build_request(gateway, runtime.gateway_chart(), timezone.now())
+        chart, release = releases.load(gateway)
+        request = build_request(gateway, chart, timezone.now(), release)
         with KubeClient(cluster.kubeconfig) as kube:
-            result = build_plan(request, runtime.gateway_chart(), runtime.helm(), kube, redactor)
+            result = build_plan(request, chart, runtime.helm(), kube, redactor)
     except errors.DriverError as exc:
         status, error = PlanStatus.FAILED, redactor.text(f"The cluster could not be read: {exc.message}")[:2000]
     except Exception:

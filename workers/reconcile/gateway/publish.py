@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -39,6 +40,8 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, result: PassResult
         )
     if not request.deleting and not request.suspended and request.values_error is None and not result.cluster_outage:
         fields["observed_generation"] = request.generation
+        if result.release is not None and request.release_id is not None:
+            fields["deployed_release_id"] = uuid.UUID(request.release_id)
     return fields
 
 

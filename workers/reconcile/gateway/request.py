@@ -9,7 +9,7 @@ from typing import Any
 
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["Chart", "DriftMode", "GatewayRequest", "Prerequisites", "Timing"]
+__all__ = ["Chart", "DriftMode", "GatewayRequest", "Prerequisites", "ReleaseInputs", "Timing"]
 
 
 class DriftMode(enum.Enum):
@@ -28,6 +28,15 @@ class Chart:
     version: str | None
     chart_version: str
     defaults: dict[str, Any] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class ReleaseInputs:
+    """What a pass takes from the gateway's chart release: its id, its values overrides, and why it is unusable."""
+
+    release_id: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+    problem: str | None = None  # set for an Invalid release: the pass stalls instead of running helm
 
 
 @dataclass(frozen=True)
@@ -79,3 +88,5 @@ class GatewayRequest:
     drift_reported: str | None = None
     # APIs the values need that the cluster's last probe found unserved (empty: none, or not probed yet).
     missing_apis: tuple[str, ...] = ()
+    # The chart release the values were built for (None: built without one, as in tests and previews).
+    release_id: str | None = None

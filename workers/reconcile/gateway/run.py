@@ -12,7 +12,7 @@ from django.utils import timezone
 from controlplane.metrics import PassOutcome
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
-from workers import breaker, runtime
+from workers import breaker, releases, runtime
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
@@ -20,7 +20,7 @@ from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import fail, reconcile, unreachable
 from workers.reconcile.gateway.publish import publish
-from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.request import Chart, GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.lease import held_lease
 
@@ -73,14 +73,15 @@ def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
         if lease is None:
             # Spread the retries of a full cluster, so its queued passes do not return in lockstep.
             return PassOutcome.SKIPPED, CLUSTER_BUSY_SECONDS * (1 + random.random())
-        gateway = Gateway.objects.select_related("cluster").filter(pk=gateway_id).first()
+        gateway = Gateway.objects.select_related("cluster", "release").filter(pk=gateway_id).first()
         if gateway is None:
             return PassOutcome.SKIPPED, None
         now = timezone.now()
         if gateway.deletion_requested_at is None and gateway.next_attempt_at and gateway.next_attempt_at > now:
             return PassOutcome.SKIPPED, (gateway.next_attempt_at - now).total_seconds()
-        request = build_request(gateway, runtime.gateway_chart(), now)
-        result = _reconcile(gateway, request)
+        chart, release = releases.load(gateway)
+        request = build_request(gateway, chart, now, release)
+        result = _reconcile(gateway, request, chart)
         if result.cluster_outage is not None:
             breaker.open_circuit(gateway.cluster, result.cluster_outage)
         log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, result.phase, result.requeue_after)
@@ -91,12 +92,11 @@ def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
     return _outcome(request, result), STALE_REQUEUE_SECONDS if again else result.requeue_after
 
 
-def _reconcile(gateway: Gateway, request: GatewayRequest) -> PassResult:
+def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> PassResult:
     """The pass itself, unless the cluster's circuit is open: then touch nothing and say why."""
     cluster = gateway.cluster
     if breaker.is_open(cluster):
         return unreachable(request, cluster.probe_message or "the cluster did not answer its last probe")
-    chart = runtime.gateway_chart()
     try:
         with KubeClient(cluster.kubeconfig) as kube:
             target = HelmTarget(kubeconfig=cluster.kubeconfig, namespace=gateway.namespace)

@@ -1,0 +1,91 @@
+"""Chart releases (``/api/v1/releases/``): platform admins create them and choose the default; others get 404.
+
+A release's chart, version and values never change after creation (create another release); only
+``default`` may be changed, and setting it moves the flag from the previous default in one transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db import transaction
+from django.db.models import ProtectedError
+from drf_spectacular.utils import OpenApiExample
+from rest_framework import serializers
+
+from controlplane.api.errors import Conflict
+from controlplane.api.fields import StrictCharField
+from controlplane.api.permissions import IsPlatformAdmin
+from controlplane.api.schema import crud_operation_ids
+from controlplane.api.serializers import ModelCleanSerializer
+from controlplane.api.views import ReconciledModelViewSet
+from gateways.choices import ReleaseStatus
+from gateways.models import GatewayRelease
+
+__all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
+
+
+class ReleaseStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=ReleaseStatus.choices, read_only=True,
+                                     help_text="Set by the worker that first loads the chart.")
+    message = StrictCharField(read_only=True, help_text="Why the release is Invalid.")
+    chart_version = StrictCharField(read_only=True, help_text="The version in the loaded chart's Chart.yaml.")
+    validated_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+class GatewayReleaseSerializer(ModelCleanSerializer):
+    values = serializers.DictField(required=False, help_text="Values overrides; only keys the chart has, with its "
+                                   "types. The keys the spec maps (images, routes, OIDC, database) win over them.")
+    status = ReleaseStatusSerializer(source="*", read_only=True)
+    immutable_fields = ("name", "chart", "version", "values")
+
+    class Meta:
+        model = GatewayRelease
+        fields = ("id", "name", "chart", "version", "values", "default", "status", "created_at", "updated_at")
+        read_only_fields = ("id", "created_at", "updated_at")
+
+    def _save(self, write: Any) -> GatewayRelease:
+        with transaction.atomic():
+            if self.validated_data.get("default"):
+                others = GatewayRelease.objects.select_for_update().filter(default=True)
+                if self.instance is not None:
+                    others = others.exclude(pk=self.instance.pk)
+                others.update(default=False)
+            return super()._save(write)
+
+
+RELEASE_EXAMPLE = OpenApiExample(
+    "The upstream chart, pinned, with one override",
+    request_only=True,
+    value={"name": "openshell-0-7-0", "chart": "oci://ghcr.io/nvidia/openshell/helm-chart", "version": "0.7.0",
+           "values": {"networkPolicy": {"enabled": True}}},
+)
+
+
+class ReleaseFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=ReleaseStatus.choices)
+
+    class Meta:
+        model = GatewayRelease
+        fields = ("name", "default", "status")
+
+
+@crud_operation_ids("releases", create={"examples": [RELEASE_EXAMPLE]})
+class GatewayReleaseViewSet(ReconciledModelViewSet):
+    """Gateway chart releases. Platform admins only."""
+
+    queryset = GatewayRelease.objects.all()
+    serializer_class = GatewayReleaseSerializer
+    permission_classes = (IsPlatformAdmin,)
+    filterset_class = ReleaseFilter
+    search_fields = ("name", "chart")
+    ordering_fields = ("name", "created_at")
+
+    def perform_destroy(self, instance: GatewayRelease) -> None:
+        if instance.default:
+            raise Conflict("The default release cannot be deleted; make another release the default first.")
+        try:
+            super().perform_destroy(instance)
+        except ProtectedError:
+            raise Conflict("Gateways or rollouts still use this release.") from None

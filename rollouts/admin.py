@@ -1,0 +1,231 @@
+"""The releases and rollouts console (platform admins only): releases, and rollouts with progress per wave.
+
+A rollout's page shows each wave's counts by state (worst first), the gateways that blocked it, its
+conditions and events, and Pause / Resume / Abort buttons; the operations are ``rollouts.operations``,
+as in the API. Creating a rollout plans and claims its gateways in one transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.utils import quote, unquote
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.safestring import SafeString
+
+from controlplane.admin_site import (
+    CONSOLE_CSS,
+    CONSOLE_JS,
+    ERROR,
+    INFO,
+    MUTED,
+    OK,
+    WARN,
+    badge,
+    conditions_table,
+    events_table,
+)
+from controlplane.api.permissions import is_platform_admin
+from controlplane.audit import record
+from gateways.choices import ReleaseStatus
+from gateways.models import GatewayRelease
+from rollouts import operations
+from rollouts.choices import ACTIVE_PHASES, RolloutPhase, TargetState
+from rollouts.models import Rollout
+from rollouts.planning import PlanError
+from rollouts.status import TargetRow, summarise
+
+__all__ = ["GatewayReleaseAdmin", "RolloutAdmin"]
+
+PHASE_TONES = {
+    RolloutPhase.PENDING: MUTED, RolloutPhase.PROGRESSING: INFO, RolloutPhase.PAUSED: WARN,
+    RolloutPhase.HALTED: ERROR, RolloutPhase.COMPLETED: OK, RolloutPhase.ABORTED: MUTED,
+}
+STATE_TONES = {
+    TargetState.FAILED: ERROR, TargetState.ROLLED_BACK: WARN, TargetState.UPGRADING: INFO,
+    TargetState.PENDING: MUTED, TargetState.SKIPPED: MUTED, TargetState.HEALTHY: OK,
+}
+RELEASE_TONES = {ReleaseStatus.PENDING: MUTED, ReleaseStatus.READY: OK, ReleaseStatus.INVALID: ERROR}
+OPERATIONS = {
+    "pause": ("Pause", (RolloutPhase.PENDING, RolloutPhase.PROGRESSING), operations.pause),
+    "resume": ("Resume", (RolloutPhase.PAUSED,), operations.resume),
+    "abort": ("Abort", ACTIVE_PHASES, operations.abort),
+}
+
+
+class PlatformAdminOnly:
+    """Releases and rollouts are platform-admin resources in the console too."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+@admin.register(GatewayRelease)
+class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
+    list_display = ("name", "chart", "version", "default", "status_column", "chart_version", "created_at")
+    list_filter = ("status", "default")
+    search_fields = ("name", "chart")
+    readonly_fields = ("status_column", "message", "chart_version", "validated_at")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: GatewayRelease | None = None) -> tuple[str, ...]:
+        fixed = ("name", "chart", "version", "values") if obj is not None else ()
+        return (*fixed, *self.readonly_fields)
+
+    @admin.display(description="Status", ordering="status")
+    def status_column(self, obj: GatewayRelease) -> SafeString:
+        return badge(obj.status, RELEASE_TONES.get(obj.status, MUTED))
+
+    def save_model(self, request: HttpRequest, obj: GatewayRelease, form: Any, change: bool) -> None:
+        if obj.default:
+            GatewayRelease.objects.filter(default=True).exclude(pk=obj.pk).update(default=False)
+        super().save_model(request, obj, form, change)
+
+
+class RolloutForm(forms.ModelForm):
+    """The strategy, checked by planning the waves and checking the claims (again, under locks, on save)."""
+
+    class Meta:
+        model = Rollout
+        fields = ("name", "target_release", "selector", "wave_clusters", "wave_percentages", "max_parallel",
+                  "bake_seconds", "gate_timeout_seconds", "failure_policy")
+        help_texts = {
+            "selector": 'Which gateways: {"clusters": ["east"], "labels": {"tier": "prod"}}; {} for all.',
+            "wave_clusters": 'Waves of cluster names, the canary first: [["east"], ["west", "north"]].',
+            "wave_percentages": "Or cumulative percentages, the canary first: [10, 100] (the default).",
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "target_release" in self.fields:  # absent on the read-only detail page
+            self.fields["target_release"].queryset = GatewayRelease.objects.exclude(status=ReleaseStatus.INVALID)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if not self.errors:
+            candidate = Rollout(**{name: cleaned[name] for name in self.Meta.fields if name in cleaned})
+            try:
+                operations.plan_targets(candidate, lock=False)
+            except (PlanError, operations.RolloutConflict) as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return cleaned
+
+
+@admin.register(Rollout)
+class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
+    form = RolloutForm
+    list_display = ("name", "target_release", "phase_column", "progress_column", "worst_column", "created_at")
+    list_filter = ("phase",)
+    search_fields = ("name",)
+    change_form_template = "admin/rollouts/rollout/change_form.html"
+    detail_fields = ("phase_column", "target_release", "selector", "wave_clusters", "wave_percentages",
+                     "max_parallel", "bake_seconds", "gate_timeout_seconds", "failure_policy", "created_by",
+                     "created_at", "finished_at", "waves_display", "conditions_display", "events_display")
+
+    class Media:
+        css = CONSOLE_CSS
+        js = CONSOLE_JS
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Rollout]:
+        return super().get_queryset(request).select_related("target_release").prefetch_related("targets")
+
+    def get_fields(self, request: HttpRequest, obj: Rollout | None = None) -> Any:
+        return self.detail_fields if obj is not None else RolloutForm.Meta.fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Rollout | None = None) -> Any:
+        return self.detail_fields if obj is not None else ()
+
+    def _summary(self, obj: Rollout) -> dict[str, Any]:
+        rows = [TargetRow(t.gateway_name, t.cluster_name, t.wave, t.state, t.reason) for t in obj.targets.all()]
+        return summarise(rows, obj.wave_count, obj.current_wave)
+
+    @admin.display(description="Phase", ordering="phase")
+    def phase_column(self, obj: Rollout) -> SafeString:
+        return badge(obj.phase, PHASE_TONES.get(obj.phase, MUTED))
+
+    @admin.display(description="Healthy")
+    def progress_column(self, obj: Rollout) -> str:
+        total = self._summary(obj)["total"]
+        return f"{total['counts']['healthy']}/{total['size']}"
+
+    @admin.display(description="Worst")
+    def worst_column(self, obj: Rollout) -> SafeString:
+        worst = self._summary(obj)["total"]["worst"] or "-"
+        return badge(worst, STATE_TONES.get(worst, MUTED))
+
+    @admin.display(description="Waves")
+    def waves_display(self, obj: Rollout) -> SafeString:
+        summary = self._summary(obj)
+        waves = [
+            {**wave, "worst_badge": badge(wave["worst"] or "-", STATE_TONES.get(wave["worst"], MUTED)),
+             "cells": [(state, n, STATE_TONES.get(state, MUTED)) for state, n in wave["counts"].items()]}
+            for wave in summary["waves"]
+        ]
+        return render_to_string("admin/rollouts/rollout/waves.html", {
+            "waves": waves, "states": list(summary["total"]["counts"]), "blocked": summary["blocked"],
+            "current": obj.current_wave, "baking_since": obj.baking_since,
+        })
+
+    @admin.display(description="Conditions")
+    def conditions_display(self, obj: Rollout) -> SafeString:
+        return conditions_table(obj.conditions, 0)
+
+    @admin.display(description="Events")
+    def events_display(self, obj: Rollout) -> SafeString:
+        return events_table(obj.events.all())
+
+    def save_model(self, request: HttpRequest, obj: Rollout, form: Any, change: bool) -> None:
+        obj.created_by = request.user
+        try:
+            operations.create_rollout(obj)
+        except (PlanError, operations.RolloutConflict) as exc:  # lost a race since the form was checked
+            self.message_user(request, str(exc), messages.ERROR)
+            return
+        record(request.user, "create", obj, source="console")
+
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], add: bool = False, change: bool = False,
+        form_url: str = "", obj: Rollout | None = None,
+    ) -> HttpResponse:
+        if obj is not None:
+            context["rollout_operations"] = [(name, op[0]) for name, op in OPERATIONS.items() if obj.phase in op[1]]
+        return super().render_change_form(request, context, add=add, change=change, form_url=form_url, obj=obj)
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path("<path:object_id>/operation/<str:operation>/", self.admin_site.admin_view(self.operation_view),
+                 name="rollouts_rollout_operation"),
+            *super().get_urls(),
+        ]
+
+    def operation_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or operation not in OPERATIONS or not self.has_change_permission(request, obj):
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        label, _, run = OPERATIONS[operation]
+        try:
+            run(obj.pk, request.user.username)
+        except operations.RolloutConflict as exc:
+            self.message_user(request, str(exc), messages.ERROR)
+        else:
+            record(request.user, operation, obj, source="console")
+            self.message_user(request, f"{label}: {obj.name}.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:rollouts_rollout_change", args=(quote(obj.pk),)))

@@ -1,0 +1,209 @@
+"""The rollout state machine (pure: no Django, no I/O; the caller supplies the clock).
+
+``step(rollout, targets, now)`` looks at the rollout and the gateways of its current wave and says
+what to do next; the controller applies the decision in one transaction and never applies one twice.
+
+Per target: ``pending -> upgrading -> healthy``, or ``-> failed`` (the gateway went Failed, or was not
+Ready within the gate timeout), then ``-> rolled_back`` under ``halt_and_rollback``; ``-> skipped``
+when its gateway is deleted. A target is healthy once its gateway runs the target release, has
+converged on the generation the release change gave it (or a later one: a user's spec change during
+the rollout counts), and is Running.
+
+Per rollout: ``Pending`` (the target release is not validated yet) -> ``Progressing``: at most
+``max_parallel`` targets of the current wave upgrade at once; once every one is healthy or skipped
+the wave bakes for ``bake_seconds``, then the next wave starts; after the last, ``Completed``. The
+first failed target halts the rollout (``Halted``); no further gateway is started. ``Paused``,
+``Halted``, ``Completed`` and ``Aborted`` decide nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+__all__ = ["Decision", "GatewayObservation", "RolloutView", "TargetView", "Transition", "step"]
+
+PENDING, UPGRADING, HEALTHY, FAILED, ROLLED_BACK, SKIPPED = (
+    "pending", "upgrading", "healthy", "failed", "rolled_back", "skipped",
+)
+SETTLED = (HEALTHY, SKIPPED)
+NAMES_IN_MESSAGE = 10
+
+
+@dataclass(frozen=True)
+class GatewayObservation:
+    """What the controller sees of a target's gateway; ``exists=False`` once its row is gone."""
+
+    exists: bool
+    deleting: bool = False
+    release_id: str | None = None
+    deployed_release_id: str | None = None
+    observed_generation: int = 0
+    phase: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class TargetView:
+    id: int
+    gateway_name: str
+    wave: int
+    state: str
+    gateway: GatewayObservation
+    started_at: datetime | None = None
+    generation: int | None = None
+
+
+@dataclass(frozen=True)
+class RolloutView:
+    phase: str
+    target_release_id: str
+    release_status: str  # Pending, Ready or Invalid
+    release_message: str
+    current_wave: int
+    wave_count: int
+    max_parallel: int
+    bake: timedelta
+    gate_timeout: timedelta
+    rollback: bool
+    baking_since: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Transition:
+    target_id: int
+    state: str
+    reason: str = ""
+
+
+@dataclass
+class Decision:
+    """What to apply: target transitions (``upgrading`` means: set the target release; ``rolled_back``: set the
+    previous one back), the rollout's new fields, a condition, and events (reason, message, warning, wave)."""
+
+    transitions: list[Transition] = field(default_factory=list)
+    phase: str | None = None
+    current_wave: int | None = None
+    wave_started: bool = False
+    baking_since: datetime | None = None
+    clear_baking: bool = False
+    condition: tuple[str, str, str, str] | None = None  # type, status, reason, message
+    events: list[tuple[str, str, bool, int | None]] = field(default_factory=list)
+
+    def event(self, reason: str, message: str, *, warning: bool = False, wave: int | None = None) -> None:
+        self.events.append((reason, message, warning, wave))
+
+
+def _healthy(target: TargetView, release_id: str) -> bool:
+    gateway = target.gateway
+    return (
+        gateway.release_id == release_id
+        and gateway.deployed_release_id == release_id
+        and gateway.observed_generation >= (target.generation or 0)
+        and gateway.phase == "Running"
+    )
+
+
+def _judge(target: TargetView, rollout: RolloutView, now: datetime) -> Transition | None:
+    """The transition an observed target takes on its own, if any."""
+    gateway = target.gateway
+    if target.state not in (PENDING, UPGRADING):
+        return None
+    if not gateway.exists or gateway.deleting:
+        return Transition(target.id, SKIPPED, "The gateway was deleted")
+    if target.state == PENDING:
+        return None
+    if _healthy(target, rollout.target_release_id):
+        return Transition(target.id, HEALTHY)
+    converged = gateway.observed_generation >= (target.generation or 0)
+    if converged and gateway.phase == "Failed":
+        return Transition(target.id, FAILED, gateway.message or "The gateway is Failed")
+    if target.started_at is not None and now - target.started_at > rollout.gate_timeout:
+        seconds = int(rollout.gate_timeout.total_seconds())
+        detail = f" ({gateway.phase}: {gateway.message})" if gateway.message else f" ({gateway.phase})"
+        return Transition(target.id, FAILED, f"Not Ready within {seconds}s{detail}")
+    return None
+
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:NAMES_IN_MESSAGE])
+    return shown + (f" and {len(names) - NAMES_IN_MESSAGE} more" if len(names) > NAMES_IN_MESSAGE else "")
+
+
+def _halt(decision: Decision, rollout: RolloutView, wave: list[TargetView], failed: dict[int, str]) -> None:
+    names = [t.gateway_name for t in wave if t.id in failed]
+    message = f"Wave {rollout.current_wave} failed its health gate: " + "; ".join(
+        f"{t.gateway_name}: {failed[t.id]}" for t in wave if t.id in failed
+    )
+    decision.phase = "Halted"
+    decision.condition = ("Halted", "True", "GateFailed", message[:1024])
+    decision.event("GateFailed", message, warning=True, wave=rollout.current_wave)
+    if rollout.rollback:
+        upgraded = [t for t in wave if t.state in (UPGRADING, HEALTHY) or t.id in failed]
+        for target in upgraded:
+            if target.gateway.exists and not target.gateway.deleting:
+                reason = failed.get(target.id, "Wave rolled back")
+                decision.transitions.append(Transition(target.id, ROLLED_BACK, reason))
+        rolled = [t.gateway_name for t in upgraded if t.gateway.exists and not t.gateway.deleting]
+        decision.event("RolledBack", f"Rolled back to their previous release: {_names(rolled)}", warning=True,
+                       wave=rollout.current_wave)
+    else:
+        decision.event("Halted", f"Left as they are: {_names(names)}", warning=True, wave=rollout.current_wave)
+
+
+def _start(rollout: RolloutView) -> Decision:
+    decision = Decision()
+    if rollout.release_status == "Invalid":
+        message = f"The target release is Invalid: {rollout.release_message}"
+        decision.phase = "Halted"
+        decision.condition = ("Halted", "True", "ReleaseInvalid", message[:1024])
+        decision.event("ReleaseInvalid", message, warning=True)
+    elif rollout.release_status == "Ready":
+        decision.phase, decision.current_wave, decision.wave_started = "Progressing", 0, True
+        decision.condition = ("Progressing", "True", "WaveStarted", "Wave 0 (canary) started")
+        decision.event("WaveStarted", "Wave 0 (canary) started", wave=0)
+    return decision
+
+
+def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Decision:
+    """The next step of ``rollout``; ``targets`` must hold at least the current wave's."""
+    if rollout.phase == "Pending":
+        return _start(rollout)
+    decision = Decision()
+    if rollout.phase != "Progressing":
+        return decision
+    wave = [t for t in targets if t.wave == rollout.current_wave]
+    judged = {t.id: _judge(t, rollout, now) for t in wave}
+    decision.transitions = [t for t in judged.values() if t is not None]
+    state = {t.id: (judged[t.id].state if judged[t.id] else t.state) for t in wave}
+    failed = {t.id: judged[t.id].reason for t in wave if state[t.id] == FAILED and judged[t.id]}
+    if failed:
+        _halt(decision, rollout, wave, failed)
+        return decision
+    slots = rollout.max_parallel - sum(1 for s in state.values() if s == UPGRADING)
+    for target in wave:
+        if slots <= 0:
+            break
+        if state[target.id] == PENDING:
+            decision.transitions.append(Transition(target.id, UPGRADING))
+            state[target.id], slots = UPGRADING, slots - 1
+    if not all(s in SETTLED for s in state.values()):
+        return decision
+    baking_since = rollout.baking_since
+    if baking_since is None:
+        baking_since = decision.baking_since = now
+        decision.event("WaveHealthy", f"Wave {rollout.current_wave} is healthy; baking for "
+                       f"{int(rollout.bake.total_seconds())}s", wave=rollout.current_wave)
+    if now - baking_since < rollout.bake:
+        return decision
+    next_wave = rollout.current_wave + 1
+    decision.clear_baking = True
+    if next_wave >= rollout.wave_count:
+        decision.phase = "Completed"
+        decision.condition = ("Progressing", "False", "Completed", "Every wave is healthy")
+        decision.event("Completed", f"All {rollout.wave_count} waves are healthy")
+    else:
+        decision.current_wave, decision.wave_started = next_wave, True
+        decision.condition = ("Progressing", "True", "WaveStarted", f"Wave {next_wave} started")
+        decision.event("WaveStarted", f"Wave {next_wave} started", wave=next_wave)
+    return decision

@@ -1,0 +1,203 @@
+"""Rollouts on the live stack: three devclusters, two gateways each on release v1, moved to v2 in waves.
+
+v1 is the mirror chart; v2 is a copy at version 0.2.0; a "bad v2" (0.2.1) renders a GRPCRoute with no
+parent, which no gateway controller accepts, so its gateways never become Ready.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import register
+from tests.fixtures.charts import MIRROR_CHART, copy_chart
+from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.fixtures.stack import ApiSession, Stack, wait_for
+
+pytestmark = pytest.mark.e2e
+
+GATEWAYS_PER_CLUSTER = 2
+
+
+@pytest.fixture(scope="module")
+def third_gateway_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
+    with start_devcluster(tmp_path_factory.mktemp("gw-k8s-3"), ready_delay=0.3, extra_presets=("agent-sandbox",)) as dc:
+        yield dc
+
+
+@pytest.fixture(scope="module")
+def charts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("rollout-charts")
+    return {"v2": copy_chart(root / "v2", "0.2.0"), "bad": copy_chart(root / "bad", "0.2.1", never_ready=True)}
+
+
+@pytest.fixture
+def admin(api_session: Callable[..., ApiSession]) -> ApiSession:
+    return api_session("rollout-admin")
+
+
+@pytest.fixture
+def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_gateway_cluster):
+    """Releases v1 (the default), v2 and bad; six Running gateways on v1 over three clusters."""
+    releases = (("v1", MIRROR_CHART, True), ("v2", charts["v2"], False), ("bad", charts["bad"], False))
+    for name, chart, default in releases:
+        response = admin.post("/api/v1/releases/", json={"name": name, "chart": str(chart), "default": default})
+        assert response.status_code == 201, response.text
+    clusters = []
+    for index, dc in enumerate((gateway_cluster, second_gateway_cluster, third_gateway_cluster)):
+        clusters.append(register(dc, f"ro-c{index}").name)
+    gateways = {}
+    for cluster in clusters:
+        for index in range(GATEWAYS_PER_CLUSTER):
+            body = {"name": f"{cluster}-g{index}", "cluster": cluster, "labels": {"cluster": cluster},
+                    "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+                    "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1"}
+            response = tenant.post("/api/v1/gateways/", json=body)
+            assert response.status_code == 201, response.text
+            assert response.json()["release"] == "v1"
+            gateways[response.json()["id"]] = cluster
+    for gateway_id in gateways:
+        wait_until_running(tenant, gateway_id, "v1")
+    return {"clusters": clusters, "gateways": gateways}
+
+
+def wait_until_running(tenant: ApiSession, gateway_id: str, release: str, timeout: float = 120) -> dict[str, Any]:
+    def check() -> dict[str, Any] | None:
+        body = tenant.get(f"/api/v1/gateways/{gateway_id}/").json()
+        status = body["status"]
+        converged = status["observed_generation"] == body["generation"]
+        ok = status["phase"] == "Running" and converged and status["deployed_release"] == release
+        return body if ok and body["release"] == release else None
+
+    return wait_for(check, f"gateway {gateway_id} Running on {release}", timeout=timeout)
+
+
+def start(admin: ApiSession, **body: Any) -> dict[str, Any]:
+    defaults = {"name": "to-v2", "target_release": "v2", "max_parallel": 1, "bake_seconds": 1,
+                "gate_timeout_seconds": 30, "failure_policy": "halt_and_rollback"}
+    response = admin.post("/api/v1/rollouts/", json={**defaults, **body})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def wait_for_rollout(admin: ApiSession, rollout_id: str, phase: str, timeout: float = 150) -> dict[str, Any]:
+    def check() -> dict[str, Any] | None:
+        body = admin.get(f"/api/v1/rollouts/{rollout_id}/").json()
+        return body if body["status"]["phase"] == phase else None
+
+    return wait_for(check, f"rollout {rollout_id} to be {phase}", timeout=timeout, interval=0.5)
+
+
+def targets(admin: ApiSession, rollout_id: str) -> list[dict[str, Any]]:
+    return admin.get(f"/api/v1/rollouts/{rollout_id}/targets/?limit=200").json()["results"]
+
+
+def events(admin: ApiSession, rollout_id: str) -> list[dict[str, Any]]:
+    return admin.get(f"/api/v1/rollouts/{rollout_id}/events/?limit=200").json()["results"]
+
+
+def upgrades(tenant: ApiSession, gateway_id: str) -> int:
+    history = tenant.get(f"/api/v1/gateways/{gateway_id}/events/?limit=200").json()["results"]
+    return sum(1 for e in history if e["reason"] == "UpgradeSucceeded")
+
+
+def when(value: str) -> datetime:
+    return datetime.fromisoformat(value)
+
+
+def max_overlap(rows: list[dict[str, Any]]) -> int:
+    points = sorted([(when(r["started_at"]), 1) for r in rows] + [(when(r["finished_at"]), -1) for r in rows],
+                    key=lambda p: (p[0], p[1]))
+    running = peak = 0
+    for _, delta in points:
+        running += delta
+        peak = max(peak, running)
+    return peak
+
+
+def test_a_canary_wave_then_the_rest_moves_every_gateway_to_v2(admin, tenant, fleet) -> None:
+    c0, c1, c2 = fleet["clusters"]
+    rollout = start(admin, waves={"clusters": [[c0], [c1, c2]]}, max_parallel=2)
+    done = wait_for_rollout(admin, rollout["id"], "Completed")
+    assert done["status"]["total"]["counts"]["healthy"] == 6 and done["status"]["total"]["worst"] == "healthy"
+    assert [w["size"] for w in done["status"]["waves"]] == [2, 4] and done["status"]["waves"][0]["canary"]
+    for gateway_id in fleet["gateways"]:
+        body = wait_until_running(tenant, gateway_id, "v2")
+        assert body["status"]["release"]["revision"] == 2 and body["status"]["release"]["chart_version"] == "0.2.0"
+        assert upgrades(tenant, gateway_id) == 1
+    rows = targets(admin, rollout["id"])
+    canary, rest = [r for r in rows if r["wave"] == 0], [r for r in rows if r["wave"] == 1]
+    assert {r["cluster_name"] for r in canary} == {c0}
+    assert max(when(r["finished_at"]) for r in canary) <= min(when(r["started_at"]) for r in rest)
+    assert max_overlap(canary) <= 2 and max_overlap(rest) <= 2
+    assert max_overlap(rest) == 2  # parallel within the bound
+    reasons = [e["reason"] for e in reversed(events(admin, rollout["id"])) if not e["gateway_name"]]
+    assert reasons == ["Created", "WaveStarted", "WaveHealthy", "WaveStarted", "WaveHealthy", "Completed"]
+
+
+def test_a_v2_that_never_becomes_ready_fails_the_canary_gate_and_is_rolled_back(admin, tenant, fleet) -> None:
+    c0, c1, c2 = fleet["clusters"]
+    rollout = start(admin, target_release="bad", waves={"clusters": [[c0], [c1, c2]]}, max_parallel=2,
+                    gate_timeout_seconds=6)
+    halted = wait_for_rollout(admin, rollout["id"], "Halted")
+    condition = {c["type"]: c for c in halted["status"]["conditions"]}["Halted"]
+    assert condition["reason"] == "GateFailed"
+    assert f"{c0}-g0" in condition["message"] and f"{c0}-g1" in condition["message"]
+    assert {b["gateway"] for b in halted["status"]["blocked"]} == {f"{c0}-g0", f"{c0}-g1"}
+    assert halted["status"]["waves"][0]["counts"]["rolled_back"] == 2
+    assert halted["status"]["waves"][1]["counts"]["pending"] == 4
+    for gateway_id, cluster in fleet["gateways"].items():
+        body = wait_until_running(tenant, gateway_id, "v1")
+        # The canary went to the bad release and back (revisions 2 and 3); nobody else was touched.
+        assert body["status"]["release"]["revision"] == (3 if cluster == c0 else 1)
+
+
+def test_pause_resume_abort_overlap_and_a_spec_change_during_the_rollout(admin, tenant, fleet) -> None:
+    c0, c1, c2 = fleet["clusters"]
+    rollout = start(admin, waves={"clusters": [[c0], [c1], [c2]]}, bake_seconds=2)
+    clash = admin.post("/api/v1/rollouts/", json={"name": "other", "target_release": "v2"})
+    assert clash.status_code == 409 and "'to-v2'" in clash.json()["error"]["message"]
+    changed = next(g for g, c in fleet["gateways"].items() if c == c1)
+    image = "ghcr.io/nvidia/openshell/gateway:1.0.1"
+    assert tenant.patch(f"/api/v1/gateways/{changed}/", json={"image": image}).status_code == 200
+    url = f"/api/v1/rollouts/{rollout['id']}"
+    wait_for(lambda: admin.get(f"{url}/").json()["status"]["current_wave"] == 1, "wave 1 to start", timeout=90)
+    paused = admin.post(f"{url}/pause/")
+    assert paused.status_code == 200 and paused.json()["status"]["phase"] == "Paused"
+    started = sum(1 for t in targets(admin, rollout["id"]) if t["started_at"])
+    time.sleep(4)
+    assert sum(1 for t in targets(admin, rollout["id"]) if t["started_at"]) == started
+    assert admin.post(f"{url}/resume/").json()["status"]["phase"] == "Progressing"
+    wait_for_rollout(admin, rollout["id"], "Completed")
+    body = wait_until_running(tenant, changed, "v2")
+    assert body["image"] == image  # the user's change is kept, and deployed with the new release
+    # Abort: the gateways are free for another rollout at once; nothing is rolled back.
+    back = start(admin, name="back", target_release="v1", max_parallel=1, bake_seconds=30)
+    aborted = admin.post(f"/api/v1/rollouts/{back['id']}/abort/")
+    assert aborted.status_code == 200 and aborted.json()["status"]["phase"] == "Aborted"
+    assert admin.post(f"/api/v1/rollouts/{back['id']}/resume/").status_code == 409
+    start(admin, name="again", target_release="v1", max_parallel=1, bake_seconds=30)
+
+
+def test_a_worker_killed_mid_rollout_finishes_it_without_upgrading_a_gateway_twice(
+    admin, tenant, fleet, live_stack: Stack
+) -> None:
+    c0, c1, c2 = fleet["clusters"]
+    rollout = start(admin, waves={"clusters": [[c0], [c1], [c2]]}, max_parallel=2, bake_seconds=2)
+    url = f"/api/v1/rollouts/{rollout['id']}/"
+    wait_for(lambda: admin.get(url).json()["status"]["waves"][1]["counts"]["upgrading"] > 0, "wave 1 to upgrade",
+             timeout=90, interval=0.1)
+    live_stack.stop("worker", sig=signal.SIGKILL)
+    live_stack.start_worker()
+    wait_for_rollout(admin, rollout["id"], "Completed")
+    started = [e["gateway_name"] for e in events(admin, rollout["id"]) if e["reason"] == "UpgradeStarted"]
+    assert sorted(started) == sorted({*started}) and len(started) == 6
+    for gateway_id in fleet["gateways"]:
+        body = wait_until_running(tenant, gateway_id, "v2")
+        assert upgrades(tenant, gateway_id) == 1 and body["status"]["release"]["revision"] == 2

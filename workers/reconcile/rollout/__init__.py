@@ -1,0 +1,1 @@
+"""The rollout controller: advance rollouts from the database (see ``rollouts.machine`` for the decisions)."""

@@ -1,0 +1,160 @@
+"""Advance one rollout by one step, from the database alone, in one transaction.
+
+The rollout row is locked with ``skip_locked``: one controller at a time per rollout, others skip.
+A step reads the current wave's targets and their gateways, asks ``rollouts.machine.step`` what to
+do, and applies it. Starting a target changes only its gateway's ``release`` (and bumps the
+generation), with a conditional update on the row: a user's concurrent spec change is kept, and the
+reconciler converges on both. Target states only move forward, so replaying a step (a worker killed
+before or after the commit) never upgrades a gateway twice for one wave.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from controlplane.choices import EventType
+from controlplane.conditions import set_condition
+from controlplane.dispatch import enqueue_on_commit
+from gateways.models import Gateway, GatewayRelease
+from rollouts.choices import FailurePolicy, RolloutPhase, TargetState
+from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetView, step
+from rollouts.models import Rollout, RolloutEvent, RolloutTarget
+from workers import releases
+
+__all__ = ["RECONCILE_GATEWAY", "active_rollout_ids", "advance"]
+
+log = logging.getLogger(__name__)
+
+RECONCILE_GATEWAY = "workers.tasks.reconcile_gateway"
+WORKING_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING)
+
+
+def active_rollout_ids() -> list[str]:
+    return [str(pk) for pk in Rollout.objects.filter(phase__in=WORKING_PHASES).values_list("pk", flat=True)]
+
+
+def _ready_message(gateway: Gateway) -> str:
+    ready = next((c for c in gateway.conditions or [] if c.get("type") == "Ready"), None)
+    return str(ready.get("message", "")) if ready and ready.get("status") != "True" else ""
+
+
+def _observe(target: RolloutTarget) -> GatewayObservation:
+    gateway = target.gateway
+    if gateway is None:
+        return GatewayObservation(exists=False)
+    return GatewayObservation(
+        exists=True, deleting=gateway.deletion_requested_at is not None,
+        release_id=str(gateway.release_id) if gateway.release_id else None,
+        deployed_release_id=str(gateway.deployed_release_id) if gateway.deployed_release_id else None,
+        observed_generation=gateway.observed_generation, phase=gateway.phase, message=_ready_message(gateway),
+    )
+
+
+def _view(rollout: Rollout) -> RolloutView:
+    release = rollout.target_release
+    if rollout.phase == RolloutPhase.PENDING:
+        release = releases.validate(release)  # loads the chart once per worker; records Ready or Invalid
+    return RolloutView(
+        phase=rollout.phase, target_release_id=str(release.pk), release_status=release.status,
+        release_message=release.message, current_wave=rollout.current_wave, wave_count=rollout.wave_count,
+        max_parallel=rollout.max_parallel, bake=timedelta(seconds=rollout.bake_seconds),
+        gate_timeout=timedelta(seconds=rollout.gate_timeout_seconds),
+        rollback=rollout.failure_policy == FailurePolicy.HALT_AND_ROLLBACK, baking_since=rollout.baking_since,
+    )
+
+
+def _move_release(target: RolloutTarget, release_id: Any, expected: Any, now: datetime) -> int | None:
+    """Point the gateway at ``release_id`` if it is still on ``expected``; its new generation, or None."""
+    moved = Gateway.objects.filter(pk=target.gateway_id, release_id=expected, deletion_requested_at__isnull=True)
+    if not moved.update(release_id=release_id, generation=F("generation") + 1, failure_count=0,
+                        next_attempt_at=None, updated_at=now):
+        return None
+    enqueue_on_commit(RECONCILE_GATEWAY, target.gateway_id)
+    return Gateway.objects.values_list("generation", flat=True).get(pk=target.gateway_id)
+
+
+def _default_release_id() -> Any:
+    """A gateway without a release runs the default: a rollback returns it there."""
+    default = GatewayRelease.current_default()
+    return default.pk if default else None
+
+
+def _apply_target(rollout: Rollout, target: RolloutTarget, state: str, reason: str, now: datetime) -> None:
+    target.state, target.reason = state, reason[:1024]
+    if state == TargetState.UPGRADING:
+        previous = Gateway.objects.filter(pk=target.gateway_id).values_list("release_id", flat=True).first()
+        target.previous_release_id, target.started_at = previous or _default_release_id(), now
+        target.generation = _move_release(target, rollout.target_release_id, previous, now)
+        if target.generation is None:
+            target.state, target.reason = TargetState.SKIPPED, "The gateway was deleted"
+    elif state == TargetState.ROLLED_BACK:
+        _move_release(target, target.previous_release_id, rollout.target_release_id, now)
+        target.finished_at = now
+    else:
+        target.finished_at = now
+    target.save(update_fields=("state", "reason", "previous_release", "started_at", "generation", "finished_at"))
+    RolloutEvent.objects.create(
+        rollout=rollout, wave=target.wave, gateway_name=target.gateway_name,
+        type=EventType.WARNING if state in (TargetState.FAILED, TargetState.ROLLED_BACK) else EventType.NORMAL,
+        reason={"upgrading": "UpgradeStarted", "healthy": "GatewayHealthy", "failed": "GatewayFailed",
+                "rolled_back": "GatewayRolledBack", "skipped": "GatewaySkipped"}[target.state],
+        message=target.reason or f"{target.gateway_name}: {target.state}",
+    )
+
+
+def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decision, now: datetime) -> None:
+    for transition in decision.transitions:
+        _apply_target(rollout, targets[transition.target_id], transition.state, transition.reason, now)
+    if decision.phase:
+        rollout.phase = decision.phase
+        if decision.phase in (RolloutPhase.COMPLETED, RolloutPhase.HALTED):
+            rollout.finished_at = now
+    if decision.current_wave is not None:
+        rollout.current_wave = decision.current_wave
+    if decision.wave_started:
+        rollout.wave_started_at = now
+    if decision.baking_since is not None:
+        rollout.baking_since = decision.baking_since
+    if decision.clear_baking:
+        rollout.baking_since = None
+    if decision.condition:
+        type_, status, reason, message = decision.condition
+        rollout.conditions = set_condition(rollout.conditions, type_=type_, status=status, reason=reason,
+                                           message=message, generation=0, now=now)
+    RolloutEvent.objects.bulk_create(
+        RolloutEvent(rollout=rollout, reason=reason, message=message[:2048], wave=wave,
+                     type=EventType.WARNING if warning else EventType.NORMAL)
+        for reason, message, warning, wave in decision.events
+    )
+    rollout.save()
+
+
+def advance(rollout_id: str) -> str | None:
+    """One step of the rollout; its phase afterwards, or None when another worker holds it or it is gone."""
+    with transaction.atomic():
+        rollout = (
+            Rollout.objects.select_for_update(skip_locked=True).select_related("target_release")
+            .filter(pk=rollout_id).first()
+        )
+        if rollout is None or rollout.phase not in WORKING_PHASES:
+            return rollout.phase if rollout else None
+        now = timezone.now()
+        wave = list(rollout.targets.filter(wave=rollout.current_wave).select_related("gateway"))
+        views = [
+            TargetView(id=t.pk, gateway_name=t.gateway_name, wave=t.wave, state=t.state, gateway=_observe(t),
+                       started_at=t.started_at, generation=t.generation)
+            for t in wave
+        ]
+        decision = step(_view(rollout), views, now)
+        _apply(rollout, {t.pk: t for t in wave}, decision, now)
+        if decision.phase or decision.transitions:
+            log.info("rollout %s: wave %d, %d transitions, phase %s", rollout.name, rollout.current_wave,
+                     len(decision.transitions), rollout.phase)
+        return rollout.phase
+

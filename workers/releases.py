@@ -1,0 +1,106 @@
+"""Chart releases in the worker: the bootstrap default, each gateway's release, and its chart, loaded once.
+
+- The default release comes from GATEWAY_CHART / GATEWAY_CHART_VERSION when there is none yet
+  (the settings are only the bootstrap default; platform admins manage releases through the API).
+- A gateway without a release (created before any default existed) is given the default.
+- The first worker to load a release validates it and records the verdict on the row: Ready, or
+  Invalid with a message (the chart cannot be loaded, or its values overrides set keys the chart does
+  not have or of the wrong type, alone or merged with everything the mapping can set).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from gateways.chart_keys import type_mismatches, unknown_keys
+from gateways.choices import ReleaseStatus
+from gateways.models import Gateway, GatewayRelease
+from gateways.values import gateway_values, merge_values, routing_problems
+from workers import runtime
+from workers.drivers.errors import DriverError
+from workers.reconcile.gateway.load import routing_config
+from workers.reconcile.gateway.request import Chart, ReleaseInputs
+from workers.startup import MAXIMAL_SPEC, cluster_shapes
+
+__all__ = ["UNAVAILABLE", "default_release", "load", "release_of", "validate"]
+
+log = logging.getLogger(__name__)
+
+# The chart of an Invalid release: never used, since such a pass stalls before any helm call.
+UNAVAILABLE = Chart(ref="", version=None, chart_version="", defaults={})
+
+
+def default_release() -> GatewayRelease:
+    """The default release, created from the settings when there is none."""
+    existing = GatewayRelease.current_default()
+    if existing is not None:
+        return existing
+    ref, version = settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION
+    name = "bootstrap-" + hashlib.sha256(f"{ref} {version}".encode()).hexdigest()[:8]
+    try:
+        with transaction.atomic():
+            release, _ = GatewayRelease.objects.get_or_create(name=name, defaults={"chart": ref, "version": version})
+            GatewayRelease.objects.filter(pk=release.pk).update(default=True)
+    except IntegrityError:  # another worker made a default meanwhile
+        pass
+    log.info("bootstrap release %s: %s %s", name, ref, version or "(unversioned)")
+    return GatewayRelease.objects.get(default=True)
+
+
+def release_of(gateway: Gateway) -> GatewayRelease:
+    """The gateway's release; one without is given the default (no generation bump: it ran the default already)."""
+    if gateway.release_id is not None:
+        return gateway.release
+    release = default_release()
+    Gateway.objects.filter(pk=gateway.pk, release__isnull=True).update(release=release)
+    gateway.release = release
+    return release
+
+
+def _problems(release: GatewayRelease, chart: Chart) -> list[str]:
+    problems = [f"the chart has no values key {p!r}" for p in unknown_keys(release.values, chart.defaults)]
+    problems += type_mismatches(release.values, chart.defaults)
+    if problems:
+        return problems
+    routing = routing_config()
+    for facts in cluster_shapes():
+        if routing_problems(facts, routing):
+            continue  # a worker configuration problem (reported at start-up), not the release's
+        merged = merge_values(release.values, gateway_values(MAXIMAL_SPEC, facts, routing))
+        bad = unknown_keys(merged, chart.defaults)
+        problems += [f"{facts.flavour}: the chart has no values key {p!r}" for p in bad]
+    return sorted(set(problems))
+
+
+def validate(release: GatewayRelease) -> GatewayRelease:
+    """Load a Pending release's chart and record Ready or Invalid (once; later calls return the verdict)."""
+    if release.status != ReleaseStatus.PENDING:
+        return release
+    chart_version, problems = "", []
+    try:
+        chart = runtime.chart(release.chart, release.version or None)
+        chart_version, problems = chart.chart_version, _problems(release, chart)
+    except DriverError as exc:
+        problems = [f"cannot load the chart: {exc}"]
+    status = ReleaseStatus.INVALID if problems else ReleaseStatus.READY
+    fields = {"status": status, "message": "; ".join(problems)[:2000], "chart_version": chart_version,
+              "validated_at": timezone.now(), "updated_at": timezone.now()}
+    GatewayRelease.objects.filter(pk=release.pk, status=ReleaseStatus.PENDING).update(**fields)
+    release.refresh_from_db()
+    log.info("release %s validated: %s %s", release.name, release.status, release.message)
+    return release
+
+
+def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
+    """The chart and the release inputs of a gateway's pass."""
+    release = validate(release_of(gateway))
+    if release.status == ReleaseStatus.INVALID:
+        problem = f"Release {release.name} is Invalid: {release.message}"
+        return UNAVAILABLE, ReleaseInputs(str(release.pk), problem=problem)
+    chart = runtime.chart(release.chart, release.version or None)
+    return chart, ReleaseInputs(str(release.pk), overrides=dict(release.values))

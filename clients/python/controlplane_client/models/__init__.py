@@ -2,6 +2,7 @@
 
 from .action_enum import ActionEnum
 from .availability_mode_enum import AvailabilityModeEnum
+from .blocked import Blocked
 from .catalog import Catalog
 from .catalog_labels import CatalogLabels
 from .catalog_request import CatalogRequest
@@ -10,6 +11,7 @@ from .catalog_status import CatalogStatus
 from .catalogs_list_availability_mode import CatalogsListAvailabilityMode
 from .change_enum import ChangeEnum
 from .check import Check
+from .check_state_enum import CheckStateEnum
 from .cluster import Cluster
 from .cluster_capabilities import ClusterCapabilities
 from .cluster_flavour_enum import ClusterFlavourEnum
@@ -19,6 +21,7 @@ from .clusters_list_flavour import ClustersListFlavour
 from .condition import Condition
 from .condition_request import ConditionRequest
 from .condition_status_enum import ConditionStatusEnum
+from .counts import Counts
 from .database import Database
 from .database_request import DatabaseRequest
 from .deployed_release import DeployedRelease
@@ -26,6 +29,7 @@ from .error import Error
 from .error_detail import ErrorDetail
 from .error_detail_fields import ErrorDetailFields
 from .event_type_enum import EventTypeEnum
+from .failure_policy_enum import FailurePolicyEnum
 from .field_change import FieldChange
 from .gateway import Gateway
 from .gateway_event import GatewayEvent
@@ -33,6 +37,10 @@ from .gateway_labels import GatewayLabels
 from .gateway_phase_enum import GatewayPhaseEnum
 from .gateway_plan import GatewayPlan
 from .gateway_plan_status_enum import GatewayPlanStatusEnum
+from .gateway_release import GatewayRelease
+from .gateway_release_request import GatewayReleaseRequest
+from .gateway_release_request_values import GatewayReleaseRequestValues
+from .gateway_release_values import GatewayReleaseValues
 from .gateway_request import GatewayRequest
 from .gateway_request_labels import GatewayRequestLabels
 from .gateway_status import GatewayStatus
@@ -46,9 +54,15 @@ from .paginated_catalog_list import PaginatedCatalogList
 from .paginated_cluster_list import PaginatedClusterList
 from .paginated_gateway_event_list import PaginatedGatewayEventList
 from .paginated_gateway_list import PaginatedGatewayList
+from .paginated_gateway_release_list import PaginatedGatewayReleaseList
+from .paginated_rollout_event_list import PaginatedRolloutEventList
+from .paginated_rollout_list import PaginatedRolloutList
+from .paginated_rollout_target_list import PaginatedRolloutTargetList
 from .patched_catalog_request import PatchedCatalogRequest
 from .patched_catalog_request_labels import PatchedCatalogRequestLabels
 from .patched_cluster_request import PatchedClusterRequest
+from .patched_gateway_release_request import PatchedGatewayReleaseRequest
+from .patched_gateway_release_request_values import PatchedGatewayReleaseRequestValues
 from .patched_gateway_request import PatchedGatewayRequest
 from .patched_gateway_request_labels import PatchedGatewayRequestLabels
 from .plan_result import PlanResult
@@ -56,16 +70,35 @@ from .provider_enum import ProviderEnum
 from .pull_secret import PullSecret
 from .pull_secret_request import PullSecretRequest
 from .release import Release
+from .release_status import ReleaseStatus
+from .release_status_enum import ReleaseStatusEnum
+from .releases_list_status import ReleasesListStatus
+from .rollout import Rollout
+from .rollout_event import RolloutEvent
+from .rollout_phase_enum import RolloutPhaseEnum
+from .rollout_request import RolloutRequest
+from .rollout_status import RolloutStatus
+from .rollout_target import RolloutTarget
+from .rollout_target_state_enum import RolloutTargetStateEnum
+from .rollouts_list_phase import RolloutsListPhase
 from .route import Route
 from .route_request import RouteRequest
+from .selector import Selector
+from .selector_labels import SelectorLabels
+from .selector_request import SelectorRequest
+from .selector_request_labels import SelectorRequestLabels
 from .source import Source
 from .source_request import SourceRequest
-from .state_enum import StateEnum
+from .total import Total
 from .urls import Urls
+from .wave_status import WaveStatus
+from .waves import Waves
+from .waves_request import WavesRequest
 
 __all__ = (
     "ActionEnum",
     "AvailabilityModeEnum",
+    "Blocked",
     "Catalog",
     "CatalogLabels",
     "CatalogRequest",
@@ -74,6 +107,7 @@ __all__ = (
     "CatalogsListAvailabilityMode",
     "ChangeEnum",
     "Check",
+    "CheckStateEnum",
     "Cluster",
     "ClusterCapabilities",
     "ClusterFlavourEnum",
@@ -83,6 +117,7 @@ __all__ = (
     "Condition",
     "ConditionRequest",
     "ConditionStatusEnum",
+    "Counts",
     "Database",
     "DatabaseRequest",
     "DeployedRelease",
@@ -90,6 +125,7 @@ __all__ = (
     "ErrorDetail",
     "ErrorDetailFields",
     "EventTypeEnum",
+    "FailurePolicyEnum",
     "FieldChange",
     "Gateway",
     "GatewayEvent",
@@ -97,6 +133,10 @@ __all__ = (
     "GatewayPhaseEnum",
     "GatewayPlan",
     "GatewayPlanStatusEnum",
+    "GatewayRelease",
+    "GatewayReleaseRequest",
+    "GatewayReleaseRequestValues",
+    "GatewayReleaseValues",
     "GatewayRequest",
     "GatewayRequestLabels",
     "GatewayStatus",
@@ -110,9 +150,15 @@ __all__ = (
     "PaginatedClusterList",
     "PaginatedGatewayEventList",
     "PaginatedGatewayList",
+    "PaginatedGatewayReleaseList",
+    "PaginatedRolloutEventList",
+    "PaginatedRolloutList",
+    "PaginatedRolloutTargetList",
     "PatchedCatalogRequest",
     "PatchedCatalogRequestLabels",
     "PatchedClusterRequest",
+    "PatchedGatewayReleaseRequest",
+    "PatchedGatewayReleaseRequestValues",
     "PatchedGatewayRequest",
     "PatchedGatewayRequestLabels",
     "PlanResult",
@@ -120,10 +166,28 @@ __all__ = (
     "PullSecret",
     "PullSecretRequest",
     "Release",
+    "ReleaseStatus",
+    "ReleaseStatusEnum",
+    "ReleasesListStatus",
+    "Rollout",
+    "RolloutEvent",
+    "RolloutPhaseEnum",
+    "RolloutRequest",
+    "RolloutStatus",
+    "RolloutTarget",
+    "RolloutTargetStateEnum",
+    "RolloutsListPhase",
     "Route",
     "RouteRequest",
+    "Selector",
+    "SelectorLabels",
+    "SelectorRequest",
+    "SelectorRequestLabels",
     "Source",
     "SourceRequest",
-    "StateEnum",
+    "Total",
     "Urls",
+    "WaveStatus",
+    "Waves",
+    "WavesRequest",
 )

@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.state_enum import StateEnum
+from ..models.check_state_enum import CheckStateEnum
 
 T = TypeVar("T", bound="Check")
 
@@ -16,14 +16,14 @@ class Check:
     """
     Attributes:
         name (str):
-        state (StateEnum): * `present` - present
+        state (CheckStateEnum): * `present` - present
             * `will-create` - will-create
             * `missing` - missing
         message (str):
     """
 
     name: str
-    state: StateEnum
+    state: CheckStateEnum
     message: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -51,7 +51,7 @@ class Check:
         d = dict(src_dict)
         name = d.pop("name")
 
-        state = StateEnum(d.pop("state"))
+        state = CheckStateEnum(d.pop("state"))
 
         message = d.pop("message")
 

@@ -35,6 +35,7 @@ class Gateway:
             namespace (str):
             image (str):
             supervisor_image (str):
+            release (None | str): The chart release to run (desired); new gateways get the default, rollouts change it.
             generation (int):
             status (GatewayStatus):
             created_at (datetime.datetime):
@@ -53,6 +54,7 @@ class Gateway:
     namespace: str
     image: str
     supervisor_image: str
+    release: None | str
     generation: int
     status: GatewayStatus
     created_at: datetime.datetime
@@ -81,6 +83,9 @@ class Gateway:
         image = self.image
 
         supervisor_image = self.supervisor_image
+
+        release: None | str
+        release = self.release
 
         generation = self.generation
 
@@ -127,6 +132,7 @@ class Gateway:
                 "namespace": namespace,
                 "image": image,
                 "supervisor_image": supervisor_image,
+                "release": release,
                 "generation": generation,
                 "status": status,
                 "created_at": created_at,
@@ -168,6 +174,13 @@ class Gateway:
         image = d.pop("image")
 
         supervisor_image = d.pop("supervisor_image")
+
+        def _parse_release(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        release = _parse_release(d.pop("release"))
 
         generation = d.pop("generation")
 
@@ -235,6 +248,7 @@ class Gateway:
             namespace=namespace,
             image=image,
             supervisor_image=supervisor_image,
+            release=release,
             generation=generation,
             status=status,
             created_at=created_at,

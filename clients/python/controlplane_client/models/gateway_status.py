@@ -31,6 +31,7 @@ class GatewayStatus:
         observed_generation (int):
         route_address (str):
         release (Release):
+        deployed_release (None | str): The chart release last deployed and converged (observed).
         failure_count (int):
         next_attempt_at (datetime.datetime | None):
         deletion_requested_at (datetime.datetime | None):
@@ -41,6 +42,7 @@ class GatewayStatus:
     observed_generation: int
     route_address: str
     release: Release
+    deployed_release: None | str
     failure_count: int
     next_attempt_at: datetime.datetime | None
     deletion_requested_at: datetime.datetime | None
@@ -59,6 +61,9 @@ class GatewayStatus:
         route_address = self.route_address
 
         release = self.release.to_dict()
+
+        deployed_release: None | str
+        deployed_release = self.deployed_release
 
         failure_count = self.failure_count
 
@@ -83,6 +88,7 @@ class GatewayStatus:
                 "observed_generation": observed_generation,
                 "route_address": route_address,
                 "release": release,
+                "deployed_release": deployed_release,
                 "failure_count": failure_count,
                 "next_attempt_at": next_attempt_at,
                 "deletion_requested_at": deletion_requested_at,
@@ -111,6 +117,13 @@ class GatewayStatus:
         route_address = d.pop("route_address")
 
         release = Release.from_dict(d.pop("release"))
+
+        def _parse_deployed_release(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        deployed_release = _parse_deployed_release(d.pop("deployed_release"))
 
         failure_count = d.pop("failure_count")
 
@@ -152,6 +165,7 @@ class GatewayStatus:
             observed_generation=observed_generation,
             route_address=route_address,
             release=release,
+            deployed_release=deployed_release,
             failure_count=failure_count,
             next_attempt_at=next_attempt_at,
             deletion_requested_at=deletion_requested_at,

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class StateEnum(StrEnum):
+class CheckStateEnum(StrEnum):
     MISSING = "missing"
     PRESENT = "present"
     WILL_CREATE = "will-create"

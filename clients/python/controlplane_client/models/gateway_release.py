@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.gateway_release_values import GatewayReleaseValues
+    from ..models.release_status import ReleaseStatus
+
+
+T = TypeVar("T", bound="GatewayRelease")
+
+
+@_attrs_define
+class GatewayRelease:
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+
+        Attributes:
+            id (UUID):
+            name (str):
+            chart (str): A local chart directory or .tgz, or oci://...
+            status (ReleaseStatus):
+            created_at (datetime.datetime):
+            updated_at (datetime.datetime):
+            version (str | Unset): Required for oci:// unless pinned by digest.
+            values (GatewayReleaseValues | Unset): Values overrides; only keys the chart has, with its types. The keys the
+                spec maps (images, routes, OIDC, database) win over them.
+            default (bool | Unset): New gateways get the default release.
+    """
+
+    id: UUID
+    name: str
+    chart: str
+    status: ReleaseStatus
+    created_at: datetime.datetime
+    updated_at: datetime.datetime
+    version: str | Unset = UNSET
+    values: GatewayReleaseValues | Unset = UNSET
+    default: bool | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        name = self.name
+
+        chart = self.chart
+
+        status = self.status.to_dict()
+
+        created_at = self.created_at.isoformat()
+
+        updated_at = self.updated_at.isoformat()
+
+        version = self.version
+
+        values: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.values, Unset):
+            values = self.values.to_dict()
+
+        default = self.default
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "chart": chart,
+                "status": status,
+                "created_at": created_at,
+                "updated_at": updated_at,
+            }
+        )
+        if version is not UNSET:
+            field_dict["version"] = version
+        if values is not UNSET:
+            field_dict["values"] = values
+        if default is not UNSET:
+            field_dict["default"] = default
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.gateway_release_values import GatewayReleaseValues
+        from ..models.release_status import ReleaseStatus
+
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        name = d.pop("name")
+
+        chart = d.pop("chart")
+
+        status = ReleaseStatus.from_dict(d.pop("status"))
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        version = d.pop("version", UNSET)
+
+        _values = d.pop("values", UNSET)
+        values: GatewayReleaseValues | Unset
+        if isinstance(_values, Unset):
+            values = UNSET
+        else:
+            values = GatewayReleaseValues.from_dict(_values)
+
+        default = d.pop("default", UNSET)
+
+        gateway_release = cls(
+            id=id,
+            name=name,
+            chart=chart,
+            status=status,
+            created_at=created_at,
+            updated_at=updated_at,
+            version=version,
+            values=values,
+            default=default,
+        )
+
+        gateway_release.additional_properties = d
+        return gateway_release
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

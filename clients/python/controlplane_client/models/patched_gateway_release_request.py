@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.patched_gateway_release_request_values import (
+        PatchedGatewayReleaseRequestValues,
+    )
+
+
+T = TypeVar("T", bound="PatchedGatewayReleaseRequest")
+
+
+@_attrs_define
+class PatchedGatewayReleaseRequest:
+    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
+
+    ``error_fields`` maps a model field name to the API field name used in error messages.
+    ``immutable_fields`` may be set on create but never changed afterwards.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+
+        Attributes:
+            name (str | Unset):
+            chart (str | Unset): A local chart directory or .tgz, or oci://...
+            version (str | Unset): Required for oci:// unless pinned by digest.
+            values (PatchedGatewayReleaseRequestValues | Unset): Values overrides; only keys the chart has, with its types.
+                The keys the spec maps (images, routes, OIDC, database) win over them.
+            default (bool | Unset): New gateways get the default release.
+    """
+
+    name: str | Unset = UNSET
+    chart: str | Unset = UNSET
+    version: str | Unset = UNSET
+    values: PatchedGatewayReleaseRequestValues | Unset = UNSET
+    default: bool | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        name = self.name
+
+        chart = self.chart
+
+        version = self.version
+
+        values: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.values, Unset):
+            values = self.values.to_dict()
+
+        default = self.default
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({})
+        if name is not UNSET:
+            field_dict["name"] = name
+        if chart is not UNSET:
+            field_dict["chart"] = chart
+        if version is not UNSET:
+            field_dict["version"] = version
+        if values is not UNSET:
+            field_dict["values"] = values
+        if default is not UNSET:
+            field_dict["default"] = default
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.patched_gateway_release_request_values import (
+            PatchedGatewayReleaseRequestValues,
+        )
+
+        d = dict(src_dict)
+        name = d.pop("name", UNSET)
+
+        chart = d.pop("chart", UNSET)
+
+        version = d.pop("version", UNSET)
+
+        _values = d.pop("values", UNSET)
+        values: PatchedGatewayReleaseRequestValues | Unset
+        if isinstance(_values, Unset):
+            values = UNSET
+        else:
+            values = PatchedGatewayReleaseRequestValues.from_dict(_values)
+
+        default = d.pop("default", UNSET)
+
+        patched_gateway_release_request = cls(
+            name=name,
+            chart=chart,
+            version=version,
+            values=values,
+            default=default,
+        )
+
+        return patched_gateway_release_request

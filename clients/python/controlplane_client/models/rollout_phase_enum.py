@@ -1,0 +1,13 @@
+from enum import StrEnum
+
+
+class RolloutPhaseEnum(StrEnum):
+    ABORTED = "Aborted"
+    COMPLETED = "Completed"
+    HALTED = "Halted"
+    PAUSED = "Paused"
+    PENDING = "Pending"
+    PROGRESSING = "Progressing"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,6 +24,8 @@ from controlplane.api.counting import count_rows
 __all__ = ["BoundedPagination", "KeysetPagination"]
 
 MAX_LIMIT = 200
+# Deeper than this, page with ?cursor= (a bigger offset would also overflow the database's OFFSET).
+MAX_OFFSET = 10**9
 # From this offset on, a page is read as ids first, then rows.
 DEEP_OFFSET = 1000
 
@@ -60,7 +63,12 @@ class BoundedPagination(LimitOffsetPagination):
         self.keyset: KeysetPagination | None = None
         if KeysetPagination.cursor_query_param in request.query_params:
             self.keyset = KeysetPagination()
-            page = self.keyset.paginate_queryset(queryset, request, view)
+            try:
+                page = self.keyset.paginate_queryset(queryset, request, view)
+            except NotFound:
+                raise ValidationError(
+                    {"cursor": ["Not a cursor this API issued: start with an empty cursor, then follow `next`."]}
+                ) from None
             self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
             return page
         self.limit = self.get_limit(request)
@@ -71,6 +79,13 @@ class BoundedPagination(LimitOffsetPagination):
         else:
             self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
         return page
+
+    def get_offset(self, request: Request) -> int:
+        offset = super().get_offset(request)
+        if offset > MAX_OFFSET:
+            message = f"Ensure this value is at most {MAX_OFFSET}; page with ?cursor= instead."
+            raise ValidationError({"offset": [message]})
+        return offset
 
     def get_next_link(self) -> str | None:
         return self.keyset.get_next_link() if self.keyset else super().get_next_link()

@@ -154,7 +154,8 @@ class GatewayViewSet(ReconciledModelViewSet):
     def plan_spec(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         seconds = wait_seconds(request)
         name = request.data.get("name") if isinstance(request.data, dict) else None
-        existing = Gateway.objects.filter(owner=request.user, name=name).first() if isinstance(name, str) else None
+        lookup = isinstance(name, str) and "\x00" not in name  # PostgreSQL refuses NUL; validation reports it
+        existing = Gateway.objects.filter(owner=request.user, name=name).first() if lookup else None
         serializer = GatewaySerializer(existing, data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         if existing is not None and existing.deletion_requested_at is not None:

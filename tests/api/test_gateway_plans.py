@@ -142,3 +142,11 @@ def test_planning_a_saved_gateway_takes_no_row_lock_outside_a_transaction(admin_
     response = admin_api.post(f"/api/v1/gateways/{created.json()['id']}/plan/")
     assert response.status_code == 202, response.content
     assert response.json()["status"] == "pending"
+
+
+def test_a_would_be_name_with_nul_is_a_400_not_a_500(admin_api, cluster) -> None:
+    response = admin_api.post("/api/v1/gateways/plan/", {
+        "name": "\u0000x", "cluster": cluster.name, "image": "r.test/gw:1", "supervisor_image": "r.test/s:1",
+    }, format="json")
+    assert response.status_code == 400, response.content
+    assert GatewayPlan.objects.count() == 0

@@ -280,6 +280,9 @@ def stateful_machine(schema: Any, session: requests.Session, base_url: str, pool
     return Machine
 
 
+STATEFUL_PATHS = r"^/api/v1/(clusters|gateways|catalogs)/"
+
+
 def test_stateful_runs_follow_links_without_a_contract_violation(
     quiet_stack: Stack, transactional_db: None, live_schema: dict[str, Any]
 ) -> None:
@@ -289,7 +292,9 @@ def test_stateful_runs_follow_links_without_a_contract_violation(
              for response in op.get("responses", {}).values() for name in response.get("links", {})]
     assert "gateways_retrieve" in links and "catalogs_destroy" in links  # controlplane.api.schema.add_links
     findings = Findings()
-    machine = stateful_machine(schemathesis.openapi.from_dict(live_schema), session, base_url, pool, findings)
+    # The resources the pool can make real objects of; the rollout endpoints are fuzzed by the stateless run.
+    schema = schemathesis.openapi.from_dict(live_schema).include(path_regex=STATEFUL_PATHS)
+    machine = stateful_machine(schema, session, base_url, pool, findings)
     started = time.monotonic()
     machine.run(settings=settings(
         max_examples=STATEFUL_SCENARIOS, stateful_step_count=STATEFUL_STEPS, derandomize=True, database=None,

@@ -3,12 +3,13 @@
     .venv/bin/python bench/api.py [--gateways 100000] [--requests 200]
 
 Seeds 100,000 gateways over 10 clusters and 100 tenants into one PostgreSQL database, clones it
-(`CREATE DATABASE ... TEMPLATE`) and migrates the clone back to before `gateways.0005_list_indexes` (the
-baseline: today's schema). Both are vacuumed and analysed. For each, the API runs in gunicorn with 2 workers
-and every request below is timed sequentially; it prints p50 and p99 in ms and the baseline/new p99 ratio.
-It also prints each request's database time on both: the SQL the API ran for it (captured once), timed
-with EXPLAIN ANALYZE (median of 5), which a busy host disturbs far less than end-to-end latency.
-Both runs use the same code, so the figures isolate the indexes. Needs PostgreSQL and Redis on loopback.
+(`CREATE DATABASE ... TEMPLATE`) and drops the list indexes (`Gateway.Meta.indexes`) from the clone: the
+baseline, the schema before `gateways.0006_list_indexes`. Both are vacuumed and analysed. For each, the API
+runs in gunicorn with 2 workers and every request below is timed sequentially; it prints p50 and p99 in ms
+and the baseline/new p99 ratio, and the gunicorn workers' CPU time per request (from /proc), which a busy
+host disturbs far less than latency. It also prints each request's database time on both: the SQL the API
+ran for it (captured once), timed with EXPLAIN ANALYZE (median of 5). Both runs use the same code, so the
+figures isolate the indexes. Needs PostgreSQL and Redis on loopback.
 """
 
 from __future__ import annotations
@@ -107,8 +108,21 @@ def seed(count: int) -> dict[str, str]:
     return tokens
 
 
-def measure(database: str, tokens: dict[str, str], samples: int) -> dict[str, tuple[float, float]]:
-    """p50 and p99 (ms) of each request against gunicorn (2 workers) on ``database``."""
+def group_cpu_seconds(group: int) -> float:
+    """User and system CPU time of every live process in process group ``group`` (from /proc)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # pgrp; utime and stime follow at 11 and 12
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def measure(database: str, tokens: dict[str, str], samples: int) -> dict[str, tuple[float, float, float]]:
+    """p50 and p99 (ms) of each request against gunicorn (2 workers) on ``database``, and its server CPU ms."""
     port = free_port()
     env = {**ENV, "DATABASE_URL": f"{SERVER}/{database}"}
     argv = [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"]
@@ -127,13 +141,16 @@ def measure(database: str, tokens: dict[str, str], samples: int) -> dict[str, tu
         figures = {}
         for label, (user, path) in REQUESTS.items():
             timings = []
-            for n in range(samples + 10):
+            for _ in range(10):  # warm both workers and their connections
+                sessions[user].get(base + path, timeout=60).raise_for_status()
+            cpu = group_cpu_seconds(server.pid)
+            for _ in range(samples):
                 started = time.perf_counter()
                 sessions[user].get(base + path, timeout=60).raise_for_status()
-                if n >= 10:  # the first ten warm both workers and their connections
-                    timings.append((time.perf_counter() - started) * 1000)
+                timings.append((time.perf_counter() - started) * 1000)
+            cpu_ms = (group_cpu_seconds(server.pid) - cpu) * 1000 / samples
             cuts = statistics.quantiles(timings, n=100)
-            figures[label] = (cuts[49], cuts[98])
+            figures[label] = (cuts[49], cuts[98], cpu_ms)
         return figures
     finally:
         os.killpg(server.pid, signal.SIGTERM)
@@ -192,19 +209,24 @@ def main() -> None:
     tokens = seed(args.gateways)
     print(f"seeded {args.gateways} gateways in {time.monotonic() - started:.0f} s")
     admin_sql(f"CREATE DATABASE {BASE_DB} TEMPLATE {NEW_DB}")
-    manage(BASE_DB, "migrate", "--noinput", "gateways", "0004")
+    from gateways.models import Gateway
+
+    with psycopg.connect(f"{SERVER}/{BASE_DB}", autocommit=True) as conn:
+        for index in Gateway._meta.indexes:
+            conn.execute(f'DROP INDEX "{index.name}"')
     for database in (NEW_DB, BASE_DB):
         with psycopg.connect(f"{SERVER}/{database}", autocommit=True) as conn:
             conn.execute("VACUUM ANALYZE")
     baseline, indexed = measure(BASE_DB, tokens, args.requests), measure(NEW_DB, tokens, args.requests)
     statements = captured_sql(tokens)
     base_db, new_db = database_ms(BASE_DB, statements), database_ms(NEW_DB, statements)
+    print(f"load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}")
     print(f"{'GET /api/v1/gateways/?':24} {'baseline p50/p99 ms':>20} {'indexed p50/p99 ms':>20} {'p99 ratio':>10}"
-          f" {'database ms: baseline / indexed':>32}")
+          f" {'server CPU ms: baseline / indexed':>34} {'database ms: baseline / indexed':>32}")
     for label in REQUESTS:
-        (b50, b99), (n50, n99) = baseline[label], indexed[label]
+        (b50, b99, bcpu), (n50, n99, ncpu) = baseline[label], indexed[label]
         print(f"{label:24} {b50:9.1f} /{b99:7.1f}  {n50:9.1f} /{n99:7.1f}  {b99 / n99:9.1f}x"
-              f" {base_db[label]:21.1f} / {new_db[label]:7.1f}")
+              f" {bcpu:23.1f} / {ncpu:7.1f} {base_db[label]:21.1f} / {new_db[label]:7.1f}")
 
 
 if __name__ == "__main__":

@@ -44,11 +44,13 @@ class KeysetPagination(CursorPagination):
 
 
 def _fetch_page(queryset: QuerySet, offset: int, limit: int) -> list[Any]:
-    """One page; past DEEP_OFFSET the skipped rows are read from an index (ids only), not fetched whole."""
+    """One page (of instances, or of ``values()`` rows); past DEEP_OFFSET the skipped rows are read from an
+    index (ids only), not fetched whole."""
     if offset < DEEP_OFFSET:
         return list(queryset[offset : offset + limit])
     ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
-    rows = {row.pk: row for row in queryset.filter(pk__in=ids)}
+    pk_name = queryset.model._meta.pk.attname
+    rows = {row[pk_name] if isinstance(row, dict) else row.pk: row for row in queryset.filter(pk__in=ids)}
     return [rows[pk] for pk in ids if pk in rows]
 
 

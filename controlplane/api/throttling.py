@@ -1,27 +1,91 @@
 """Rate limits per authenticated user (so per token) and per client address for anonymous calls.
 
+Each client has two counters, this fixed window's and the last one's, and a sliding-window estimate
+(``controlplane.api.rate_window``) decides. Reading both is one round trip, counting an admitted request
+another: the cost does not grow with the rate, and increments from every replica add up atomically.
+
 Rates are read from settings on every request, so operators (and tests) can change them without
-reloading classes. Counters live in the shared cache, so every API replica enforces one budget.
-When the cache cannot be reached, each process counts on its own (a budget per process rather
-than none, and never a 500); a log line marks the switch each way, and ``/readyz`` reports the cache.
+reloading classes. Counters live in the shared cache's Redis, so every API replica enforces one budget.
+When it cannot be reached, each process counts on its own (a budget per process rather than none, and
+never a 500); a log line marks the switch each way, and ``/readyz`` reports the cache.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import Any
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Protocol
 
+import redis
 from django.conf import settings
-from django.core.cache import cache as shared_cache
-from django.core.cache.backends.locmem import LocMemCache
 from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+from controlplane.api.rate_window import Verdict, judge, window_of
 
 __all__ = ["AnonymousRateThrottle", "TokenRateThrottle"]
 
 log = logging.getLogger(__name__)
-_local_cache = LocMemCache("controlplane-throttle-fallback", {"OPTIONS": {"MAX_ENTRIES": 10_000}})
+KEY_PREFIX = "controlplane:rate:"
 _degraded: list[str] = []  # the reason, while counters are per process
+
+
+class Counters(Protocol):
+    def read(self, keys: tuple[str, str]) -> tuple[int, int]:
+        """The two windows' counts (0 for a window not seen)."""
+
+    def count(self, key: str, ttl: int) -> None:
+        """Add one to ``key``, which expires ``ttl`` seconds on."""
+
+
+class RedisCounters:
+    def __init__(self, url: str) -> None:
+        self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+
+    def read(self, keys: tuple[str, str]) -> tuple[int, int]:
+        previous, current = self.client.mget(keys)
+        return int(previous or 0), int(current or 0)
+
+    def count(self, key: str, ttl: int) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, ttl)
+        pipe.execute()
+
+
+class LocalCounters:
+    """This process's counters, for when Redis is unreachable; the oldest keys go past ``max_keys``."""
+
+    def __init__(self, max_keys: int = 10_000) -> None:
+        self.max_keys = max_keys
+        self._counts: OrderedDict[str, tuple[int, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _get(self, key: str) -> int:
+        count, expires = self._counts.get(key, (0, 0.0))
+        return count if expires > time.monotonic() else 0
+
+    def read(self, keys: tuple[str, str]) -> tuple[int, int]:
+        with self._lock:
+            return self._get(keys[0]), self._get(keys[1])
+
+    def count(self, key: str, ttl: int) -> None:
+        with self._lock:
+            self._counts[key] = (self._get(key) + 1, time.monotonic() + ttl)
+            self._counts.move_to_end(key)
+            while len(self._counts) > self.max_keys:
+                self._counts.popitem(last=False)
+
+
+_local = LocalCounters()
+
+
+@functools.lru_cache(maxsize=4)
+def _shared(url: str) -> RedisCounters:
+    return RedisCounters(url)
 
 
 def _switch(reason: str | None) -> None:
@@ -33,25 +97,44 @@ def _switch(reason: str | None) -> None:
         log.info("rate limits are shared again: the cache is reachable")
 
 
-class _FallbackThrottle(SimpleRateThrottle):
+def _decide(counters: Counters, keys: tuple[str, str], limit: int, duration: int, now: float) -> Verdict:
+    previous, current = counters.read(keys)
+    verdict = judge(limit, duration, previous, current, now)
+    if verdict.allowed:
+        counters.count(keys[1], 2 * duration)
+    return verdict
+
+
+class _WindowThrottle(SimpleRateThrottle):
     def allow_request(self, request: Any, view: Any) -> bool:
-        self.cache, self.key = shared_cache, None
+        self.verdict = Verdict(True)
+        if self.rate is None:
+            return True
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        now = self.timer()
+        window = window_of(now, self.duration)
+        keys = (f"{KEY_PREFIX}{key}:{window - 1}", f"{KEY_PREFIX}{key}:{window}")
         try:
-            allowed = super().allow_request(request, view)
+            self.verdict = _decide(_shared(settings.CACHES["default"]["LOCATION"]), keys,
+                                   self.num_requests, self.duration, now)
         except (RedisError, OSError) as exc:
             _switch(f"{type(exc).__name__}: {exc}"[:200])
-            self.cache = _local_cache
-            return super().allow_request(request, view)
-        if self.key is not None:  # the shared cache answered (None: this throttle does not apply)
+            self.verdict = _decide(_local, keys, self.num_requests, self.duration, now)
+        else:
             _switch(None)
-        return allowed
+        return self.verdict.allowed
+
+    def wait(self) -> float | None:
+        return self.verdict.retry_after or None
 
 
-class TokenRateThrottle(_FallbackThrottle, UserRateThrottle):
+class TokenRateThrottle(_WindowThrottle, UserRateThrottle):
     def get_rate(self) -> str:
         return settings.API_THROTTLE_USER_RATE
 
 
-class AnonymousRateThrottle(_FallbackThrottle, AnonRateThrottle):
+class AnonymousRateThrottle(_WindowThrottle, AnonRateThrottle):
     def get_rate(self) -> str:
         return settings.API_THROTTLE_ANON_RATE

@@ -21,6 +21,7 @@ from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.models import ManagedCluster
 from gateways import operations
+from gateways.api import listing
 from gateways.api.plans import PLAN_EXAMPLE, WAIT_PARAMETER, GatewayPlanSerializer, plan_response, wait_seconds
 from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
 from gateways.choices import Phase
@@ -90,12 +91,14 @@ class GatewayViewSet(ReconciledModelViewSet):
 
     def get_queryset(self) -> QuerySet[Gateway]:
         queryset = super().get_queryset()
-        if self.action == "list":
-            # A page shows each cluster by name: never fetch (and decrypt) its kubeconfig or CA bundle.
-            queryset = queryset.defer("cluster__kubeconfig", "cluster__trusted_ca_pem")
         if not is_platform_admin(self.request.user):
             queryset = queryset.filter(owner=self.request.user)
         return queryset
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Rows of just the listed columns, each built by `listing.represent` (the serializer's shape)."""
+        page = self.paginate_queryset(listing.rows(self.filter_queryset(self.get_queryset())))
+        return self.get_paginated_response([listing.represent(row) for row in page])
 
     def _operate(self, operation: Any, status: int = 202) -> Response:
         """Run one `gateways.operations` function on the (locked, If-Match-checked) gateway."""

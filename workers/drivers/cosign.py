@@ -130,7 +130,7 @@ def verify_signatures(signatures: Sequence[SignedPayload], keys: Iterable[Public
     or a malformed payload (both signed by a trusted key), else that no trusted key signed any."""
     keys = tuple(keys)
     if not signatures:
-        raise SignatureInvalid(f"no cosign signature found for {image_digest}")
+        raise SignatureInvalid(f"no cosign signature found for {image_digest} (no {signature_tag(image_digest)} tag)")
     problems: list[str] = []
     for signed in signatures:
         if not any(_verifies(key, signed) for key in keys):

@@ -65,8 +65,8 @@ def test_signed_image_is_verified_and_served(
     registry: Registry, repository: str, catalog_store: Path, trusted: ec.EllipticCurvePrivateKey,
     stranger: ec.EllipticCurvePrivateKey,
 ) -> None:
-    digest = registry.push_image(repository, "v1", [fbc_layer("v1")])
-    registry.sign(repository, digest, trusted)
+    digest = registry.push_image(repository, "v1", [fbc_layer("v1")], index=True)
+    registry.sign(repository, digest, trusted)  # the tag's digest (here an index), as `cosign sign` signs it
     keys = public_pem(stranger) + public_pem(trusted)  # any one policy key suffices
     catalog = Catalog.objects.create(name="signed", image_ref=f"{registry.host}/{repository}:v1", signature_keys=keys)
 

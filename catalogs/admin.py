@@ -44,7 +44,9 @@ from controlplane.dispatch import enqueue_on_commit
 __all__ = ["CatalogAdmin"]
 
 RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
-PROGRESSING_TONES = {Reason.SUCCEEDED: OK, Reason.RETRYING: WARN, Reason.BLOCKED: ERROR}
+PROGRESSING_TONES = {
+    Reason.SUCCEEDED: OK, Reason.RETRYING: WARN, Reason.BLOCKED: ERROR, Reason.SIGNATURE_INVALID: ERROR,
+}
 METAS_EXAMPLE_QUERY = "schema=olm.package"
 
 
@@ -126,12 +128,14 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             ("Registry access", {"fields": (
                 "pull_username", "pull_password" if editable else "pull_password_state", "ca",
             ), "classes": ("collapse",)}),
+            ("Signature policy", {"fields": ("signature_keys",), "classes": ("collapse",)}),
         ]
         if obj is not None:
             fieldsets += [
                 ("Status", {"fields": (
                     "serving_display", "progressing_display", "resolved_display", "content_links",
-                    "base_url", "last_unpacked_display", "content_digest", ("generation", "observed_generation"),
+                    "base_url", "last_unpacked_display", "content_digest", "signature_display",
+                    ("generation", "observed_generation"),
                     ("created_at", "updated_at"),
                 ), "classes": ("cp-status",)}),
                 ("Conditions", {"fields": ("conditions_display",), "classes": ("cp-status", "cp-wide")}),
@@ -144,7 +148,7 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             return ()
         return (
             "name", "pull_password_state", "serving_display", "progressing_display", "resolved_display",
-            "content_links", "base_url", "last_unpacked_display", "content_digest", "generation",
+            "content_links", "base_url", "last_unpacked_display", "content_digest", "signature_display", "generation",
             "observed_generation", "created_at", "updated_at", "conditions_display", "events_display",
         )
 
@@ -167,6 +171,12 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     @admin.display(description="Last unpacked")
     def last_unpacked_display(self, obj: Catalog) -> SafeString:
         return relative_time(obj.last_unpacked)
+
+    @admin.display(description="Signature")
+    def signature_display(self, obj: Catalog) -> SafeString:
+        if not obj.signature_keys:
+            return badge("No policy", MUTED)
+        return badge("Verified", OK) if obj.signature_verified else badge("Not verified", WARN)
 
     @admin.display(description="Content")
     def content_links(self, obj: Catalog) -> SafeString:

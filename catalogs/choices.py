@@ -21,6 +21,7 @@ class Reason(models.TextChoices):
     SUCCEEDED = "Succeeded"
     RETRYING = "Retrying"
     BLOCKED = "Blocked"
+    SIGNATURE_INVALID = "SignatureInvalid"
     AVAILABLE = "Available"
     UNAVAILABLE = "Unavailable"
     USER_SPECIFIED_UNAVAILABLE = "UserSpecifiedUnavailable"

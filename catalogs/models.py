@@ -9,6 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from catalogs.choices import METADATA_NAME_LABEL, AvailabilityMode
+from catalogs.signing_keys import MAX_KEYS_CHARS, keys_fingerprint, validate_signature_keys
 from controlplane.fields import EncryptedTextField
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
 from controlplane.models import EventRecord, SpecResource
@@ -34,7 +35,7 @@ class Catalog(SpecResource):
 
     SPEC_FIELDS = (
         "image_ref", "poll_interval_minutes", "priority", "availability_mode", "labels",
-        "pull_username", "pull_password", "ca",
+        "pull_username", "pull_password", "ca", "signature_keys",
     )
 
     name = models.CharField(max_length=253, unique=True, validators=[validate_dns1123_subdomain])
@@ -50,6 +51,10 @@ class Catalog(SpecResource):
     pull_username = models.CharField(max_length=255, blank=True, validators=[validate_printable])
     pull_password = EncryptedTextField(blank=True, max_length=4096)
     ca = models.TextField(blank=True, max_length=256 * 1024, validators=[validate_pem_bundle])
+    signature_keys = models.TextField(
+        blank=True, max_length=MAX_KEYS_CHARS, validators=[validate_signature_keys],
+        help_text="Cosign public keys (PEM). When set, only images signed by one of them are unpacked.",
+    )
 
     conditions = models.JSONField(default=list, editable=False)
     observed_generation = models.PositiveBigIntegerField(default=0, editable=False)
@@ -57,12 +62,20 @@ class Catalog(SpecResource):
     base_url = models.CharField(max_length=600, blank=True, editable=False)
     last_unpacked = models.DateTimeField(null=True, blank=True, editable=False)
     content_digest = models.CharField(max_length=80, blank=True, editable=False)
+    verified_keys = models.CharField(max_length=80, blank=True, editable=False)  # keys_fingerprint at unpack
 
     class Meta:
         ordering = ("name",)
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def signature_verified(self) -> bool:
+        """The content served was verified with the current signature keys."""
+        return bool(self.signature_keys) and bool(self.content_digest) and (
+            self.verified_keys == keys_fingerprint(self.signature_keys)
+        )
 
     def apply_defaults(self) -> None:
         """Every write carries the metadata-name label, whichever replica takes it."""

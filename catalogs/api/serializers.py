@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from catalogs.choices import AvailabilityMode
 from catalogs.models import Catalog
+from catalogs.signing_keys import MAX_KEYS, MAX_KEYS_CHARS
 from controlplane.api.fields import StrictCharField, StrictIntegerField
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
 
@@ -28,6 +29,14 @@ class PullSecretSerializer(serializers.Serializer):
     password = StrictCharField(source="pull_password", max_length=4096, write_only=True)
 
 
+class SignaturePolicySerializer(serializers.Serializer):
+    public_keys = StrictCharField(
+        source="signature_keys", max_length=MAX_KEYS_CHARS,
+        help_text=f"One to {MAX_KEYS} cosign public keys (PEM, concatenated): ECDSA P-256/P-384/P-521, RSA or "
+                  "Ed25519. An image is unpacked only when one of them verifies its signature.",
+    )
+
+
 class UrlsSerializer(serializers.Serializer):
     base = StrictCharField(source="base_url", read_only=True)
 
@@ -38,6 +47,9 @@ class CatalogStatusSerializer(serializers.Serializer):
     resolved_ref = StrictCharField(read_only=True)
     urls = UrlsSerializer(source="*", read_only=True)
     last_unpacked = serializers.DateTimeField(allow_null=True, read_only=True)
+    signature_verified = serializers.BooleanField(
+        read_only=True, help_text="The content served was verified with the signature policy's current keys.",
+    )
 
 
 class CatalogSerializer(ModelCleanSerializer):
@@ -45,24 +57,41 @@ class CatalogSerializer(ModelCleanSerializer):
     availability_mode = serializers.ChoiceField(choices=AvailabilityMode.choices, required=False)
     labels = serializers.DictField(child=StrictCharField(allow_blank=True, max_length=63), required=False)
     pull_secret = PullSecretSerializer(source="*", required=False, allow_null=True, write_only=True)
+    signature_policy = SignaturePolicySerializer(
+        source="*", required=False, allow_null=True,
+        help_text="Verify cosign signatures before unpacking; null (the default) verifies nothing.",
+    )
     status = CatalogStatusSerializer(source="*", read_only=True)
 
     immutable_fields = ("name",)
     error_fields = {
         "image_ref": "source.image.ref", "poll_interval_minutes": "source.image.poll_interval_minutes",
         "pull_username": "pull_secret.username", "pull_password": "pull_secret.password",
+        "signature_keys": "signature_policy.public_keys",
     }
 
     class Meta:
         model = Catalog
         fields = (
-            "id", "name", "source", "priority", "availability_mode", "labels", "pull_secret", "ca",
+            "id", "name", "source", "priority", "availability_mode", "labels", "pull_secret", "ca", "signature_policy",
             "generation", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "generation", "created_at", "updated_at")
 
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict) and "pull_secret" in data and data["pull_secret"] is None:
-            rest = {k: v for k, v in data.items() if k != "pull_secret"}
-            return {**super().to_internal_value(rest), "pull_username": "", "pull_password": ""}
-        return super().to_internal_value(data)
+        """``pull_secret: null`` clears the credentials; ``signature_policy: null`` removes the policy."""
+        cleared: dict[str, str] = {}
+        if isinstance(data, dict):
+            if "pull_secret" in data and data["pull_secret"] is None:
+                cleared |= {"pull_username": "", "pull_password": ""}
+            if "signature_policy" in data and data["signature_policy"] is None:
+                cleared |= {"signature_keys": ""}
+            nulls = {"pull_secret", "signature_policy"}
+            data = {k: v for k, v in data.items() if not (k in nulls and v is None)}
+        return {**super().to_internal_value(data), **cleared}
+
+    def to_representation(self, instance: Catalog) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if not instance.signature_keys:
+            data["signature_policy"] = None
+        return data

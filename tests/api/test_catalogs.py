@@ -25,7 +25,9 @@ def test_create_defaults_metadata_name_label(admin_api) -> None:
     assert data["availability_mode"] == "Available" and data["priority"] == 0
     assert data["status"] == {
         "conditions": [], "observed_generation": 0, "resolved_ref": "", "urls": {"base": ""}, "last_unpacked": None,
+        "signature_verified": False,
     }
+    assert data["signature_policy"] is None
 
 
 def test_label_default_is_reapplied_on_every_write(admin_api) -> None:

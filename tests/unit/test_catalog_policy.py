@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from catalogs.content.negotiation import accepts_gzip, etag_for, if_range_allows, parse_range
+from workers.drivers.cosign import SignatureInvalid
 from workers.drivers.oci_errors import DigestMismatch, InvalidImage, RegistryUnauthorized, RegistryUnreachable
 from workers.fbc.parse import FBCError
 from workers.fbc.untar import CorruptLayer, UnsafeLayer
@@ -96,6 +97,28 @@ def test_dropped_and_unpacked_and_in_sync() -> None:
 )
 def test_classify(exc: Exception, terminal: bool) -> None:
     assert classify(exc, ()).terminal is terminal
+
+
+def test_signature_failures_block_with_their_own_reason() -> None:
+    failure = classify(SignatureInvalid("no cosign signature found"), ())
+    assert (failure.terminal, failure.reason) == (True, "SignatureInvalid")
+    result = outcome.failed(request(), failure, NOW, None)
+    assert conditions_of(result) == {"Progressing": ("False", "SignatureInvalid"), "Serving": ("True", "Available")}
+    assert result.event and result.event.reason == "SignatureInvalid"
+    assert classify(FBCError("no label"), ()).reason == ""
+
+
+def test_content_unverified_by_the_current_keys_is_out_of_sync() -> None:
+    keys = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"
+    unverified = request(signature_keys=keys)
+    assert determine_state(unverified, DIGEST) is State.OUT_OF_SYNC
+    verified = request(signature_keys=keys, verified_keys=unverified.keys_fingerprint)
+    assert determine_state(verified, DIGEST) is State.IN_SYNC
+    assert determine_state(request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys),
+                           DIGEST) is State.OUT_OF_SYNC
+    done = outcome.verified(unverified, NOW)
+    assert done.fields["verified_keys"] == unverified.keys_fingerprint and done.event
+    assert not done.release_content and not done.require_content and done.content_present
 
 
 def test_classify_hides_secrets_and_internals() -> None:

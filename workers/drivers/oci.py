@@ -1,4 +1,4 @@
-"""A small OCI distribution client on ``requests``: resolve a tag, pull manifests, config and layers.
+"""A small OCI distribution client on ``requests``: resolve a tag, pull manifests, config, layers and signatures.
 
 Every byte is checked against the digest that named it. Plain HTTP is spoken only to loopback
 registries; TLS may trust an extra CA bundle. Basic and bearer-token challenges are answered.
@@ -18,6 +18,13 @@ from typing import Any
 import requests
 from requests.adapters import HTTPAdapter
 
+from workers.drivers.cosign import (
+    SIMPLE_SIGNING,
+    SignatureInvalid,
+    SignedPayload,
+    parse_signature_manifest,
+    signature_tag,
+)
 from workers.drivers.errors import sanitise
 from workers.drivers.oci_auth import Challenge, Credentials, parse_challenge, realm_allowed, registry_scheme
 from workers.drivers.oci_errors import (
@@ -45,6 +52,7 @@ __all__ = ["Credentials", "PullLimits", "PulledImage", "RegistryClient"]
 
 MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
+MAX_PAYLOAD_BYTES = 64 * 1024
 CHUNK_BYTES = 1024 * 1024
 
 
@@ -127,6 +135,22 @@ class RegistryClient:
             raise InvalidImage("image config labels are not an object")
         return PulledImage(manifest_digest=digest, labels={str(k): str(v) for k, v in labels.items()}, layers=layers)
 
+    def signatures(self, digest: str) -> tuple[SignedPayload, ...]:
+        """The cosign signatures stored for ``digest`` (its ``sha256-<hex>.sig`` tag): none when there is no tag."""
+        try:
+            body, _ = self._get_manifest(signature_tag(digest))
+        except ImageNotFound:
+            return ()
+        signed = []
+        for layer in parse_signature_manifest(body):
+            if layer.size > MAX_PAYLOAD_BYTES:
+                raise SignatureInvalid(f"signed payload {layer.digest} is {layer.size} bytes; the limit is "
+                                       f"{MAX_PAYLOAD_BYTES}")
+            payload = self._small_blob(Descriptor(SIMPLE_SIGNING, layer.digest, layer.size), MAX_PAYLOAD_BYTES,
+                                       "signed payload")
+            signed.append(SignedPayload(payload=payload, signature=layer.signature))
+        return tuple(signed)
+
     # -- manifests, config, blobs -----------------------------------------------------------
 
     def _image_manifest(self, digest: str) -> ImageManifest:
@@ -156,10 +180,7 @@ class RegistryClient:
     def _config(self, descriptor: Descriptor) -> dict[str, Any]:
         if descriptor.size > MAX_CONFIG_BYTES:
             raise TooLarge(f"image config is {descriptor.size} bytes; the limit is {MAX_CONFIG_BYTES}")
-        response = self._send("GET", f"/blobs/{descriptor.digest}", stream=True)
-        with response:
-            body = self._read_capped(response, MAX_CONFIG_BYTES, "image config")
-        _check_blob(descriptor, hashlib.sha256(body).hexdigest(), len(body))
+        body = self._small_blob(descriptor, MAX_CONFIG_BYTES, "image config")
         try:
             config = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError):
@@ -167,6 +188,14 @@ class RegistryClient:
         if not isinstance(config, dict):
             raise InvalidImage("image config is not a JSON object")
         return config
+
+    def _small_blob(self, descriptor: Descriptor, limit: int, what: str) -> bytes:
+        """A blob read whole into memory (at most ``limit`` bytes) and checked against its descriptor."""
+        response = self._send("GET", f"/blobs/{descriptor.digest}", stream=True)
+        with response:
+            body = self._read_capped(response, limit, what)
+        _check_blob(descriptor, hashlib.sha256(body).hexdigest(), len(body))
+        return body
 
     def _download(self, descriptor: Descriptor, dest: Path, max_bytes: int) -> Path:
         if descriptor.size > max_bytes:

@@ -12,10 +12,12 @@ from workers.reconcile.catalog.policy import Failure
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.events import EventNote
 
-__all__ = ["Outcome", "dropped", "failed", "in_sync", "unpacked"]
+__all__ = ["Outcome", "dropped", "failed", "in_sync", "unpacked", "verified"]
 
 TRUE, FALSE = "True", "False"
-NO_CONTENT: dict[str, Any] = {"resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": ""}
+NO_CONTENT: dict[str, Any] = {
+    "resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": "", "verified_keys": "",
+}
 RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None}
 
 
@@ -68,14 +70,15 @@ def unpacked(
 ) -> Outcome:
     fields = {
         "resolved_ref": resolved_ref, "base_url": base_url, "last_unpacked": now, "content_digest": content_digest,
-        **RECOVERED,
+        "verified_keys": request.keys_fingerprint, **RECOVERED,
     }
     conditions = _conditions(
         request, now,
         (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"),
         _serving_available(resolved_ref),
     )
-    event = EventNote.normal("Unpacked", f"Serving {content_digest} from {resolved_ref}")
+    verified = ", its signature verified" if request.signature_keys else ""
+    event = EventNote.normal("Unpacked", f"Serving {content_digest} from {resolved_ref}{verified}")
     return Outcome(conditions, fields, content_present=True, event=event, require_content=content_digest)
 
 
@@ -87,6 +90,14 @@ def in_sync(request: CatalogRequest, now: datetime) -> Outcome:
     )
     changed = _changed(request, conditions)
     return Outcome(conditions, request.status_fields() | RECOVERED, content_present=True, changes=changed)
+
+
+def verified(request: CatalogRequest, now: datetime) -> Outcome:
+    """The content served was found signed with the (new) signature keys: nothing else changes."""
+    synced = in_sync(request, now)
+    event = EventNote.normal("Verified", f"The signature of {request.resolved_ref} verified with the policy keys")
+    fields = synced.fields | {"verified_keys": request.keys_fingerprint}
+    return Outcome(synced.conditions, fields, content_present=True, event=event)
 
 
 def dropped(request: CatalogRequest, now: datetime) -> Outcome:
@@ -108,9 +119,9 @@ def failed(request: CatalogRequest, failure: Failure, now: datetime, retry_at: d
 
     The failure is counted; ``retry_at`` (None when terminal) is when the next attempt is due."""
     if failure.terminal:
-        progressing = (FALSE, Reason.BLOCKED, failure.message)
+        progressing = (FALSE, failure.reason or Reason.BLOCKED, failure.message)
     else:
-        progressing = (TRUE, Reason.RETRYING, failure.message)
+        progressing = (TRUE, failure.reason or Reason.RETRYING, failure.message)
     if request.content_present:
         serving, fields = _serving_available(request.resolved_ref), request.status_fields()
         release = ""

@@ -45,6 +45,8 @@ def load(pk: str) -> CatalogRequest | None:
         content_digest=digest,
         content_present=bool(digest) and store.get().has(digest),
         failure_count=catalog.failure_count,
+        signature_keys=catalog.signature_keys,
+        verified_keys=catalog.verified_keys,
     )
 
 

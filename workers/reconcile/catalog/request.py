@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from catalogs.signing_keys import keys_fingerprint
 from controlplane.conditions import Condition
 
 __all__ = ["CatalogRequest"]
@@ -30,6 +31,17 @@ class CatalogRequest:
     content_digest: str
     content_present: bool
     failure_count: int = 0
+    signature_keys: str = ""
+    verified_keys: str = ""  # the fingerprint of the keys the served content was verified with
+
+    @property
+    def keys_fingerprint(self) -> str:
+        return keys_fingerprint(self.signature_keys)
+
+    @property
+    def needs_verification(self) -> bool:
+        """A signature policy is set, and the content served was not verified with its keys."""
+        return bool(self.signature_keys) and self.verified_keys != self.keys_fingerprint
 
     @property
     def served_digest(self) -> str:
@@ -46,6 +58,7 @@ class CatalogRequest:
             "base_url": self.base_url,
             "last_unpacked": self.last_unpacked,
             "content_digest": self.content_digest,
+            "verified_keys": self.verified_keys,
         }
 
     def after(self, conditions: list[Condition], fields: dict[str, Any], content_present: bool) -> CatalogRequest:

@@ -12,7 +12,7 @@ __all__ = ["State", "determine_state"]
 class State(enum.Enum):
     USER_UNAVAILABLE = "UserUnavailable"  # availability_mode=Unavailable: drop content
     UNRESOLVED = "Unresolved"  # the ref has not been resolved in this pass yet
-    OUT_OF_SYNC = "OutOfSync"  # the ref names other content than is served, or content is missing: unpack
+    OUT_OF_SYNC = "OutOfSync"  # other content than is served, content missing, or not verified by the keys: unpack
     IN_SYNC = "InSync"  # serving what the ref names
 
 
@@ -21,6 +21,6 @@ def determine_state(request: CatalogRequest, resolved_digest: str | None) -> Sta
         return State.USER_UNAVAILABLE
     if resolved_digest is None:
         return State.UNRESOLVED
-    if not request.content_present or request.served_digest != resolved_digest:
+    if not request.content_present or request.served_digest != resolved_digest or request.needs_verification:
         return State.OUT_OF_SYNC
     return State.IN_SYNC

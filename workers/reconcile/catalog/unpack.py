@@ -1,4 +1,5 @@
-"""The unpack action: pull the resolved image, unpack its catalog, and install it in the store."""
+"""The unpack action: verify the resolved image's signature (under a policy), pull it, unpack its catalog,
+and install it in the store."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import datetime
 from django.conf import settings
 
 from catalogs import store
+from workers.drivers.cosign import load_public_keys, verify_signatures
 from workers.drivers.oci import PullLimits
 from workers.fbc.jsonl import write_catalog
 from workers.fbc.parse import find_configs_dir, iter_metas
@@ -19,19 +21,26 @@ __all__ = ["run"]
 
 
 def run(request: CatalogRequest, digest: str, now: datetime) -> Outcome:
-    """Everything happens in scratch space; only a complete entry is written to the store."""
-    content = store.get()
-    with content.work_dir() as work, content.staging_dir() as staged:
-        with source.client_for(request) as client:
+    """Everything happens in scratch space; only a complete entry is written to the store.
+
+    With signature keys, a signature is checked before any layer is pulled; content already served
+    from ``digest`` that only lacked that check is not pulled again."""
+    with source.client_for(request) as client:
+        if request.signature_keys:
+            verify_signatures(client.signatures(digest), load_public_keys(request.signature_keys), digest)
+            if request.content_present and request.served_digest == digest:
+                return outcome.verified(request, now)
+        content = store.get()
+        with content.work_dir() as work, content.staging_dir() as staged:
             image = client.pull(digest, work, PullLimits(max_layer_bytes=settings.CATALOG_MAX_LAYER_BYTES))
-        rootfs = work / "rootfs"
-        rootfs.mkdir()
-        apply_layers(image.layers, rootfs, UnpackLimits(max_bytes=settings.CATALOG_MAX_UNPACKED_BYTES))
-        configs = find_configs_dir(rootfs, image.labels)
-        written = write_catalog(
-            iter_metas(configs, rootfs),
-            staged / store.ALL_FILE, staged / store.ALL_GZ_FILE, staged / store.INDEX_FILE,
-        )
-        content.write_entry(staged, written.digest)
+            rootfs = work / "rootfs"
+            rootfs.mkdir()
+            apply_layers(image.layers, rootfs, UnpackLimits(max_bytes=settings.CATALOG_MAX_UNPACKED_BYTES))
+            configs = find_configs_dir(rootfs, image.labels)
+            written = write_catalog(
+                iter_metas(configs, rootfs),
+                staged / store.ALL_FILE, staged / store.ALL_GZ_FILE, staged / store.INDEX_FILE,
+            )
+            content.write_entry(staged, written.digest)
     base_url = f"{settings.CATALOG_BASE_URL}/catalogs/{request.name}"
     return outcome.unpacked(request, source.resolved_ref(request, digest), written.digest, base_url, now)

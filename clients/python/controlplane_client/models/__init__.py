@@ -87,6 +87,8 @@ from .selector import Selector
 from .selector_labels import SelectorLabels
 from .selector_request import SelectorRequest
 from .selector_request_labels import SelectorRequestLabels
+from .signature_policy import SignaturePolicy
+from .signature_policy_request import SignaturePolicyRequest
 from .source import Source
 from .source_request import SourceRequest
 from .total import Total
@@ -183,6 +185,8 @@ __all__ = (
     "SelectorLabels",
     "SelectorRequest",
     "SelectorRequestLabels",
+    "SignaturePolicy",
+    "SignaturePolicyRequest",
     "Source",
     "SourceRequest",
     "Total",

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.catalog_labels import CatalogLabels
     from ..models.catalog_status import CatalogStatus
+    from ..models.signature_policy import SignaturePolicy
     from ..models.source import Source
 
 
@@ -41,6 +42,8 @@ class Catalog:
                 * `Unavailable` - Unavailable
             labels (CatalogLabels | Unset):
             ca (str | Unset):
+            signature_policy (None | SignaturePolicy | Unset): Verify cosign signatures before unpacking; null (the default)
+                verifies nothing.
     """
 
     id: UUID
@@ -54,9 +57,12 @@ class Catalog:
     availability_mode: AvailabilityModeEnum | Unset = UNSET
     labels: CatalogLabels | Unset = UNSET
     ca: str | Unset = UNSET
+    signature_policy: None | SignaturePolicy | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.signature_policy import SignaturePolicy
+
         id = str(self.id)
 
         name = self.name
@@ -83,6 +89,14 @@ class Catalog:
 
         ca = self.ca
 
+        signature_policy: dict[str, Any] | None | Unset
+        if isinstance(self.signature_policy, Unset):
+            signature_policy = UNSET
+        elif isinstance(self.signature_policy, SignaturePolicy):
+            signature_policy = self.signature_policy.to_dict()
+        else:
+            signature_policy = self.signature_policy
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -104,6 +118,8 @@ class Catalog:
             field_dict["labels"] = labels
         if ca is not UNSET:
             field_dict["ca"] = ca
+        if signature_policy is not UNSET:
+            field_dict["signature_policy"] = signature_policy
 
         return field_dict
 
@@ -111,6 +127,7 @@ class Catalog:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.catalog_labels import CatalogLabels
         from ..models.catalog_status import CatalogStatus
+        from ..models.signature_policy import SignaturePolicy
         from ..models.source import Source
 
         d = dict(src_dict)
@@ -146,6 +163,23 @@ class Catalog:
 
         ca = d.pop("ca", UNSET)
 
+        def _parse_signature_policy(data: object) -> None | SignaturePolicy | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                signature_policy_type_1 = SignaturePolicy.from_dict(data)
+
+                return signature_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SignaturePolicy | Unset, data)
+
+        signature_policy = _parse_signature_policy(d.pop("signature_policy", UNSET))
+
         catalog = cls(
             id=id,
             name=name,
@@ -158,6 +192,7 @@ class Catalog:
             availability_mode=availability_mode,
             labels=labels,
             ca=ca,
+            signature_policy=signature_policy,
         )
 
         catalog.additional_properties = d

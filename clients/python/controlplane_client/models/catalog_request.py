@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.catalog_request_labels import CatalogRequestLabels
     from ..models.pull_secret_request import PullSecretRequest
+    from ..models.signature_policy_request import SignaturePolicyRequest
     from ..models.source_request import SourceRequest
 
 
@@ -34,6 +35,8 @@ class CatalogRequest:
             labels (CatalogRequestLabels | Unset):
             pull_secret (None | PullSecretRequest | Unset):
             ca (str | Unset):
+            signature_policy (None | SignaturePolicyRequest | Unset): Verify cosign signatures before unpacking; null (the
+                default) verifies nothing.
     """
 
     name: str
@@ -43,9 +46,11 @@ class CatalogRequest:
     labels: CatalogRequestLabels | Unset = UNSET
     pull_secret: None | PullSecretRequest | Unset = UNSET
     ca: str | Unset = UNSET
+    signature_policy: None | SignaturePolicyRequest | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.pull_secret_request import PullSecretRequest
+        from ..models.signature_policy_request import SignaturePolicyRequest
 
         name = self.name
 
@@ -71,6 +76,14 @@ class CatalogRequest:
 
         ca = self.ca
 
+        signature_policy: dict[str, Any] | None | Unset
+        if isinstance(self.signature_policy, Unset):
+            signature_policy = UNSET
+        elif isinstance(self.signature_policy, SignaturePolicyRequest):
+            signature_policy = self.signature_policy.to_dict()
+        else:
+            signature_policy = self.signature_policy
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -89,6 +102,8 @@ class CatalogRequest:
             field_dict["pull_secret"] = pull_secret
         if ca is not UNSET:
             field_dict["ca"] = ca
+        if signature_policy is not UNSET:
+            field_dict["signature_policy"] = signature_policy
 
         return field_dict
 
@@ -96,6 +111,7 @@ class CatalogRequest:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.catalog_request_labels import CatalogRequestLabels
         from ..models.pull_secret_request import PullSecretRequest
+        from ..models.signature_policy_request import SignaturePolicyRequest
         from ..models.source_request import SourceRequest
 
         d = dict(src_dict)
@@ -138,6 +154,25 @@ class CatalogRequest:
 
         ca = d.pop("ca", UNSET)
 
+        def _parse_signature_policy(
+            data: object,
+        ) -> None | SignaturePolicyRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                signature_policy_type_1 = SignaturePolicyRequest.from_dict(data)
+
+                return signature_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SignaturePolicyRequest | Unset, data)
+
+        signature_policy = _parse_signature_policy(d.pop("signature_policy", UNSET))
+
         catalog_request = cls(
             name=name,
             source=source,
@@ -146,6 +181,7 @@ class CatalogRequest:
             labels=labels,
             pull_secret=pull_secret,
             ca=ca,
+            signature_policy=signature_policy,
         )
 
         return catalog_request

@@ -24,6 +24,7 @@ class CatalogStatus:
         resolved_ref (str):
         urls (Urls):
         last_unpacked (datetime.datetime | None):
+        signature_verified (bool): The content served was verified with the signature policy's current keys.
     """
 
     conditions: list[Condition]
@@ -31,6 +32,7 @@ class CatalogStatus:
     resolved_ref: str
     urls: Urls
     last_unpacked: datetime.datetime | None
+    signature_verified: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -51,6 +53,8 @@ class CatalogStatus:
         else:
             last_unpacked = self.last_unpacked
 
+        signature_verified = self.signature_verified
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -60,6 +64,7 @@ class CatalogStatus:
                 "resolved_ref": resolved_ref,
                 "urls": urls,
                 "last_unpacked": last_unpacked,
+                "signature_verified": signature_verified,
             }
         )
 
@@ -99,12 +104,15 @@ class CatalogStatus:
 
         last_unpacked = _parse_last_unpacked(d.pop("last_unpacked"))
 
+        signature_verified = d.pop("signature_verified")
+
         catalog_status = cls(
             conditions=conditions,
             observed_generation=observed_generation,
             resolved_ref=resolved_ref,
             urls=urls,
             last_unpacked=last_unpacked,
+            signature_verified=signature_verified,
         )
 
         catalog_status.additional_properties = d

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.patched_catalog_request_labels import PatchedCatalogRequestLabels
     from ..models.pull_secret_request import PullSecretRequest
+    from ..models.signature_policy_request import SignaturePolicyRequest
     from ..models.source_request import SourceRequest
 
 
@@ -34,6 +35,8 @@ class PatchedCatalogRequest:
             labels (PatchedCatalogRequestLabels | Unset):
             pull_secret (None | PullSecretRequest | Unset):
             ca (str | Unset):
+            signature_policy (None | SignaturePolicyRequest | Unset): Verify cosign signatures before unpacking; null (the
+                default) verifies nothing.
     """
 
     name: str | Unset = UNSET
@@ -43,9 +46,11 @@ class PatchedCatalogRequest:
     labels: PatchedCatalogRequestLabels | Unset = UNSET
     pull_secret: None | PullSecretRequest | Unset = UNSET
     ca: str | Unset = UNSET
+    signature_policy: None | SignaturePolicyRequest | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.pull_secret_request import PullSecretRequest
+        from ..models.signature_policy_request import SignaturePolicyRequest
 
         name = self.name
 
@@ -73,6 +78,14 @@ class PatchedCatalogRequest:
 
         ca = self.ca
 
+        signature_policy: dict[str, Any] | None | Unset
+        if isinstance(self.signature_policy, Unset):
+            signature_policy = UNSET
+        elif isinstance(self.signature_policy, SignaturePolicyRequest):
+            signature_policy = self.signature_policy.to_dict()
+        else:
+            signature_policy = self.signature_policy
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -90,6 +103,8 @@ class PatchedCatalogRequest:
             field_dict["pull_secret"] = pull_secret
         if ca is not UNSET:
             field_dict["ca"] = ca
+        if signature_policy is not UNSET:
+            field_dict["signature_policy"] = signature_policy
 
         return field_dict
 
@@ -97,6 +112,7 @@ class PatchedCatalogRequest:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.patched_catalog_request_labels import PatchedCatalogRequestLabels
         from ..models.pull_secret_request import PullSecretRequest
+        from ..models.signature_policy_request import SignaturePolicyRequest
         from ..models.source_request import SourceRequest
 
         d = dict(src_dict)
@@ -144,6 +160,25 @@ class PatchedCatalogRequest:
 
         ca = d.pop("ca", UNSET)
 
+        def _parse_signature_policy(
+            data: object,
+        ) -> None | SignaturePolicyRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                signature_policy_type_1 = SignaturePolicyRequest.from_dict(data)
+
+                return signature_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SignaturePolicyRequest | Unset, data)
+
+        signature_policy = _parse_signature_policy(d.pop("signature_policy", UNSET))
+
         patched_catalog_request = cls(
             name=name,
             source=source,
@@ -152,6 +187,7 @@ class PatchedCatalogRequest:
             labels=labels,
             pull_secret=pull_secret,
             ca=ca,
+            signature_policy=signature_policy,
         )
 
         return patched_catalog_request

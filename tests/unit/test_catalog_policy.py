@@ -58,12 +58,12 @@ def test_failure_with_content_keeps_serving() -> None:
     assert result.event and result.event.type == "Warning" and not result.release_content
 
 
-def test_terminal_failure_without_content_is_not_serving() -> None:
+def test_terminal_failure_without_content_is_not_serving_and_blocks_on_the_digest() -> None:
     result = outcome.failed(
-        request(content_present=False), Failure(terminal=True, message="no label"), NOW, None
+        request(content_present=False), Failure(terminal=True, message="no label"), NOW, None, DIGEST
     )
     assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "Unavailable")}
-    assert result.fields == outcome.NO_CONTENT | {"failure_count": 1, "next_attempt_at": None}
+    assert result.fields == outcome.NO_CONTENT | {"failure_count": 1, "next_attempt_at": None, "blocked_digest": DIGEST}
     assert result.release_content == CONTENT
 
 

@@ -45,6 +45,7 @@ def load(pk: str) -> CatalogRequest | None:
         content_digest=digest,
         content_present=bool(digest) and store.get().has(digest),
         failure_count=catalog.failure_count,
+        blocked_digest=catalog.blocked_digest,
     )
 
 

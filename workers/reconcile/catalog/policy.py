@@ -13,7 +13,7 @@ from workers.fbc.parse import FBCError
 from workers.fbc.untar import LayerError
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["RETRY", "Failure", "classify", "poll_seconds"]
+__all__ = ["MAX_RETRY_AFTER", "RETRY", "Failure", "classify", "poll_seconds", "retry_delay"]
 
 # Bad content: pulling the same digest again cannot help. Anything else may pass on a retry.
 TERMINAL = (FBCError, LayerError, InvalidImage, TooLarge, InvalidImageRefError)
@@ -21,12 +21,17 @@ MAX_MESSAGE_CHARS = 1024
 POLL_JITTER = 0.1
 # Catalogs never stall on retryable failures (a registry comes back); terminal ones end Blocked at once.
 RETRY = RetryPolicy(base=timedelta(seconds=10), cap=timedelta(minutes=10), max_failures=None, jitter=0.2)
+# A registry's Retry-After is honoured up to this; a longer ask is taken as this (polls must not stop for days).
+MAX_RETRY_AFTER = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
 class Failure:
+    """``retry_after`` (seconds) is how long the registry asked us to wait, when it said so."""
+
     terminal: bool
     message: str
+    retry_after: float | None = None
 
 
 def classify(exc: BaseException, secrets: Iterable[str]) -> Failure:
@@ -35,7 +40,21 @@ def classify(exc: BaseException, secrets: Iterable[str]) -> Failure:
         message = str(exc)
     else:
         message = f"unexpected {type(exc).__name__} while reconciling; see the worker log"
-    return Failure(terminal=isinstance(exc, TERMINAL), message=sanitise(message, secrets)[:MAX_MESSAGE_CHARS])
+    return Failure(
+        terminal=isinstance(exc, TERMINAL), message=sanitise(message, secrets)[:MAX_MESSAGE_CHARS],
+        retry_after=getattr(exc, "retry_after", None) if isinstance(exc, DriverError) else None,
+    )
+
+
+def retry_delay(failure: Failure, failures: int, random_unit: float) -> timedelta | None:
+    """The wait before the next attempt (None when terminal): the backoff, but never less than the
+    registry's Retry-After (capped at ``MAX_RETRY_AFTER``)."""
+    if failure.terminal:
+        return None
+    backoff = RETRY.delay(failures, random_unit)
+    if failure.retry_after is None:
+        return backoff
+    return max(backoff, min(timedelta(seconds=failure.retry_after), MAX_RETRY_AFTER))
 
 
 def poll_seconds(interval_minutes: int, random_unit: float) -> float:

@@ -2,7 +2,8 @@
 
 A Redis key per catalog, set with NX and a TTL, records "checked recently": a tag ref is checked
 again once its key expires (every poll interval, with jitter); a catalog that has not settled
-(spec not yet observed, or no content) is rechecked every ``UNSETTLED_RECHECK_SECONDS``.
+(spec not yet observed, or no content) is rechecked every ``UNSETTLED_RECHECK_SECONDS``. A catalog
+blocked on a digest has settled: only a new digest behind its tag (or a spec change) can unblock it.
 """
 
 from __future__ import annotations
@@ -48,10 +49,12 @@ def due_catalog_ids() -> list[str]:
         in_backoff = Q(next_attempt_at__gt=timezone.now())  # their retry is already queued for the due time
         rows = Catalog.objects.exclude(in_backoff).values_list(
             "pk", "image_ref", "poll_interval_minutes", "generation", "observed_generation", "content_digest",
-            "availability_mode",
+            "availability_mode", "blocked_digest",
         )
-        for pk, image_ref, interval, generation, observed, digest, mode in rows:
-            settled = observed >= generation and (bool(digest) or mode != AvailabilityMode.AVAILABLE)
+        for pk, image_ref, interval, generation, observed, digest, mode, blocked in rows:
+            settled = observed >= generation and (
+                bool(digest) or bool(blocked) or mode != AvailabilityMode.AVAILABLE
+            )
             seconds = recheck_seconds(
                 image_ref=image_ref, poll_interval_minutes=interval, settled=settled, random_unit=random.random()
             )

@@ -30,6 +30,7 @@ class CatalogRequest:
     content_digest: str
     content_present: bool
     failure_count: int = 0
+    blocked_digest: str = ""
 
     @property
     def served_digest(self) -> str:

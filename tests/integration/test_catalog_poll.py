@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from catalogs import operations
 from catalogs.models import Catalog, CatalogEvent
+from controlplane.models import AuditEntry
 from tests.fixtures.registry import PASSWORD, USERNAME, Registry, expected_lines, fbc_layer
 from tests.fixtures.registry_proxy import RegistryProxy
 from tests.fixtures.token_auth import TokenServer
@@ -74,7 +74,7 @@ def test_unchanged_tag_costs_one_head(
 
 
 def test_blocked_digest_is_not_pulled_again_until_it_or_the_spec_changes(
-    registry: Registry, registry_proxy: RegistryProxy, repository: str, catalog_store: Path,
+    registry: Registry, registry_proxy: RegistryProxy, repository: str, catalog_store: Path, admin_user: object,
     django_capture_on_commit_callbacks,
 ) -> None:
     digest = registry.push_image(repository, "v1", [fbc_layer("v1")], labels={})
@@ -98,9 +98,13 @@ def test_blocked_digest_is_not_pulled_again_until_it_or_the_spec_changes(
     reconcile(catalog)
     assert pulled(registry_proxy) and status(catalog)["Progressing"] == ("False", "Blocked")
 
-    with django_capture_on_commit_callbacks(execute=False) as enqueued:
-        operations.resync(Catalog.objects.filter(pk=catalog.pk), None, "console")  # a resync forces it too
-    assert len(enqueued) == 1 and Catalog.objects.get(pk=catalog.pk).blocked_digest == ""
+    console = Client()
+    console.force_login(admin_user)
+    with django_capture_on_commit_callbacks(execute=False) as enqueued:  # the console's resync forces a pull
+        answer = console.post("/admin/catalogs/catalog/", {"action": "resync_action", "_selected_action": catalog.pk})
+    assert answer.status_code == 302 and len(enqueued) == 1
+    assert Catalog.objects.get(pk=catalog.pk).blocked_digest == ""
+    assert AuditEntry.objects.filter(action="resync", resource_id=str(catalog.pk), source="console").exists()
     registry_proxy.requests.clear()
     reconcile(catalog)
     assert pulled(registry_proxy) and Catalog.objects.get(pk=catalog.pk).blocked_digest == digest

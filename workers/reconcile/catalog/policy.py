@@ -54,7 +54,7 @@ def retry_delay(failure: Failure, failures: int, random_unit: float) -> timedelt
     backoff = RETRY.delay(failures, random_unit)
     if failure.retry_after is None:
         return backoff
-    return max(backoff, min(timedelta(seconds=failure.retry_after), MAX_RETRY_AFTER))
+    return max(backoff, timedelta(seconds=min(failure.retry_after, MAX_RETRY_AFTER.total_seconds())))
 
 
 def poll_seconds(interval_minutes: int, random_unit: float) -> float:

@@ -20,10 +20,17 @@ from catalogs.models import Catalog
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
 from workers.reconcile.catalog.policy import poll_seconds
 
-__all__ = ["POLL_KEY", "due_catalog_ids", "recheck_seconds"]
+__all__ = ["POLL_KEY", "due_catalog_ids", "is_settled", "recheck_seconds"]
 
 POLL_KEY = "catalogs:polled:{pk}"
 UNSETTLED_RECHECK_SECONDS = 60
+
+
+def is_settled(
+    *, generation: int, observed_generation: int, content_digest: str, blocked_digest: str, available: bool
+) -> bool:
+    """The spec is observed and the catalog serves content, is blocked on a digest, or wants none."""
+    return observed_generation >= generation and (bool(content_digest) or bool(blocked_digest) or not available)
 
 
 def recheck_seconds(
@@ -52,11 +59,12 @@ def due_catalog_ids() -> list[str]:
             "availability_mode", "blocked_digest",
         )
         for pk, image_ref, interval, generation, observed, digest, mode, blocked in rows:
-            settled = observed >= generation and (
-                bool(digest) or bool(blocked) or mode != AvailabilityMode.AVAILABLE
-            )
             seconds = recheck_seconds(
-                image_ref=image_ref, poll_interval_minutes=interval, settled=settled, random_unit=random.random()
+                image_ref=image_ref, poll_interval_minutes=interval, random_unit=random.random(),
+                settled=is_settled(
+                    generation=generation, observed_generation=observed, content_digest=digest,
+                    blocked_digest=blocked, available=mode == AvailabilityMode.AVAILABLE,
+                ),
             )
             if seconds is not None and client.set(POLL_KEY.format(pk=pk), 1, nx=True, ex=max(int(seconds), 1)):
                 due.append(str(pk))

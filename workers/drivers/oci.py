@@ -29,6 +29,7 @@ from workers.drivers.oci_errors import (
     DigestMismatch,
     ImageNotFound,
     InvalidImage,
+    RegistryError,
     RegistryServerError,
     RegistryUnauthorized,
     RegistryUnreachable,
@@ -240,13 +241,20 @@ class RegistryClient:
             raise RegistryUnreachable(f"registry unreachable: {type(exc).__name__}: {self._clean(exc)}") from None
 
     def _recall(self) -> str | None:
-        """The authorization this process last used for this repository and credentials, renewed if expired."""
+        """The authorization this process last used for this repository and credentials, renewed if expired.
+
+        A renewal that fails gives None: the registry's own challenge then says where to ask (it may have moved)."""
         entry = AUTH_CACHE.get(self._auth_key)
         if entry is None:
             return None
         if entry.fresh(time.monotonic()):
             return entry.authorization
-        return self._bearer(entry.challenge) if entry.challenge.scheme == "bearer" else None
+        if entry.challenge.scheme != "bearer":
+            return None
+        try:
+            return self._bearer(entry.challenge)
+        except RegistryError:
+            return None
 
     def _authenticate(self, header: str) -> None:
         challenge = parse_challenge(header)

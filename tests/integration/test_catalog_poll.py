@@ -4,6 +4,7 @@ signing real JWTs) served end to end."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -23,7 +24,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
 
 @pytest.fixture(scope="module")
-def token_proxy(token_registry: Registry) -> RegistryProxy:
+def token_proxy(token_registry: Registry) -> Iterator[RegistryProxy]:
     proxy = RegistryProxy(token_registry)
     yield proxy
     proxy.close()

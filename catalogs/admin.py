@@ -10,13 +10,13 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from catalogs import operations
 from catalogs.choices import ConditionType, Reason
 from catalogs.models import Catalog
 from controlplane.admin_site import (
@@ -43,7 +43,6 @@ from controlplane.dispatch import enqueue_on_commit
 
 __all__ = ["CatalogAdmin"]
 
-RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
 PROGRESSING_TONES = {
     Reason.SUCCEEDED: OK, Reason.RETRYING: WARN, Reason.BLOCKED: ERROR, Reason.SIGNATURE_INVALID: ERROR,
 }
@@ -134,7 +133,7 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             fieldsets += [
                 ("Status", {"fields": (
                     "serving_display", "progressing_display", "resolved_display", "content_links",
-                    "base_url", "last_unpacked_display", "content_digest", "signature_display",
+                    "base_url", "last_unpacked_display", "content_digest", "blocked_digest", "signature_display",
                     ("generation", "observed_generation"),
                     ("created_at", "updated_at"),
                 ), "classes": ("cp-status",)}),
@@ -148,7 +147,8 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             return ()
         return (
             "name", "pull_password_state", "serving_display", "progressing_display", "resolved_display",
-            "content_links", "base_url", "last_unpacked_display", "content_digest", "signature_display", "generation",
+            "content_links", "base_url", "last_unpacked_display", "content_digest", "blocked_digest",
+            "signature_display", "generation",
             "observed_generation", "created_at", "updated_at", "conditions_display", "events_display",
         )
 
@@ -198,13 +198,10 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Catalog, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         audit_save(request, obj, form, change)
-        enqueue_on_commit(RECONCILE_CATALOG, obj.pk)
+        enqueue_on_commit(operations.RECONCILE_CATALOG, obj.pk)
 
     @admin.action(description="Resync now", permissions=("change",))
     def resync_action(self, request: HttpRequest, queryset: QuerySet[Catalog]) -> None:
-        with transaction.atomic():
-            names = list(queryset.order_by("name").values_list("name", flat=True))
-            for pk in queryset.values_list("pk", flat=True):
-                enqueue_on_commit(RECONCILE_CATALOG, pk)
+        names = [catalog.name for catalog in operations.resync(queryset, request.user, "console")]
         noun = "catalog" if len(names) == 1 else "catalogs"
         self.message_user(request, f"Resync queued for {len(names)} {noun}: {', '.join(names)}.", messages.SUCCESS)

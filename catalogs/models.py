@@ -37,6 +37,7 @@ class Catalog(SpecResource):
         "image_ref", "poll_interval_minutes", "priority", "availability_mode", "labels",
         "pull_username", "pull_password", "ca", "signature_keys",
     )
+    FRESH_START = {**SpecResource.FRESH_START, "blocked_digest": ""}
 
     name = models.CharField(max_length=253, unique=True, validators=[validate_dns1123_subdomain])
     image_ref = models.CharField(max_length=512, validators=[validate_catalog_ref])
@@ -63,6 +64,9 @@ class Catalog(SpecResource):
     last_unpacked = models.DateTimeField(null=True, blank=True, editable=False)
     content_digest = models.CharField(max_length=80, blank=True, editable=False)
     verified_keys = models.CharField(max_length=80, blank=True, editable=False)  # keys_fingerprint at unpack
+    # The manifest digest a terminal failure blocked on: not pulled again until the ref names another
+    # digest, the spec changes, or a resync asks for it.
+    blocked_digest = models.CharField(max_length=80, blank=True, editable=False)
 
     class Meta:
         ordering = ("name",)

@@ -25,6 +25,8 @@ class SpecResource(models.Model):
     """A desired-state resource whose ``generation`` grows on every change of a spec field."""
 
     SPEC_FIELDS: ClassVar[tuple[str, ...]] = ()
+    # Reconciler state that a spec change resets: the failures, the backoff, and whatever a kind adds.
+    FRESH_START: ClassVar[dict[str, Any]] = {"failure_count": 0, "next_attempt_at": None}
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     generation = models.PositiveBigIntegerField(default=1, editable=False)
@@ -54,13 +56,14 @@ class SpecResource(models.Model):
         return loaded is not None and loaded != self.spec_snapshot()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """A spec change bumps the generation and is a fresh start: it clears the failures and the backoff."""
+        """A spec change bumps the generation and is a fresh start: it resets the ``FRESH_START`` fields."""
         if self.spec_changed():
             self.generation += 1
-            self.failure_count, self.next_attempt_at = 0, None
+            for name, value in self.FRESH_START.items():
+                setattr(self, name, value)
             update_fields = kwargs.get("update_fields")
             if update_fields is not None:
-                kwargs["update_fields"] = {*update_fields, "generation", "failure_count", "next_attempt_at"}
+                kwargs["update_fields"] = {*update_fields, "generation", *self.FRESH_START}
         super().save(*args, **kwargs)
         self._loaded_spec = self.spec_snapshot()
 

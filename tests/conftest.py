@@ -17,6 +17,7 @@ from tests.helpers import KUBECONFIG
 pytest_plugins = [
     "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.s3",
     "tests.fixtures.stack",
+    "tests.fixtures.registry_proxy", "tests.fixtures.token_auth",
 ]
 
 # Suites that run against the live stack. It lives for the rest of the session once started, and its

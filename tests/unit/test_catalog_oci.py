@@ -1,10 +1,20 @@
-"""Registry transport rules, auth challenges, manifests and platform choice (pure)."""
+"""Registry transport rules, auth challenges and their cache, Retry-After, manifests and platform choice (pure)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
-from workers.drivers.oci_auth import is_loopback, parse_challenge, realm_allowed, registry_scheme
+from workers.drivers.oci_auth import (
+    Challenge,
+    Credentials,
+    is_loopback,
+    parse_challenge,
+    realm_allowed,
+    registry_scheme,
+)
+from workers.drivers.oci_auth_cache import AuthCache, Remembered, cache_key, token_expiry
 from workers.drivers.oci_errors import InvalidImage
 from workers.drivers.oci_manifest import (
     DOCKER_LIST,
@@ -14,6 +24,7 @@ from workers.drivers.oci_manifest import (
     parse_image_manifest,
     select_platform,
 )
+from workers.drivers.retry_after import parse_retry_after
 
 DIGEST = "sha256:" + "a" * 64
 LAYER = {"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": DIGEST, "size": 3}
@@ -104,3 +115,45 @@ def test_media_type_detection(document: dict, content_type: str, expected: str) 
 def test_unknown_media_type_is_invalid() -> None:
     with pytest.raises(InvalidImage):
         media_type_of({"mediaType": "application/vnd.docker.distribution.manifest.v1+json"}, "")
+
+
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [
+        ("120", 120.0), (" 0 ", 0.0), ("Fri, 02 Jan 2026 03:06:05 GMT", 120.0),
+        ("Fri, 02 Jan 2026 03:00:00 GMT", 0.0),  # in the past: now
+        ("Friday, 02-Jan-26 03:06:05 GMT", 120.0), ("-5", None), ("1.5", None), ("soon", None), ("", None),
+        (None, None), ("²", None),
+    ],
+)
+def test_parse_retry_after(value: str | None, seconds: float | None) -> None:
+    assert parse_retry_after(value, NOW) == seconds
+
+
+CHALLENGE = Challenge("bearer", {"realm": "https://auth.example/token", "service": "r"})
+
+
+def test_auth_cache_keys_on_credentials_and_forgets_the_oldest() -> None:
+    cache = AuthCache(max_entries=2)
+    alice, eve = Credentials("alice", "pw-one"), Credentials("alice", "pw-two")
+    cache.put(cache_key("https://r/v2/a", alice), Remembered(CHALLENGE, "Bearer one", expires_at=None))
+    assert cache.get(cache_key("https://r/v2/a", eve)) is None
+    assert cache.get(cache_key("https://r/v2/b", alice)) is None
+    assert "pw-one" not in repr(cache_key("https://r/v2/a", alice))
+    cache.put(cache_key("https://r/v2/b", None), Remembered(CHALLENGE, "Bearer two", expires_at=None))
+    cache.put(cache_key("https://r/v2/c", None), Remembered(CHALLENGE, "Bearer three", expires_at=None))
+    assert cache.get(cache_key("https://r/v2/a", alice)) is None  # the least recently used went
+    assert cache.get(cache_key("https://r/v2/c", None)).authorization == "Bearer three"
+
+
+@pytest.mark.parametrize(
+    ("expires_in", "fresh_until"),
+    [(300, 1270.0), (None, 1054.0), ("300", 1054.0), (-1, 1054.0), (True, 1054.0), (0, 1000.0)],
+)
+def test_token_expiry(expires_in: object, fresh_until: float) -> None:
+    entry = Remembered(CHALLENGE, "Bearer t", expires_at=token_expiry(expires_in, 1000.0))
+    assert entry.expires_at == pytest.approx(fresh_until)
+    assert not entry.fresh(fresh_until) and (fresh_until == 1000.0 or entry.fresh(fresh_until - 1))

@@ -8,18 +8,25 @@ import pytest
 
 from catalogs.content.negotiation import accepts_gzip, etag_for, if_range_allows, parse_range
 from workers.drivers.cosign import SignatureInvalid
-from workers.drivers.oci_errors import DigestMismatch, InvalidImage, RegistryUnauthorized, RegistryUnreachable
+from workers.drivers.oci_errors import (
+    DigestMismatch,
+    InvalidImage,
+    RegistryServerError,
+    RegistryUnauthorized,
+    RegistryUnreachable,
+)
 from workers.fbc.parse import FBCError
 from workers.fbc.untar import CorruptLayer, UnsafeLayer
 from workers.reconcile.catalog import outcome
-from workers.reconcile.catalog.policy import RETRY, Failure, classify, poll_seconds
-from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, recheck_seconds
+from workers.reconcile.catalog.policy import MAX_RETRY_AFTER, RETRY, Failure, classify, poll_seconds, retry_delay
+from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, is_settled, recheck_seconds
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 DIGEST = "sha256:" + "d" * 64
 CONTENT = "sha256:" + "c" * 64
+OTHER = "sha256:" + "e" * 64
 
 
 def request(**overrides: object) -> CatalogRequest:
@@ -40,6 +47,10 @@ def request(**overrides: object) -> CatalogRequest:
         ({}, DIGEST, State.IN_SYNC),
         ({}, "sha256:" + "e" * 64, State.OUT_OF_SYNC),
         ({"content_present": False}, DIGEST, State.OUT_OF_SYNC),
+        ({"blocked_digest": OTHER}, OTHER, State.BLOCKED),
+        ({"blocked_digest": OTHER, "content_present": False}, OTHER, State.BLOCKED),
+        ({"blocked_digest": OTHER}, "sha256:" + "f" * 64, State.OUT_OF_SYNC),  # the tag moved on: pull it
+        ({"blocked_digest": OTHER}, DIGEST, State.IN_SYNC),  # moved back to what is served
     ],
 )
 def test_determine_state(overrides: dict, resolved: str | None, state: State) -> None:
@@ -59,13 +70,20 @@ def test_failure_with_content_keeps_serving() -> None:
     assert result.event and result.event.type == "Warning" and not result.release_content
 
 
-def test_terminal_failure_without_content_is_not_serving() -> None:
+def test_terminal_failure_without_content_is_not_serving_and_blocks_on_the_digest() -> None:
     result = outcome.failed(
-        request(content_present=False), Failure(terminal=True, message="no label"), NOW, None
+        request(content_present=False), Failure(terminal=True, message="no label"), NOW, None, DIGEST
     )
     assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "Unavailable")}
-    assert result.fields == outcome.NO_CONTENT | {"failure_count": 1, "next_attempt_at": None}
+    assert result.fields == outcome.NO_CONTENT | {"failure_count": 1, "next_attempt_at": None, "blocked_digest": DIGEST}
     assert result.release_content == CONTENT
+
+
+def test_retryable_failure_and_recovery_clear_the_blocked_digest() -> None:
+    blocked = request(blocked_digest=OTHER)
+    assert outcome.failed(blocked, Failure(terminal=False, message="down"), NOW, NOW, DIGEST).fields[
+        "blocked_digest"] == ""
+    assert outcome.in_sync(blocked, NOW).fields["blocked_digest"] == "" and outcome.in_sync(blocked, NOW).changes
 
 
 def test_repeated_failure_records_no_second_event() -> None:
@@ -124,6 +142,42 @@ def test_content_unverified_by_the_current_keys_is_out_of_sync() -> None:
 def test_classify_hides_secrets_and_internals() -> None:
     assert "hunter22" not in classify(RegistryUnreachable("auth hunter22 failed"), ["hunter22"]).message
     assert classify(KeyError("internal detail"), ()).message.startswith("unexpected KeyError")
+
+
+def test_classify_keeps_the_registrys_retry_after() -> None:
+    assert classify(RegistryServerError("429", status=429, retry_after=120.0), ()).retry_after == 120.0
+    assert classify(RegistryServerError("500", status=500), ()).retry_after is None
+
+
+@pytest.mark.parametrize(
+    ("failure", "attempt", "expected"),
+    [
+        (Failure(terminal=True, message="x"), 1, None),
+        (Failure(terminal=False, message="x"), 1, 10),
+        (Failure(terminal=False, message="x", retry_after=120), 1, 120),  # longer than the backoff: honoured
+        (Failure(terminal=False, message="x", retry_after=5), 3, 40),  # shorter: the backoff stands
+        (Failure(terminal=False, message="x", retry_after=0), 1, 10),
+        (Failure(terminal=False, message="x", retry_after=86400), 1, MAX_RETRY_AFTER.total_seconds()),  # capped
+        (Failure(terminal=False, message="x", retry_after=float("inf")), 1, MAX_RETRY_AFTER.total_seconds()),
+    ],
+)
+def test_retry_delay(failure: Failure, attempt: int, expected: float | None) -> None:
+    delay = retry_delay(failure, attempt, 0.0)
+    assert (delay is None) if expected is None else delay == timedelta(seconds=expected)
+
+
+@pytest.mark.parametrize(
+    ("observed", "content", "blocked", "available", "settled"),
+    [
+        (2, CONTENT, "", True, True), (2, "", "", True, False), (2, "", OTHER, True, True),
+        (1, "", OTHER, True, False), (2, "", "", False, True), (1, CONTENT, "", True, False),
+    ],
+)
+def test_is_settled(observed: int, content: str, blocked: str, available: bool, settled: bool) -> None:
+    assert is_settled(
+        generation=2, observed_generation=observed, content_digest=content, blocked_digest=blocked,
+        available=available,
+    ) is settled
 
 
 @pytest.mark.parametrize(("attempt", "unit", "expected"), [(1, 0, 10), (2, 0, 20), (3, 1, 32), (20, 0, 600)])

@@ -1,8 +1,10 @@
 """A small OCI distribution client on ``requests``: resolve a tag, pull manifests, config, layers and signatures.
 
 Every byte is checked against the digest that named it. Plain HTTP is spoken only to loopback
-registries; TLS may trust an extra CA bundle. Basic and bearer-token challenges are answered.
-All failures are ``oci_errors`` exceptions whose messages never include credentials.
+registries; TLS may trust an extra CA bundle. Basic and bearer-token challenges are answered, and the
+answers are remembered by the process (``oci_auth_cache``), so resolving an unchanged tag is one
+request to the registry. A 429 (or 503) carries its ``Retry-After`` on the error. All failures are
+``oci_errors`` exceptions whose messages never include credentials.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ import base64
 import hashlib
 import json
 import ssl
+import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +31,12 @@ from workers.drivers.cosign import (
 )
 from workers.drivers.errors import sanitise
 from workers.drivers.oci_auth import Challenge, Credentials, parse_challenge, realm_allowed, registry_scheme
+from workers.drivers.oci_auth_cache import AUTH_CACHE, Remembered, cache_key, token_expiry
 from workers.drivers.oci_errors import (
     DigestMismatch,
     ImageNotFound,
     InvalidImage,
+    RegistryError,
     RegistryServerError,
     RegistryUnauthorized,
     RegistryUnreachable,
@@ -47,6 +53,7 @@ from workers.drivers.oci_manifest import (
     parse_image_manifest,
     select_platform,
 )
+from workers.drivers.retry_after import parse_retry_after
 
 __all__ = ["Credentials", "PullLimits", "PulledImage", "RegistryClient"]
 
@@ -54,6 +61,8 @@ MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
 MAX_PAYLOAD_BYTES = 64 * 1024
 CHUNK_BYTES = 1024 * 1024
+# Statuses whose Retry-After says when to come back (RFC 9110 defines it for both).
+THROTTLED = {429: "is rate-limiting requests", 503: "is unavailable"}
 
 
 @dataclass(frozen=True)
@@ -104,7 +113,9 @@ class RegistryClient:
         self.session.trust_env = False
         if ca_pem:
             self.session.mount("https://", _CustomCAAdapter(ca_pem))
+        self._auth_key = cache_key(self.base, credentials)
         self._authorization: str | None = None
+        self._recalled = False
 
     def __enter__(self) -> RegistryClient:
         return self
@@ -235,6 +246,9 @@ class RegistryClient:
         self, method: str, path: str, *, headers: dict[str, str] | None = None, stream: bool = False
     ) -> requests.Response:
         url = self.base + path
+        if not self._recalled:
+            self._recalled = True
+            self._authorization = self._recall()
         response = self._raw(method, url, headers or {}, stream)
         if response.status_code == 401:
             response.close()
@@ -255,17 +269,43 @@ class RegistryClient:
         except requests.RequestException as exc:
             raise RegistryUnreachable(f"registry unreachable: {type(exc).__name__}: {self._clean(exc)}") from None
 
+    def _recall(self) -> str | None:
+        """The authorization this process last used for this repository and credentials, renewed if expired.
+
+        A renewal that fails gives None: the registry's own challenge then says where to ask (it may have moved)."""
+        entry = AUTH_CACHE.get(self._auth_key)
+        if entry is None:
+            return None
+        if entry.fresh(time.monotonic()):
+            return entry.authorization
+        if entry.challenge.scheme != "bearer":
+            return None
+        try:
+            return self._bearer(entry.challenge)
+        except RegistryError:
+            return None
+
     def _authenticate(self, header: str) -> None:
         challenge = parse_challenge(header)
         if challenge.scheme == "basic" and self.credentials:
             pair = f"{self.credentials.username}:{self.credentials.password}".encode()
             self._authorization = "Basic " + base64.b64encode(pair).decode()
+            AUTH_CACHE.put(self._auth_key, Remembered(challenge, self._authorization, expires_at=None))
         elif challenge.scheme == "bearer":
-            self._authorization = f"Bearer {self._fetch_token(challenge)}"
+            self._authorization = self._bearer(challenge)
         else:
             raise RegistryUnauthorized("the registry requires credentials and none were given", status=401)
 
-    def _fetch_token(self, challenge: Challenge) -> str:
+    def _bearer(self, challenge: Challenge) -> str:
+        """A fresh token for ``challenge``, remembered for its lifetime."""
+        fetched_at = time.monotonic()
+        token, expires_in = self._fetch_token(challenge)
+        authorization = f"Bearer {token}"
+        AUTH_CACHE.put(self._auth_key, Remembered(challenge, authorization, token_expiry(expires_in, fetched_at)))
+        return authorization
+
+    def _fetch_token(self, challenge: Challenge) -> tuple[str, object]:
+        """The token and its ``expires_in`` as the token service gave it."""
         realm = challenge.params.get("realm", "")
         if not realm_allowed(realm):
             raise RegistryUnauthorized("token realm must use HTTPS (or plain HTTP on loopback)", status=401)
@@ -280,7 +320,7 @@ class RegistryClient:
         if response.status_code in (401, 403):
             raise RegistryUnauthorized("the token service rejected the credentials", status=response.status_code)
         if response.status_code != 200:
-            raise RegistryServerError(f"token service answered {response.status_code}", status=response.status_code)
+            raise self._server_error(response, "token request", "token service")
         try:
             body = response.json()
         except ValueError:
@@ -288,7 +328,7 @@ class RegistryClient:
         token = body.get("token") or body.get("access_token") if isinstance(body, dict) else None
         if not isinstance(token, str) or not token:
             raise RegistryServerError("token service answer has no token")
-        return token
+        return token, body.get("expires_in")
 
     def _status_error(self, response: requests.Response, what: str) -> Exception:
         status = response.status_code
@@ -296,7 +336,18 @@ class RegistryClient:
             return RegistryUnauthorized(f"{what}: the registry denied access ({status})", status=status)
         if status == 404:
             return ImageNotFound(f"{what}: not found in {self.repository}", status=status)
-        return RegistryServerError(f"{what}: the registry answered {status}", status=status)
+        return self._server_error(response, what, "registry")
+
+    @staticmethod
+    def _server_error(response: requests.Response, what: str, who: str) -> RegistryServerError:
+        """A 5xx or 429; a throttling status carries the wait its Retry-After asked for."""
+        status = response.status_code
+        if status not in THROTTLED:
+            return RegistryServerError(f"{what}: the {who} answered {status}", status=status)
+        wait = parse_retry_after(response.headers.get("Retry-After"), datetime.now(UTC))
+        asked = f"; it asked to wait {wait:.0f} s (Retry-After)" if wait is not None else ""
+        return RegistryServerError(f"{what}: the {who} {THROTTLED[status]} ({status}){asked}", status=status,
+                                   retry_after=wait)
 
     def _clean(self, exc: Exception) -> str:
         secrets = [self.credentials.password] if self.credentials else []

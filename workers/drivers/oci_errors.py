@@ -33,7 +33,13 @@ class ImageNotFound(RegistryError, NotFound):
 
 
 class RegistryServerError(RegistryError, ServerError):
-    """The registry failed or throttled the request (5xx, 429, other unexpected status)."""
+    """The registry failed or throttled the request (5xx, 429, other unexpected status).
+
+    ``retry_after`` is the wait in seconds its ``Retry-After`` asked for, when it sent one."""
+
+    def __init__(self, message: str, *, status: int | None = None, retry_after: float | None = None) -> None:
+        super().__init__(message, status=status)
+        self.retry_after = retry_after
 
 
 class DigestMismatch(RegistryError):

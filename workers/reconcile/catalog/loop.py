@@ -11,7 +11,7 @@ from datetime import datetime
 from workers.drivers.errors import DriverError
 from workers.reconcile.catalog import outcome, persist, source, unpack
 from workers.reconcile.catalog.outcome import Outcome
-from workers.reconcile.catalog.policy import RETRY, TERMINAL, classify
+from workers.reconcile.catalog.policy import TERMINAL, classify, retry_delay
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
 
@@ -47,7 +47,7 @@ def reconcile(pk: str, *, now: datetime) -> PassResult:
             if state is State.IN_SYNC:
                 summary = outcome.in_sync(request, now)
                 return PassResult(superseded=summary.changes and not persist.save(request, summary))
-            if state in done:
+            if state is State.BLOCKED or state in done:  # blocked: the status already says why; nothing to write
                 return PassResult()
             done.add(state)
             step = ACTIONS[state](request, resolved or "", now)
@@ -57,15 +57,18 @@ def reconcile(pk: str, *, now: datetime) -> PassResult:
                 return PassResult(superseded=True)
             request = request.after(step.conditions, step.fields, step.content_present)
         except Exception as exc:
-            return _fail(request, exc, now)
+            return _fail(request, exc, now, resolved)
     return PassResult()
 
 
-def _fail(request: CatalogRequest, exc: Exception, now: datetime) -> PassResult:
-    """Record the failure (old content keeps being served) and ask for a retry unless it is terminal."""
+def _fail(request: CatalogRequest, exc: Exception, now: datetime, digest: str | None) -> PassResult:
+    """Record the failure (old content keeps being served) and ask for a retry unless it is terminal.
+
+    A terminal failure blocks on ``digest`` (the digest the pass was pulling)."""
     failure = classify(exc, request.secrets)
     expected = isinstance(exc, (*TERMINAL, DriverError, persist.ContentVanished))
     log.warning("catalog %s: %s", request.name, failure.message, exc_info=not expected)
-    delay = None if failure.terminal else RETRY.delay(request.failure_count + 1, random.random())
-    saved = persist.save(request, outcome.failed(request, failure, now, now + delay if delay else None))
-    return PassResult(requeue_after=delay.total_seconds() if delay else None, superseded=not saved)
+    delay = retry_delay(failure, request.failure_count + 1, random.random())
+    step = outcome.failed(request, failure, now, now + delay if delay is not None else None, digest)
+    saved = persist.save(request, step)
+    return PassResult(requeue_after=delay.total_seconds() if delay is not None else None, superseded=not saved)

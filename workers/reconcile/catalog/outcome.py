@@ -18,7 +18,7 @@ TRUE, FALSE = "True", "False"
 NO_CONTENT: dict[str, Any] = {
     "resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": "", "verified_keys": "",
 }
-RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None}
+RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None, "blocked_digest": ""}
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def _conditions(
 
 def _changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
     stale = conditions != list(request.conditions) or request.observed_generation != request.generation
-    return stale or request.failure_count != 0
+    return stale or request.failure_count != 0 or bool(request.blocked_digest)
 
 
 def _progress_changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
@@ -114,10 +114,14 @@ def dropped(request: CatalogRequest, now: datetime) -> Outcome:
     )
 
 
-def failed(request: CatalogRequest, failure: Failure, now: datetime, retry_at: datetime | None) -> Outcome:
+def failed(
+    request: CatalogRequest, failure: Failure, now: datetime, retry_at: datetime | None, digest: str | None = None
+) -> Outcome:
     """Keep serving old content if there is any; otherwise say plainly that nothing is served.
 
-    The failure is counted; ``retry_at`` (None when terminal) is when the next attempt is due."""
+    The failure is counted; ``retry_at`` (None when terminal) is when the next attempt is due. A terminal
+    failure records ``digest`` (the one being pulled) as blocked, so polls do not pull it again (unless
+    it is one that ``Failure.blocks_digest`` says a poll should check again)."""
     if failure.terminal:
         progressing = (FALSE, failure.reason or Reason.BLOCKED, failure.message)
     else:
@@ -129,7 +133,10 @@ def failed(request: CatalogRequest, failure: Failure, now: datetime, retry_at: d
         serving, fields = (FALSE, Reason.UNAVAILABLE, "No content has been unpacked"), dict(NO_CONTENT)
         release = request.content_digest
     conditions = _conditions(request, now, progressing, serving)
-    fields = fields | {"failure_count": request.failure_count + 1, "next_attempt_at": retry_at}
+    fields = fields | {
+        "failure_count": request.failure_count + 1, "next_attempt_at": retry_at,
+        "blocked_digest": (digest or "") if failure.blocks_digest else "",
+    }
     event = None
     if _progress_changed(request, conditions):
         event = EventNote.warning(progressing[1], failure.message)

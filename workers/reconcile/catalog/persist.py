@@ -47,6 +47,7 @@ def load(pk: str) -> CatalogRequest | None:
         failure_count=catalog.failure_count,
         signature_keys=catalog.signature_keys,
         verified_keys=catalog.verified_keys,
+        blocked_digest=catalog.blocked_digest,
     )
 
 

@@ -33,6 +33,7 @@ class CatalogRequest:
     failure_count: int = 0
     signature_keys: str = ""
     verified_keys: str = ""  # the fingerprint of the keys the served content was verified with
+    blocked_digest: str = ""
 
     @property
     def keys_fingerprint(self) -> str:

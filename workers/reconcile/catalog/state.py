@@ -13,6 +13,7 @@ class State(enum.Enum):
     USER_UNAVAILABLE = "UserUnavailable"  # availability_mode=Unavailable: drop content
     UNRESOLVED = "Unresolved"  # the ref has not been resolved in this pass yet
     OUT_OF_SYNC = "OutOfSync"  # other content than is served, content missing, or not verified by the keys: unpack
+    BLOCKED = "Blocked"  # the ref still names the digest a terminal failure blocked on: pulling it cannot help
     IN_SYNC = "InSync"  # serving what the ref names
 
 
@@ -21,6 +22,8 @@ def determine_state(request: CatalogRequest, resolved_digest: str | None) -> Sta
         return State.USER_UNAVAILABLE
     if resolved_digest is None:
         return State.UNRESOLVED
-    if not request.content_present or request.served_digest != resolved_digest or request.needs_verification:
-        return State.OUT_OF_SYNC
-    return State.IN_SYNC
+    if request.content_present and request.served_digest == resolved_digest and not request.needs_verification:
+        return State.IN_SYNC
+    if request.blocked_digest and request.blocked_digest == resolved_digest:
+        return State.BLOCKED
+    return State.OUT_OF_SYNC

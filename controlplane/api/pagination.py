@@ -1,7 +1,7 @@
 """List pagination: bounded limit/offset by default, keyset (cursor) on request; large counts are estimated.
 
 - ``?limit=&offset=``: up to ``max_limit`` items a page. Deep offsets read the page's ids first (an index-only
-  scan), then fetch only those rows.
+  scan), then fetch only those rows; past the middle of the list they count the rows and read from the end.
 - ``?cursor=`` (empty to start): keyset pagination on the list's ordering, DRF ``CursorPagination`` semantics;
   follow ``next``/``previous``. Its cost does not grow with depth.
 - ``count`` is exact while the planner expects fewer than ``API_EXACT_COUNT_LIMIT`` rows (and on the last
@@ -19,7 +19,7 @@ from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from controlplane.api.counting import count_rows
+from controlplane.api.counting import count_rows, planner_estimate
 
 __all__ = ["BoundedPagination", "KeysetPagination"]
 
@@ -54,6 +54,15 @@ def _fetch_page(queryset: QuerySet, offset: int, limit: int) -> list[Any]:
     return [rows[pk] for pk in ids if pk in rows]
 
 
+def _fetch_page_from_end(queryset: QuerySet, total: int, offset: int, limit: int) -> list[Any]:
+    """The page at ``offset`` of ``total`` rows, read in reverse order from the end: a page in the back half
+    skips fewer rows that way. (Like any offset page, it may shift by rows written meanwhile.)"""
+    end = min(offset + limit, total)
+    if end <= offset:
+        return []
+    return _fetch_page(queryset.reverse(), total - end, end - offset)[::-1]
+
+
 class BoundedPagination(LimitOffsetPagination):
     """Every list's pagination: limit/offset, or keyset when ``cursor`` is given; see the module docstring."""
 
@@ -75,6 +84,9 @@ class BoundedPagination(LimitOffsetPagination):
             return page
         self.limit = self.get_limit(request)
         self.offset = self.get_offset(request)
+        if self.offset >= DEEP_OFFSET and self.offset > (planner_estimate(queryset) or 0) // 2:
+            self.count, self.count_is_estimate = queryset.count(), False
+            return _fetch_page_from_end(queryset, self.count, self.offset, self.limit)
         page = _fetch_page(queryset, self.offset, self.limit)
         if len(page) < self.limit and (page or self.offset == 0):
             self.count, self.count_is_estimate = self.offset + len(page), False

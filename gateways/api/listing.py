@@ -9,10 +9,10 @@ tests compare both on every kind of gateway.
 
 from __future__ import annotations
 
+from datetime import datetime, tzinfo
 from typing import Any
 
 from django.db.models import QuerySet
-from rest_framework import serializers
 
 from gateways.models import Gateway
 
@@ -27,7 +27,6 @@ COLUMNS = (
     "release_name", "release_revision", "release_status", "chart_version", "deployed_release__name",
     "failure_count", "next_attempt_at", "deletion_requested_at", "created_at", "updated_at",
 )
-_DATETIME = serializers.DateTimeField()
 
 
 def rows(queryset: QuerySet[Gateway]) -> QuerySet:
@@ -35,8 +34,12 @@ def rows(queryset: QuerySet[Gateway]) -> QuerySet:
     return queryset.values(*COLUMNS)
 
 
-def _time(value: Any) -> str | None:
-    return _DATETIME.to_representation(value)
+def _time(value: datetime | None, zone: tzinfo) -> str | None:
+    """As DRF's ``DateTimeField`` renders it: ISO 8601 in the current time zone, UTC as ``Z``."""
+    if value is None:
+        return None
+    text = value.astimezone(zone).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def _condition(condition: dict[str, Any]) -> dict[str, Any]:
@@ -45,8 +48,9 @@ def _condition(condition: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
-def represent(row: dict[str, Any]) -> dict[str, Any]:
-    """One list item, exactly as ``GatewaySerializer`` renders the same gateway."""
+def represent(row: dict[str, Any], zone: tzinfo) -> dict[str, Any]:
+    """One list item, exactly as ``GatewaySerializer`` renders the same gateway; ``zone`` is the current
+    time zone (looked up once a page: each lookup is a context-local read)."""
     return {
         "id": str(row["id"]),
         "name": row["name"],
@@ -75,9 +79,9 @@ def represent(row: dict[str, Any]) -> dict[str, Any]:
             },
             "deployed_release": row["deployed_release__name"],
             "failure_count": row["failure_count"],
-            "next_attempt_at": _time(row["next_attempt_at"]),
-            "deletion_requested_at": _time(row["deletion_requested_at"]),
+            "next_attempt_at": _time(row["next_attempt_at"], zone),
+            "deletion_requested_at": _time(row["deletion_requested_at"], zone),
         },
-        "created_at": _time(row["created_at"]),
-        "updated_at": _time(row["updated_at"]),
+        "created_at": _time(row["created_at"], zone),
+        "updated_at": _time(row["updated_at"], zone),
     }

@@ -9,6 +9,7 @@ import django_filters
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet, Subquery
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -98,7 +99,8 @@ class GatewayViewSet(ReconciledModelViewSet):
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Rows of just the listed columns, each built by `listing.represent` (the serializer's shape)."""
         page = self.paginate_queryset(listing.rows(self.filter_queryset(self.get_queryset())))
-        return self.get_paginated_response([listing.represent(row) for row in page])
+        zone = timezone.get_current_timezone()
+        return self.get_paginated_response([listing.represent(row, zone) for row in page])
 
     def _operate(self, operation: Any, status: int = 202) -> Response:
         """Run one `gateways.operations` function on the (locked, If-Match-checked) gateway."""

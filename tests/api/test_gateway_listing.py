@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from controlplane.api import pagination
 from controlplane.conditions import set_condition
 from gateways.api.serializers import GatewaySerializer
 from gateways.choices import Phase
@@ -55,16 +56,11 @@ def test_every_list_item_equals_the_serializers_rendering(admin_api, varied) -> 
         assert listed[str(row.pk)] == GatewaySerializer(row).data, row.name
 
 
-def test_deep_offsets_and_cursors_page_the_same_rows(admin_api, varied, settings) -> None:
-    from controlplane.api import pagination
-
+def test_deep_offsets_and_cursors_page_the_same_rows(admin_api, varied, settings, monkeypatch) -> None:
     settings.API_EXACT_COUNT_LIMIT = 1
     names = sorted(g.name for g in varied)
-    pagination.DEEP_OFFSET, saved = 1, pagination.DEEP_OFFSET
-    try:
-        deep = admin_api.get("/api/v1/gateways/?limit=2&offset=1&ordering=name").json()["results"]
-    finally:
-        pagination.DEEP_OFFSET = saved
+    monkeypatch.setattr(pagination, "DEEP_OFFSET", 1)
+    deep = admin_api.get("/api/v1/gateways/?limit=2&offset=1&ordering=name").json()["results"]
     assert [item["name"] for item in deep] == names[1:3]
     seen, url = [], "/api/v1/gateways/?cursor=&limit=3&ordering=name"
     while url:
@@ -72,3 +68,14 @@ def test_deep_offsets_and_cursors_page_the_same_rows(admin_api, varied, settings
         seen += [item["name"] for item in page["results"]]
         url = page["next"]
     assert seen == names
+
+
+def test_pages_past_the_middle_are_read_from_the_end_alike(admin_api, varied, cluster, alice, monkeypatch) -> None:
+    for n in range(6):
+        gateway(alice, cluster, f"more{n}")
+    names = sorted(Gateway.objects.values_list("name", flat=True))
+    monkeypatch.setattr(pagination, "DEEP_OFFSET", 1)
+    for offset in range(1, len(names) + 2):
+        page = admin_api.get(f"/api/v1/gateways/?limit=3&offset={offset}&ordering=-name").json()
+        assert [item["name"] for item in page["results"]] == names[::-1][offset : offset + 3], offset
+        assert page["count"] == len(names) and not page["count_is_estimate"]

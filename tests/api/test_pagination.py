@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from controlplane.api.pagination import DEEP_OFFSET
+from controlplane.api import pagination
 from gateways.choices import Phase
 from gateways.models import Gateway
 
@@ -75,16 +75,22 @@ def test_large_counts_are_the_planner_estimate(admin_api, alice, cluster, settin
     assert (last["count"], last["count_is_estimate"]) == (43, False), "the last page knows the exact count"
 
 
-def test_deep_offsets_read_ids_first_and_return_the_same_page(admin_api, alice, cluster) -> None:
-    seed(alice, cluster, DEEP_OFFSET + 10)
+def test_deep_offsets_read_ids_first_and_return_the_same_page(admin_api, alice, cluster, monkeypatch) -> None:
+    monkeypatch.setattr(pagination, "DEEP_OFFSET", 4)
+    seed(alice, cluster, 20)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE gateways_gateway")  # the planner's estimate decides which end to read from
     with CaptureQueriesContext(connection) as queries:
-        page = admin_api.get(f"/api/v1/gateways/?limit=5&offset={DEEP_OFFSET + 2}").json()
-    expected = [f"gw{n:05d}" for n in range(DEEP_OFFSET + 2, DEEP_OFFSET + 7)]
-    assert names(page) == expected and page["count"] == DEEP_OFFSET + 10
+        page = admin_api.get("/api/v1/gateways/?limit=5&offset=6").json()
+    assert names(page) == [f"gw{n:05d}" for n in range(6, 11)] and page["count"] == 20
     id_queries = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "gateways_gateway"."id"')]
-    assert id_queries and f"OFFSET {DEEP_OFFSET + 2}" in id_queries[0]
+    assert id_queries and "OFFSET 6" in id_queries[0]
     shallow = admin_api.get("/api/v1/gateways/?limit=5&offset=2").json()
     assert names(shallow) == [f"gw{n:05d}" for n in range(2, 7)]
+    with CaptureQueriesContext(connection) as queries:
+        back = admin_api.get("/api/v1/gateways/?limit=5&offset=13").json()
+    assert names(back) == [f"gw{n:05d}" for n in range(13, 18)] and back["count"] == 20
+    assert any("DESC" in q["sql"] and "OFFSET 2" in q["sql"] for q in queries.captured_queries), "read from the end"
 
 
 def test_schema_documents_cursor_and_count_is_estimate(alice_api) -> None:

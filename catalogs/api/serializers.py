@@ -7,11 +7,11 @@ from typing import Any
 from rest_framework import serializers
 
 from catalogs.choices import AvailabilityMode
-from catalogs.models import Catalog
+from catalogs.models import Catalog, CatalogEvent
 from controlplane.api.fields import StrictCharField, StrictIntegerField
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
 
-__all__ = ["CatalogSerializer"]
+__all__ = ["CatalogEventSerializer", "CatalogSerializer"]
 
 
 class ImageSourceSerializer(serializers.Serializer):
@@ -66,3 +66,10 @@ class CatalogSerializer(ModelCleanSerializer):
             rest = {k: v for k, v in data.items() if k != "pull_secret"}
             return {**super().to_internal_value(rest), "pull_username": "", "pull_password": ""}
         return super().to_internal_value(data)
+
+
+class CatalogEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = CatalogEvent
+        fields = ("timestamp", "type", "reason", "message")
+        read_only_fields = fields

@@ -196,3 +196,19 @@ def test_retention_and_gc_keep_exactly_the_history(
     with django_capture_on_commit_callbacks(execute=True):
         Catalog.objects.get(pk=pushed.catalog.pk).delete()
     assert content.entries() == []
+
+
+def test_console_shows_the_last_update_and_the_history(pushed: Pushed, admin_user) -> None:
+    client = Client()
+    client.force_login(admin_user)
+    page = client.get(f"/admin/catalogs/catalog/{pushed.catalog.pk}/change/")
+    assert page.status_code == 200
+    body = page.content.decode()
+    last = body[body.index("What changed in the last update"):body.index("Content switches, newest first")]
+    assert SUMMARIES["v3"] in last
+    assert "Channels added (1)" in last and "<code>prometheus/stable</code>" in last
+    assert f"<code>prometheus/{NEW} (properties)</code>" in last and "Packages changed (1)" in last
+    assert f"<code>prometheus/stable: {NEW} skips {OLD}</code>" in last and "Upgrade edges added (3)" in last
+    assert "removed" not in last
+    assert f'href="/api/v1/catalogs/{pushed.catalog.pk}/diff/"' in last
+    assert all(pushed.content[v] in body for v in VERSIONS) and SUMMARIES["v1"] in body

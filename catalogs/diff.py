@@ -1,7 +1,7 @@
 """Compare two versions of a catalog (pure: no Django, no I/O).
 
-Each version is reduced, one JSONL line at a time, to a ``Sketch``: a 16-byte fingerprint and the
-line's span for every package, channel and bundle document, plus the channel entries and upgrade
+Each version is reduced, one JSONL line at a time, to a ``Sketch``: a sha256 fingerprint and the
+line's place for every package, channel and bundle document, plus the channel entries and upgrade
 edges (``replaces``, ``skips``, ``skipRange``) as sets. Only channel lines are parsed; bundles,
 the bulk of a catalog, are only hashed. Two sketches compare into a ``CatalogDiff``; which fields
 of a changed document differ is filled in afterwards from the few lines concerned
@@ -42,17 +42,29 @@ Entry = tuple[str, str, str]  # (package, channel, bundle name)
 Edge = tuple[str, str, str, str, str]  # (package, channel, entry, kind, target)
 
 
+Located = tuple[bytes, int, int]  # (fingerprint, offset, length) of one document's line
+
+
+def _by_kind() -> dict[str, dict[tuple[str, str], Located]]:
+    return {schema: {} for schema in KINDS}
+
+
 @dataclass
 class Sketch:
     """What a comparison needs of one version, without holding its documents."""
 
-    fingerprints: dict[DocKey, bytes] = field(default_factory=dict)
-    spans: dict[DocKey, tuple[int, int]] = field(default_factory=dict)
+    documents: dict[str, dict[tuple[str, str], Located]] = field(default_factory=_by_kind)  # schema -> (package, name)
     entries: set[Entry] = field(default_factory=set)
     edges: set[Edge] = field(default_factory=set)
 
     def count(self, schema: str) -> int:
-        return sum(1 for key in self.fingerprints if key[0] == schema)
+        return len(self.documents[schema])
+
+    def span(self, key: DocKey) -> tuple[int, int]:
+        """Where the (first) line of a document is: (offset, length)."""
+        schema, package, name = key
+        _, offset, length = self.documents[schema][(package, name)]
+        return offset, length
 
 
 class SketchBuilder:
@@ -61,39 +73,34 @@ class SketchBuilder:
     def __init__(self) -> None:
         self.sketch = Sketch()
 
-    def add(self, schema: str, package: str, name: str, line: bytes, offset: int) -> None:
-        """One JSONL line (with or without its newline) at ``offset``, under its index keys."""
-        if schema not in KINDS:
+    def add(self, schema: str, package: str, name: str, line: bytes | memoryview, offset: int) -> None:
+        """One JSONL line, with its newline, at ``offset``, under its index keys."""
+        documents = self.sketch.documents.get(schema)
+        if documents is None:
             return
-        key = (schema, package, name)
-        line = line.rstrip(b"\n")
-        fingerprint = hashlib.blake2b(line, digest_size=16).digest()
-        sketch = self.sketch
-        if key in sketch.fingerprints:  # a repeated document: the version differs if any copy does
-            fingerprint = hashlib.blake2b(sketch.fingerprints[key] + fingerprint, digest_size=16).digest()
-        else:
-            sketch.spans[key] = (offset, len(line) + 1)
-        sketch.fingerprints[key] = fingerprint
+        fingerprint = hashlib.sha256(line).digest()
+        known = documents.get((package, name))
+        if known is None:
+            documents[(package, name)] = (fingerprint, offset, len(line))
+        else:  # a repeated document: the version differs if any copy does
+            documents[(package, name)] = (hashlib.sha256(known[0] + fingerprint).digest(), *known[1:])
         if schema == CHANNEL:
-            self._add_entries(package, name, json.loads(line).get("entries"))
+            self._add_entries(package, name, json.loads(bytes(line)).get("entries"))
 
     def _add_entries(self, package: str, channel: str, entries: Any) -> None:
+        add_entry, add_edge = self.sketch.entries.add, self.sketch.edges.add
         for entry in entries if isinstance(entries, list) else ():
-            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str):
                 continue
-            name = entry["name"]
-            self.sketch.entries.add((package, channel, name))
+            add_entry((package, channel, name))
             for kind in EDGE_KINDS:
-                for target in _targets(entry.get(kind)):
-                    self.sketch.edges.add((package, channel, name, kind, target))
-
-
-def _targets(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        return (value,) if value else ()
-    if isinstance(value, list):
-        return tuple(item for item in value if isinstance(item, str) and item)
-    return ()
+                value = entry.get(kind)
+                if not value:
+                    continue
+                for target in (value,) if isinstance(value, str) else value if isinstance(value, list) else ():
+                    if isinstance(target, str) and target:
+                        add_edge((package, channel, name, kind, target))
 
 
 @dataclass(frozen=True)
@@ -129,11 +136,11 @@ def compare(old: Sketch | None, new: Sketch) -> CatalogDiff:
     before = old or Sketch()
     sections = {}
     for schema in KINDS:
-        old_keys = {key for key in before.fingerprints if key[0] == schema}
-        new_keys = {key for key in new.fingerprints if key[0] == schema}
-        changed = {key for key in old_keys & new_keys if before.fingerprints[key] != new.fingerprints[key]}
+        was, now = before.documents[schema], new.documents[schema]
+        changed = [key for key in was.keys() & now.keys() if was[key][0] != now[key][0]]
         sections[schema] = Section(
-            added=_pairs(new_keys - old_keys), removed=_pairs(old_keys - new_keys), changed=_pairs(changed)
+            added=tuple(sorted(now.keys() - was.keys())), removed=tuple(sorted(was.keys() - now.keys())),
+            changed=tuple(sorted(changed)),
         )
     return CatalogDiff(
         sections=sections,
@@ -143,10 +150,6 @@ def compare(old: Sketch | None, new: Sketch) -> CatalogDiff:
         edges_removed=tuple(sorted(before.edges - new.edges)),
         initial=old is None,
     )
-
-
-def _pairs(keys: set[DocKey]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((package, name) for _schema, package, name in keys))
 
 
 def changed_fields(old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[str, ...]:

@@ -30,18 +30,20 @@ def sketch_entry(content: ContentStore, digest: str) -> Sketch:
     document = json.loads(raw)
     if document.get("version") != SUPPORTED_VERSION:
         raise ValueError(f"unsupported catalog index version in {digest}")
-    builder, buffer, start = SketchBuilder(), b"", 0
+    builder, buffer, start = SketchBuilder(), memoryview(b""), 0
     with handle:
         for offset, length, schema, package, name in document["entries"]:
             end = offset - start + length
-            while len(buffer) < end:
-                chunk = handle.read(READ_CHUNK)
-                if not chunk:
-                    raise EntryMissing(f"{digest}: the content is shorter than its index")
-                buffer += chunk
-            builder.add(schema, package, name, buffer[offset - start:end], offset)
-            if end > READ_CHUNK:
-                buffer, start = buffer[end:], offset + length
+            if len(buffer) < end:  # the rest of the buffer, then as many chunks as the line needs
+                parts = [bytes(buffer[offset - start:])]
+                start, end = offset, length
+                while sum(map(len, parts)) < length:
+                    chunk = handle.read(READ_CHUNK)
+                    if not chunk:
+                        raise EntryMissing(f"{digest}: the content is shorter than its index")
+                    parts.append(chunk)
+                buffer = memoryview(b"".join(parts))
+            builder.add(schema, package, name, buffer[end - length:end], offset)
     return builder.sketch
 
 
@@ -62,8 +64,8 @@ def _documents(content: ContentStore, digest: str, sketch: Sketch, keys: list[Do
     """The (first) document of each key, read by its span; keys are given in any order."""
     if not keys:
         return {}
-    ordered = sorted(keys, key=lambda key: sketch.spans[key][0])
-    chunks = content.open_range(digest, ALL_FILE, [sketch.spans[key] for key in ordered])
+    ordered = sorted(keys, key=lambda key: sketch.span(key)[0])
+    chunks = content.open_range(digest, ALL_FILE, [sketch.span(key) for key in ordered])
     if chunks is None:
         raise EntryMissing(digest)
     lines = b"".join(chunks).split(b"\n")

@@ -26,12 +26,12 @@ def revisions(catalog: Catalog | str) -> QuerySet[CatalogRevision]:
 def record(
     catalog_id: str, *, content_digest: str, resolved_ref: str, switched_at: datetime, summary: str,
     changes: dict[str, Any],
-) -> CatalogRevision | None:
-    """Add a revision (None when the newest already says the same) and trim the history; in a transaction."""
+) -> None:
+    """Add a revision (unless the newest already says the same) and trim the history; in a transaction."""
     newest = revisions(catalog_id).first()
     if newest is not None and (newest.content_digest, newest.resolved_ref) == (content_digest, resolved_ref):
-        return None
-    revision = CatalogRevision.objects.create(
+        return
+    CatalogRevision.objects.create(
         catalog_id=catalog_id, content_digest=content_digest, resolved_ref=resolved_ref, switched_at=switched_at,
         summary=summary[:512], changes=changes,
     )
@@ -39,7 +39,6 @@ def record(
     fallen = list(revisions(catalog_id).values_list("pk", flat=True)[limit:])
     if fallen:
         CatalogRevision.objects.filter(pk__in=fallen).delete()  # each releases its content (post_delete)
-    return revision
 
 
 def find(catalog: Catalog, digest: str) -> CatalogRevision | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import QueryDict
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter
 from rest_framework import serializers, status
@@ -188,8 +189,8 @@ def _revision(catalog: Catalog, name: str, digest: str) -> CatalogRevision:
     revision = history.find(catalog, digest)
     if revision is None:
         raise NotFound(
-            f"`{name}` {digest} is not in this catalog's history (the last {catalog.revisions.count()} content "
-            "switches are kept)."
+            f"`{name}` {digest} is not in this catalog's history (it holds its last {catalog.revisions.count()} "
+            f"content switches, at most {settings.CATALOG_HISTORY_LIMIT})."
         )
     return revision
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from catalogs import cleanup, history, store
 from catalogs.models import Catalog
+from catalogs.stored_diff import EntryMissing, diff_entries
 from tests.fixtures.registry import Registry, fbc_layer, stored_content
 from workers.reconcile.catalog import loop
 
@@ -141,7 +142,7 @@ def test_diff_between_chosen_versions_by_content_or_image_digest(pushed: Pushed,
     [
         ({"from": "sha256:abc"}, 400, "from", "Not a digest"),
         ({"to": "latest"}, 400, "to", "Not a digest"),
-        ({"from": "sha256:" + "0" * 64}, 404, None, "is not in this catalog's history (the last 3"),
+        ({"from": "sha256:" + "0" * 64}, 404, None, "history (it holds its last 3 content switches, at most 10)"),
         ({"to": "sha256:" + "0" * 64}, 404, None, "`to` sha256:" + "0" * 64),
     ],
     ids=["short-digest", "not-a-digest", "unknown-from", "unknown-to"],
@@ -196,6 +197,23 @@ def test_retention_and_gc_keep_exactly_the_history(
     with django_capture_on_commit_callbacks(execute=True):
         Catalog.objects.get(pk=pushed.catalog.pk).delete()
     assert content.entries() == []
+
+
+def test_stored_entries_diff_on_either_store(content_store: str) -> None:
+    v2, v3 = stored_content("v2"), stored_content("v3")
+    diff = diff_entries(store.get(), v2, v3, detail_limit=10)
+    assert {schema: (s.added, s.removed, s.changed) for schema, s in diff.sections.items()} == {
+        "olm.package": ((), (), (("", PROMETHEUS),)),
+        "olm.channel": (((PROMETHEUS, "stable"),), (), ((PROMETHEUS, "beta"),)),
+        "olm.bundle": ((), (), ((PROMETHEUS, NEW),)),
+    }
+    assert diff.fields == {
+        ("olm.package", "", PROMETHEUS): ("defaultChannel",), ("olm.channel", PROMETHEUS, "beta"): ("entries",),
+        ("olm.bundle", PROMETHEUS, NEW): ("properties",),
+    }
+    assert len(diff.edges_added) == 3 and diff.edges_removed == ()
+    with pytest.raises(EntryMissing):
+        diff_entries(store.get(), "sha256:" + "0" * 64, v3, detail_limit=10)
 
 
 def test_console_shows_the_last_update_and_the_history(pushed: Pushed, admin_user) -> None:

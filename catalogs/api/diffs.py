@@ -2,16 +2,18 @@
 
 ``from`` and ``to`` name a revision by its content digest or by the image digest it was unpacked from.
 Without ``to`` the newest revision is meant; without ``from``, the revision before ``to`` (none before
-the oldest: then everything counts as added). The diff is computed from the stored entries on demand.
+the oldest: then everything counts as added). The diff is computed from the stored entries on demand;
+revisions never change, so its ETag names the pair and ``If-None-Match`` gets a 304 without recomputing.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.conf import settings
 from django.http import QueryDict
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException, NotFound, ValidationError
 
@@ -20,7 +22,10 @@ from catalogs.diff import EDGE_KINDS, as_dict
 from catalogs.models import Catalog, CatalogRevision
 from catalogs.stored_diff import EntryMissing, diff_entries
 
-__all__ = ["DIFF_EXAMPLE", "DIFF_PARAMETERS", "CatalogDiffSerializer", "catalog_diff"]
+__all__ = [
+    "DIFF_EXAMPLE", "DIFF_PARAMETERS", "NOT_MODIFIED", "CatalogDiffSerializer", "catalog_diff", "chosen_revisions",
+    "diff_etag",
+]
 
 # Items per list in a response; the counts are always exact.
 MAX_ITEMS = 1000
@@ -34,6 +39,15 @@ DIFF_PARAMETERS = [
     for name, default in (
         ("from", "Default: the revision before `to`."), ("to", "Default: the newest revision (the current content)."),
     )
+] + [
+    OpenApiParameter(
+        "If-None-Match", str, OpenApiParameter.HEADER, required=False,
+        description="An `ETag` from an earlier diff of the same pair: 304 without recomputing it.",
+    ),
+    OpenApiParameter(
+        "ETag", str, OpenApiParameter.HEADER, response=["200", "304"],
+        description="Names the pair of revisions (they never change).",
+    ),
 ]
 
 
@@ -136,6 +150,8 @@ class CatalogDiffSerializer(serializers.Serializer):
         }
 
 
+NOT_MODIFIED = OpenApiResponse(description="The diff is the one the `If-None-Match` ETag names.")
+
 DIFF_EXAMPLE = OpenApiExample(
     "One bundle added to a channel, one package removed",
     response_only=True,
@@ -195,19 +211,29 @@ def _revision(catalog: Catalog, name: str, digest: str) -> CatalogRevision:
     return revision
 
 
-def catalog_diff(catalog: Catalog, params: QueryDict) -> dict[str, Any]:
-    """The diff the query asks for, as ``CatalogDiffSerializer`` data; 400 on bad digests, 404 on unknown ones."""
+def chosen_revisions(catalog: Catalog, params: QueryDict) -> tuple[CatalogRevision | None, CatalogRevision]:
+    """The revisions the query names (``from`` may be None: nothing before); 400 on bad digests, 404 on unknown."""
     wanted_from, wanted_to = _digest_param(params, "from"), _digest_param(params, "to")
     if wanted_to is not None:
         to = _revision(catalog, "to", wanted_to)
     else:
-        to = history.revisions(catalog).first()
-        if to is None:
+        newest = history.revisions(catalog).first()
+        if newest is None:
             raise NotFound("The catalog has no content history yet: nothing has been unpacked.")
+        to = newest
     if wanted_from is not None:
-        since: CatalogRevision | None = _revision(catalog, "from", wanted_from)
-    else:
-        since = history.revisions(catalog).filter(pk__lt=to.pk).first()
+        return _revision(catalog, "from", wanted_from), to
+    return history.revisions(catalog).filter(pk__lt=to.pk).first(), to
+
+
+def diff_etag(since: CatalogRevision | None, to: CatalogRevision) -> str:
+    """Revisions never change, so a diff's representation is fixed by the pair (and the list bound)."""
+    key = f"{since.pk if since else 0}:{since.content_digest if since else ''}:{to.pk}:{to.content_digest}:{MAX_ITEMS}"
+    return f'"{hashlib.sha256(key.encode()).hexdigest()[:32]}"'
+
+
+def catalog_diff(since: CatalogRevision | None, to: CatalogRevision) -> dict[str, Any]:
+    """The diff between two revisions, as ``CatalogDiffSerializer`` data, computed from the stored entries."""
     try:
         diff = diff_entries(
             store.get(), since.content_digest if since else None, to.content_digest, detail_limit=MAX_ITEMS
@@ -216,5 +242,4 @@ def catalog_diff(catalog: Catalog, params: QueryDict) -> dict[str, Any]:
         raise NotFound("The content of one of these revisions is no longer in the store.") from None
     except store.StoreError:
         raise StoreUnavailable() from None
-    document = {"from": since, "to": to, **as_dict(diff, MAX_ITEMS)}
-    return CatalogDiffSerializer(document).data
+    return CatalogDiffSerializer({"from": since, "to": to, **as_dict(diff, MAX_ITEMS)}).data

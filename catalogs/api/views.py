@@ -11,7 +11,15 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from catalogs.api.diffs import DIFF_EXAMPLE, DIFF_PARAMETERS, CatalogDiffSerializer, catalog_diff
+from catalogs.api.diffs import (
+    DIFF_EXAMPLE,
+    DIFF_PARAMETERS,
+    NOT_MODIFIED,
+    CatalogDiffSerializer,
+    catalog_diff,
+    chosen_revisions,
+    diff_etag,
+)
 from catalogs.api.serializers import CatalogEventSerializer, CatalogSerializer
 from catalogs.choices import AvailabilityMode
 from catalogs.models import Catalog
@@ -67,7 +75,8 @@ class CatalogViewSet(ReconciledModelViewSet):
         return self.get_paginated_response(CatalogEventSerializer(page, many=True).data)
 
     @extend_schema(
-        operation_id="catalogs_diff", parameters=DIFF_PARAMETERS, responses={200: CatalogDiffSerializer},
+        operation_id="catalogs_diff", parameters=DIFF_PARAMETERS,
+        responses={200: CatalogDiffSerializer, 304: NOT_MODIFIED},
         examples=[DIFF_EXAMPLE],
         description="What changed between two versions in the catalog's history (default: the previous version "
         "against the current one): packages, channels and bundles added, removed and changed, and the channel "
@@ -76,4 +85,8 @@ class CatalogViewSet(ReconciledModelViewSet):
     @action(detail=True, methods=["get"], serializer_class=CatalogDiffSerializer, filterset_class=None,
             pagination_class=None)
     def diff(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return Response(catalog_diff(self.get_object(), request.query_params))
+        since, to = chosen_revisions(self.get_object(), request.query_params)
+        etag = diff_etag(since, to)
+        if {etag, "*"} & {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
+            return Response(status=304, headers={"ETag": etag})
+        return Response(catalog_diff(since, to), headers={"ETag": etag})

@@ -86,6 +86,10 @@ def test_default_diff_is_previous_to_current_with_exact_sets(pushed: Pushed, ali
     response = alice_api.get(diff_url(pushed))
     assert response.status_code == 200, response.content
     diff = response.json()
+    unchanged = alice_api.get(diff_url(pushed), HTTP_IF_NONE_MATCH=response["ETag"])
+    assert unchanged.status_code == 304 and unchanged["ETag"] == response["ETag"]
+    other = alice_api.get(diff_url(pushed, to=pushed.content["v2"]), HTTP_IF_NONE_MATCH=response["ETag"])
+    assert other.status_code == 200 and other["ETag"] != response["ETag"]
     ends = (diff["from"]["content_digest"], diff["to"]["content_digest"])
     assert ends == (pushed.content["v2"], pushed.content["v3"])
     assert diff["summary"] == SUMMARIES["v3"] and diff["truncated"] is False

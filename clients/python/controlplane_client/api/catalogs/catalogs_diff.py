@@ -17,7 +17,11 @@ def _get_kwargs(
     *,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
 
     params: dict[str, Any] = {}
 
@@ -35,6 +39,7 @@ def _get_kwargs(
         "params": params,
     }
 
+    _kwargs["headers"] = headers
     return _kwargs
 
 
@@ -45,6 +50,10 @@ def _parse_response(
         response_200 = CatalogDiff.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -103,6 +112,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> Response[Any | CatalogDiff | Error]:
     """What changed between two versions in the catalog's history (default: the previous version against
     the current one): packages, channels and bundles added, removed and changed, and the channel entries
@@ -112,6 +122,7 @@ def sync_detailed(
         id (UUID):
         from_ (str | Unset):
         to (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -125,6 +136,7 @@ def sync_detailed(
         id=id,
         from_=from_,
         to=to,
+        if_none_match=if_none_match,
     )
 
     response = client.get_httpx_client().request(
@@ -140,6 +152,7 @@ def sync(
     client: AuthenticatedClient,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> Any | CatalogDiff | Error | None:
     """What changed between two versions in the catalog's history (default: the previous version against
     the current one): packages, channels and bundles added, removed and changed, and the channel entries
@@ -149,6 +162,7 @@ def sync(
         id (UUID):
         from_ (str | Unset):
         to (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,6 +177,7 @@ def sync(
         client=client,
         from_=from_,
         to=to,
+        if_none_match=if_none_match,
     ).parsed
 
 
@@ -172,6 +187,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> Response[Any | CatalogDiff | Error]:
     """What changed between two versions in the catalog's history (default: the previous version against
     the current one): packages, channels and bundles added, removed and changed, and the channel entries
@@ -181,6 +197,7 @@ async def asyncio_detailed(
         id (UUID):
         from_ (str | Unset):
         to (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,6 +211,7 @@ async def asyncio_detailed(
         id=id,
         from_=from_,
         to=to,
+        if_none_match=if_none_match,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -207,6 +225,7 @@ async def asyncio(
     client: AuthenticatedClient,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
 ) -> Any | CatalogDiff | Error | None:
     """What changed between two versions in the catalog's history (default: the previous version against
     the current one): packages, channels and bundles added, removed and changed, and the channel entries
@@ -216,6 +235,7 @@ async def asyncio(
         id (UUID):
         from_ (str | Unset):
         to (str | Unset):
+        if_none_match (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,5 +251,6 @@ async def asyncio(
             client=client,
             from_=from_,
             to=to,
+            if_none_match=if_none_match,
         )
     ).parsed

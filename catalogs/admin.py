@@ -9,14 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from catalogs import operations
+from catalogs import history, operations
 from catalogs.choices import ConditionType, Reason
 from catalogs.models import Catalog
 from controlplane.admin_site import (
@@ -47,6 +49,77 @@ PROGRESSING_TONES = {
     Reason.SUCCEEDED: OK, Reason.RETRYING: WARN, Reason.BLOCKED: ERROR, Reason.SIGNATURE_INVALID: ERROR,
 }
 METAS_EXAMPLE_QUERY = "schema=olm.package"
+
+
+def _package(item: dict[str, Any]) -> str:
+    return item["name"]
+
+
+def _object(item: dict[str, Any]) -> str:
+    return f"{item['package']}/{item['name']}"
+
+
+def _entry(item: dict[str, Any]) -> str:
+    return f"{item['package']}/{item['channel']}: {item['name']}"
+
+
+def _edge(item: dict[str, Any]) -> str:
+    return f"{item['package']}/{item['channel']}: {item['entry']} {item['kind']} {item['target']}"
+
+
+# (section of a revision's ``changes``, its list, the title, how one item reads), in the order shown.
+CHANGE_GROUPS = (
+    ("packages", "added", "Packages added", _package),
+    ("packages", "removed", "Packages removed", _package),
+    ("packages", "changed", "Packages changed", _package),
+    ("channels", "added", "Channels added", _object),
+    ("channels", "removed", "Channels removed", _object),
+    ("channels", "changed", "Channels changed", _object),
+    ("bundles", "added", "Bundles added", _object),
+    ("bundles", "removed", "Bundles removed", _object),
+    ("bundles", "changed", "Bundles changed", _object),
+    ("channel_entries", "added", "Channel entries added", _entry),
+    ("channel_entries", "removed", "Channel entries removed", _entry),
+    ("upgrade_edges", "added", "Upgrade edges added", _edge),
+    ("upgrade_edges", "removed", "Upgrade edges removed", _edge),
+)
+
+
+def change_groups(changes: dict[str, Any]) -> list[dict[str, Any]]:
+    """The non-empty lists of a revision's bounded diff, each with its exact total."""
+    groups = []
+    for section, kind, title, render in CHANGE_GROUPS:
+        items = changes.get(section, {}).get(kind, [])
+        if items:
+            fields = [", ".join(item.get("fields_changed", ())) for item in items]
+            shown = [render(item) + (f" ({note})" if note else "") for item, note in zip(items, fields, strict=True)]
+            groups.append({"title": title, "items": shown, "total": changes[section]["counts"][kind]})
+    return groups
+
+
+def last_change(catalog: Catalog) -> SafeString:
+    """What the newest content switch changed, from its recorded (bounded) diff."""
+    revision = history.revisions(catalog).first()
+    context: dict[str, Any] = {"revision": revision}
+    if revision is not None:
+        context |= {
+            "when": relative_time(revision.switched_at),
+            "groups": change_groups(revision.changes),
+            "empty_note": "No package, channel or bundle changed." if revision.changes else "No details recorded.",
+            "diff_url": reverse("catalogs-api:catalog-diff", kwargs={"pk": catalog.pk}),
+        }
+    return render_to_string("admin/catalogs/last_change.html", context)
+
+
+def history_table(catalog: Catalog) -> SafeString:
+    rows = [
+        {"when": relative_time(r.switched_at), "digest": r.content_digest, "ref": copyable(r.resolved_ref),
+         "summary": r.summary}
+        for r in history.revisions(catalog)
+    ]
+    return render_to_string(
+        "admin/catalogs/history_table.html", {"rows": rows, "limit": settings.CATALOG_HISTORY_LIMIT}
+    )
 
 
 def serving_badge(catalog: Catalog) -> SafeString:
@@ -137,8 +210,12 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
                     ("generation", "observed_generation"),
                     ("created_at", "updated_at"),
                 ), "classes": ("cp-status",)}),
+                ("What changed in the last update", {
+                    "fields": ("last_change_display",), "classes": ("cp-status", "cp-wide"),
+                }),
                 ("Conditions", {"fields": ("conditions_display",), "classes": ("cp-status", "cp-wide")}),
                 ("Events", {"fields": ("events_display",), "classes": ("cp-status", "cp-wide")}),
+                ("History", {"fields": ("history_display",), "classes": ("cp-status", "cp-wide", "collapse")}),
             ]
         return fieldsets
 
@@ -150,6 +227,7 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             "content_links", "base_url", "last_unpacked_display", "content_digest", "blocked_digest",
             "signature_display", "generation",
             "observed_generation", "created_at", "updated_at", "conditions_display", "events_display",
+            "last_change_display", "history_display",
         )
 
     @admin.display(description="Pull password")
@@ -190,6 +268,14 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     @admin.display(description="Conditions")
     def conditions_display(self, obj: Catalog) -> SafeString:
         return conditions_table(obj.conditions, obj.generation)
+
+    @admin.display(description="Last update")
+    def last_change_display(self, obj: Catalog) -> SafeString:
+        return last_change(obj)
+
+    @admin.display(description="Content switches, newest first")
+    def history_display(self, obj: Catalog) -> SafeString:
+        return history_table(obj)
 
     @admin.display(description="Events, newest first")
     def events_display(self, obj: Catalog) -> SafeString:

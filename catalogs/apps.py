@@ -7,7 +7,10 @@ class CatalogsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from catalogs.cleanup import on_catalog_deleted
-        from catalogs.models import Catalog
+        from catalogs.cleanup import on_catalog_deleted, on_revision_deleted
+        from catalogs.models import Catalog, CatalogRevision
 
         post_delete.connect(on_catalog_deleted, sender=Catalog, dispatch_uid="catalogs.cleanup.on_catalog_deleted")
+        post_delete.connect(
+            on_revision_deleted, sender=CatalogRevision, dispatch_uid="catalogs.cleanup.on_revision_deleted"
+        )

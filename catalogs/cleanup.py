@@ -2,8 +2,9 @@
 
 Both sides of every race take the same per-digest lock inside a DB transaction: the worker
 when it installs an entry and points a catalog at it, and the cleaner when it checks that no
-catalog references an entry before removing it. So an entry is removed only if, at that
-moment, no committed catalog names it and no switch to it is in flight. The sweep also spares
+catalog references an entry before removing it. A catalog references the entry it serves and
+every entry its history (``catalogs.history``) still names. So an entry is removed only if, at
+that moment, no committed catalog or revision names it and no switch to it is in flight. The sweep also spares
 entries younger than a grace period, so content written moments ago is never collected.
 """
 
@@ -19,12 +20,14 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from catalogs import metrics, store
-from catalogs.models import Catalog
+from catalogs.history import referenced_digests
+from catalogs.models import Catalog, CatalogRevision
 
 __all__ = [
     "SweepResult",
     "lock_content",
     "on_catalog_deleted",
+    "on_revision_deleted",
     "release_after_commit",
     "remove_if_unreferenced",
     "sweep",
@@ -63,6 +66,8 @@ def remove_if_unreferenced(digest: str, *, min_age_seconds: float = 0, now: floa
         lock_content(digest)
         if Catalog.objects.filter(content_digest=digest).exists():
             return False
+        if CatalogRevision.objects.filter(content_digest=digest).exists():
+            return False
         content = store.get()
         entry = content.stat(digest)
         if entry is None or (min_age_seconds and entry.modified > cutoff):
@@ -82,9 +87,9 @@ def _remove_counting_failures(digest: str, **kwargs: Any) -> bool:
 
 
 def sweep(now: float | None = None) -> SweepResult:
-    """Remove every entry no catalog references, once older than ``CATALOG_GC_GRACE_SECONDS``."""
+    """Remove every entry no catalog or revision references, once older than ``CATALOG_GC_GRACE_SECONDS``."""
     grace = settings.CATALOG_GC_GRACE_SECONDS
-    referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
+    referenced = referenced_digests()
     removed, kept, failures = [], 0, 0
     content = store.get()
     try:
@@ -118,4 +123,9 @@ def release_after_commit(digest: str) -> None:
 
 def on_catalog_deleted(sender: type[Catalog], instance: Catalog, **kwargs: Any) -> None:
     """post_delete receiver: a deleted catalog's content goes as soon as the delete commits."""
+    release_after_commit(instance.content_digest)
+
+
+def on_revision_deleted(sender: type[CatalogRevision], instance: CatalogRevision, **kwargs: Any) -> None:
+    """post_delete receiver: a revision that fell out of the history (or went with its catalog) frees its content."""
     release_after_commit(instance.content_digest)

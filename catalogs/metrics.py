@@ -21,26 +21,28 @@ CLEANUP_FAILURES = Counter(
 
 
 class CatalogCollector(Collector):
-    """Catalogs known, content entries stored, and entries no catalog references (orphans)."""
+    """Catalogs known, content entries stored, and entries no catalog or history references (orphans)."""
 
     def describe(self) -> Iterator[Metric]:
         """Named up front so registering the collector never queries the database."""
         yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.")
         yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.")
-        yield GaugeMetricFamily("catalog_content_orphans", "Content entries no catalog references.")
+        yield GaugeMetricFamily("catalog_content_orphans", "Content entries no catalog or catalog history references.")
 
     def collect(self) -> Iterator[Metric]:
         from catalogs import store
+        from catalogs.history import referenced_digests
         from catalogs.models import Catalog
 
         yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.", value=Catalog.objects.count())
-        referenced = set(Catalog.objects.exclude(content_digest="").values_list("content_digest", flat=True))
+        referenced = referenced_digests()
         try:
             stored = {entry.digest for entry in store.get().entries()}
         except store.StoreError:
             return
         yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.", value=len(stored))
         yield GaugeMetricFamily(
-            "catalog_content_orphans", "Content entries no catalog references.", value=len(stored - referenced)
+            "catalog_content_orphans", "Content entries no catalog or catalog history references.",
+            value=len(stored - referenced),
         )
 

@@ -15,7 +15,7 @@ from controlplane.imageref import InvalidImageRefError, parse_image_ref
 from controlplane.models import EventRecord, SpecResource
 from controlplane.validators import validate_dns1123_subdomain, validate_labels, validate_pem_bundle, validate_printable
 
-__all__ = ["Catalog", "CatalogEvent"]
+__all__ = ["Catalog", "CatalogEvent", "CatalogRevision"]
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 MAX_TAG_LENGTH = 127
@@ -108,3 +108,25 @@ class CatalogEvent(EventRecord):
 
     class Meta(EventRecord.Meta):
         pass
+
+
+class CatalogRevision(models.Model):
+    """One content switch: what the catalog served from then on. The newest ``CATALOG_HISTORY_LIMIT`` are kept,
+    and the GC keeps the content of each (see ``catalogs.history``)."""
+
+    catalog = models.ForeignKey(Catalog, on_delete=models.CASCADE, related_name="revisions")
+    content_digest = models.CharField(max_length=80)
+    resolved_ref = models.CharField(max_length=600)
+    switched_at = models.DateTimeField()
+    summary = models.CharField(max_length=512, blank=True)  # what changed from the previous revision, one line
+    changes = models.JSONField(default=dict, blank=True)  # the same, as a bounded diff (see catalogs.diff.as_dict)
+
+    class Meta:
+        ordering = ("-id",)
+        indexes = [
+            models.Index(fields=("catalog", "-id"), name="catalog_revision_newest"),
+            models.Index(fields=("content_digest",), name="catalog_revision_digest"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.catalog_id} {self.content_digest}"

@@ -7,12 +7,12 @@ from typing import Any
 from rest_framework import serializers
 
 from catalogs.choices import AvailabilityMode
-from catalogs.models import Catalog
+from catalogs.models import Catalog, CatalogEvent
 from catalogs.signing_keys import MAX_KEYS, MAX_KEYS_CHARS
 from controlplane.api.fields import StrictCharField, StrictIntegerField
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
 
-__all__ = ["CatalogSerializer"]
+__all__ = ["CatalogEventSerializer", "CatalogSerializer"]
 
 
 class ImageSourceSerializer(serializers.Serializer):
@@ -95,3 +95,10 @@ class CatalogSerializer(ModelCleanSerializer):
         if not instance.signature_keys:
             data["signature_policy"] = None
         return data
+
+
+class CatalogEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = CatalogEvent
+        fields = ("timestamp", "type", "reason", "message")
+        read_only_fields = fields

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-import django_filters
-from drf_spectacular.utils import OpenApiExample
-from rest_framework.permissions import IsAuthenticated
+from typing import Any
 
-from catalogs.api.serializers import CatalogSerializer
+import django_filters
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from catalogs.api.diffs import (
+    DIFF_EXAMPLE,
+    DIFF_PARAMETERS,
+    NOT_MODIFIED,
+    CatalogDiffSerializer,
+    catalog_diff,
+    chosen_revisions,
+    diff_etag,
+)
+from catalogs.api.serializers import CatalogEventSerializer, CatalogSerializer
 from catalogs.choices import AvailabilityMode
 from catalogs.models import Catalog
 from controlplane.api.permissions import ReadOnlyOrPlatformAdmin
@@ -51,3 +65,28 @@ class CatalogViewSet(ReconciledModelViewSet):
     search_fields = ("name", "image_ref")
     ordering_fields = ("name", "priority", "created_at")
     reconcile_task = "workers.tasks.reconcile_catalog"
+
+    @extend_schema(operation_id="catalogs_events_list", responses={200: CatalogEventSerializer(many=True)})
+    @action(detail=True, methods=["get"], serializer_class=CatalogEventSerializer, filterset_class=None)
+    def events(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The catalog's event history, newest first."""
+        catalog = self.get_object()
+        page = self.paginate_queryset(catalog.events.all())
+        return self.get_paginated_response(CatalogEventSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="catalogs_diff", parameters=DIFF_PARAMETERS,
+        responses={200: CatalogDiffSerializer, 304: NOT_MODIFIED},
+        examples=[DIFF_EXAMPLE],
+        description="What changed between two versions in the catalog's history (default: the previous version "
+        "against the current one): packages, channels and bundles added, removed and changed, and the channel "
+        "entries and upgrade edges added and removed. A digest not in the history is a 404.",
+    )
+    @action(detail=True, methods=["get"], serializer_class=CatalogDiffSerializer, filterset_class=None,
+            pagination_class=None)
+    def diff(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        since, to = chosen_revisions(self.get_object(), request.query_params)
+        etag = diff_etag(since, to)
+        if {etag, "*"} & {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
+            return Response(status=304, headers={"ETag": etag})
+        return Response(catalog_diff(since, to), headers={"ETag": etag})

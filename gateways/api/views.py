@@ -97,7 +97,7 @@ class GatewayViewSet(ReconciledModelViewSet):
         return queryset
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Rows of just the listed columns, each built by `listing.represent` (the serializer's shape)."""
+        # Rows of just the listed columns, each built by `listing.represent` in the serializer's shape.
         page = self.paginate_queryset(listing.rows(self.filter_queryset(self.get_queryset())))
         zone = timezone.get_current_timezone()
         return self.get_paginated_response([listing.represent(row, zone) for row in page])

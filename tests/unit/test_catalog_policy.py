@@ -98,9 +98,13 @@ def test_dropped_and_unpacked_and_in_sync() -> None:
     dropped = outcome.dropped(request(available=False), NOW)
     assert conditions_of(dropped)["Serving"] == ("False", "UserSpecifiedUnavailable")
     assert dropped.release_content == CONTENT and dropped.fields["resolved_ref"] == ""
-    done = outcome.unpacked(request(content_present=False), "r@" + DIGEST, CONTENT, "http://x/catalogs/ops", NOW)
+    switch = outcome.Switch(summary="+1 bundle", changes={})
+    done = outcome.unpacked(
+        request(content_present=False), "r@" + DIGEST, CONTENT, "http://x/catalogs/ops", NOW, switch
+    )
     assert conditions_of(done) == {"Progressing": ("True", "Succeeded"), "Serving": ("True", "Available")}
-    assert done.require_content == CONTENT and done.fields["last_unpacked"] == NOW
+    assert done.require_content == CONTENT and done.fields["last_unpacked"] == NOW and done.switch == switch
+    assert done.event is not None and done.event.message.startswith("+1 bundle; serving " + CONTENT)
     settled = request(conditions=tuple(done.conditions), observed_generation=2, resolved_ref="r@" + DIGEST)
     assert not outcome.in_sync(settled, NOW).changes
 

@@ -12,7 +12,7 @@ from workers.reconcile.catalog.policy import Failure
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.events import EventNote
 
-__all__ = ["Outcome", "dropped", "failed", "in_sync", "unpacked", "verified"]
+__all__ = ["Outcome", "Switch", "dropped", "failed", "in_sync", "unpacked", "verified"]
 
 TRUE, FALSE = "True", "False"
 NO_CONTENT: dict[str, Any] = {
@@ -22,8 +22,19 @@ RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None, "block
 
 
 @dataclass(frozen=True)
+class Switch:
+    """A switch to new content, for the history: what changed, in one line and as a bounded diff."""
+
+    summary: str
+    changes: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Outcome:
-    """``require_content`` must be in the store at switch time; ``release_content`` goes after commit."""
+    """``require_content`` must be in the store at switch time; ``release_content`` goes after commit.
+
+    ``switch`` is recorded in the catalog's history, with the ``content_digest``, ``resolved_ref`` and
+    ``last_unpacked`` of ``fields``."""
 
     conditions: list[Condition]
     fields: dict[str, Any]
@@ -32,6 +43,7 @@ class Outcome:
     require_content: str = ""
     release_content: str = ""
     changes: bool = True
+    switch: Switch | None = None
 
 
 def _conditions(
@@ -66,7 +78,7 @@ def _serving_available(resolved_ref: str) -> tuple[str, str, str]:
 
 
 def unpacked(
-    request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime
+    request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime, switch: Switch
 ) -> Outcome:
     fields = {
         "resolved_ref": resolved_ref, "base_url": base_url, "last_unpacked": now, "content_digest": content_digest,
@@ -78,8 +90,10 @@ def unpacked(
         _serving_available(resolved_ref),
     )
     verified = ", its signature verified" if request.signature_keys else ""
-    event = EventNote.normal("Unpacked", f"Serving {content_digest} from {resolved_ref}{verified}")
-    return Outcome(conditions, fields, content_present=True, event=event, require_content=content_digest)
+    event = EventNote.normal("Unpacked", f"{switch.summary}; serving {content_digest} from {resolved_ref}{verified}")
+    return Outcome(
+        conditions, fields, content_present=True, event=event, require_content=content_digest, switch=switch,
+    )
 
 
 def in_sync(request: CatalogRequest, now: datetime) -> Outcome:

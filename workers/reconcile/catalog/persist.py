@@ -2,14 +2,15 @@
 
 A save is conditional on the generation the pass started from: if the spec changed meanwhile,
 nothing is written and the caller starts a fresh pass. Switching to new content takes the
-content's lock and checks that the entry is still in the store, so the GC cannot race it.
+content's lock and checks that the entry is still in the store, so the GC cannot race it; the
+switch is recorded in the catalog's history in the same transaction.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
-from catalogs import store
+from catalogs import history, store
 from catalogs.choices import AvailabilityMode
 from catalogs.cleanup import lock_content, release_after_commit
 from catalogs.models import Catalog, CatalogEvent
@@ -63,6 +64,12 @@ def save(request: CatalogRequest, outcome: Outcome) -> bool:
         )
         if not updated:
             return False
+        if outcome.switch:
+            history.record(
+                request.pk, content_digest=outcome.fields["content_digest"],
+                resolved_ref=outcome.fields["resolved_ref"], switched_at=outcome.fields["last_unpacked"],
+                summary=outcome.switch.summary, changes=outcome.switch.changes,
+            )
         if outcome.event:
             CatalogEvent.objects.create(
                 catalog_id=request.pk, type=outcome.event.type, reason=outcome.event.reason,

@@ -1,5 +1,5 @@
 """The unpack action: verify the resolved image's signature (under a policy), pull it, unpack its catalog,
-and install it in the store."""
+install it in the store, and say what changed."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from workers.fbc.jsonl import write_catalog
 from workers.fbc.parse import find_configs_dir, iter_metas
 from workers.fbc.untar import UnpackLimits, apply_layers
 from workers.reconcile.catalog import outcome, source
+from workers.reconcile.catalog.changes import describe_switch
 from workers.reconcile.catalog.outcome import Outcome
 from workers.reconcile.catalog.request import CatalogRequest
 
@@ -42,5 +43,6 @@ def run(request: CatalogRequest, digest: str, now: datetime) -> Outcome:
                 staged / store.ALL_FILE, staged / store.ALL_GZ_FILE, staged / store.INDEX_FILE,
             )
             content.write_entry(staged, written.digest)
+    switch = describe_switch(content, request.content_digest if request.content_present else None, written.digest)
     base_url = f"{settings.CATALOG_BASE_URL}/catalogs/{request.name}"
-    return outcome.unpacked(request, source.resolved_ref(request, digest), written.digest, base_url, now)
+    return outcome.unpacked(request, source.resolved_ref(request, digest), written.digest, base_url, now, switch)

@@ -4,12 +4,17 @@ from .action_enum import ActionEnum
 from .availability_mode_enum import AvailabilityModeEnum
 from .blocked import Blocked
 from .catalog import Catalog
+from .catalog_diff import CatalogDiff
+from .catalog_event import CatalogEvent
 from .catalog_labels import CatalogLabels
 from .catalog_request import CatalogRequest
 from .catalog_request_labels import CatalogRequestLabels
+from .catalog_revision import CatalogRevision
 from .catalog_status import CatalogStatus
 from .catalogs_list_availability_mode import CatalogsListAvailabilityMode
 from .change_enum import ChangeEnum
+from .channel_entries_diff import ChannelEntriesDiff
+from .channel_entry import ChannelEntry
 from .check import Check
 from .check_state_enum import CheckStateEnum
 from .cluster import Cluster
@@ -25,6 +30,12 @@ from .counts import Counts
 from .database import Database
 from .database_request import DatabaseRequest
 from .deployed_release import DeployedRelease
+from .diff_add_remove_counts import DiffAddRemoveCounts
+from .diff_changed_object import DiffChangedObject
+from .diff_changed_package import DiffChangedPackage
+from .diff_counts import DiffCounts
+from .diff_object import DiffObject
+from .diff_package import DiffPackage
 from .error import Error
 from .error_detail import ErrorDetail
 from .error_detail_fields import ErrorDetailFields
@@ -47,9 +58,13 @@ from .gateway_status import GatewayStatus
 from .gateways_list_phase import GatewaysListPhase
 from .image_source import ImageSource
 from .image_source_request import ImageSourceRequest
+from .kind_enum import KindEnum
 from .object_diff import ObjectDiff
+from .objects_diff import ObjectsDiff
 from .oidc import Oidc
 from .oidc_request import OidcRequest
+from .packages_diff import PackagesDiff
+from .paginated_catalog_event_list import PaginatedCatalogEventList
 from .paginated_catalog_list import PaginatedCatalogList
 from .paginated_cluster_list import PaginatedClusterList
 from .paginated_gateway_event_list import PaginatedGatewayEventList
@@ -92,6 +107,8 @@ from .signature_policy_request import SignaturePolicyRequest
 from .source import Source
 from .source_request import SourceRequest
 from .total import Total
+from .upgrade_edge import UpgradeEdge
+from .upgrade_edges_diff import UpgradeEdgesDiff
 from .urls import Urls
 from .wave_status import WaveStatus
 from .waves import Waves
@@ -102,12 +119,17 @@ __all__ = (
     "AvailabilityModeEnum",
     "Blocked",
     "Catalog",
+    "CatalogDiff",
+    "CatalogEvent",
     "CatalogLabels",
     "CatalogRequest",
     "CatalogRequestLabels",
+    "CatalogRevision",
     "CatalogStatus",
     "CatalogsListAvailabilityMode",
     "ChangeEnum",
+    "ChannelEntriesDiff",
+    "ChannelEntry",
     "Check",
     "CheckStateEnum",
     "Cluster",
@@ -123,6 +145,12 @@ __all__ = (
     "Database",
     "DatabaseRequest",
     "DeployedRelease",
+    "DiffAddRemoveCounts",
+    "DiffChangedObject",
+    "DiffChangedPackage",
+    "DiffCounts",
+    "DiffObject",
+    "DiffPackage",
     "Error",
     "ErrorDetail",
     "ErrorDetailFields",
@@ -145,9 +173,13 @@ __all__ = (
     "GatewaysListPhase",
     "ImageSource",
     "ImageSourceRequest",
+    "KindEnum",
     "ObjectDiff",
+    "ObjectsDiff",
     "Oidc",
     "OidcRequest",
+    "PackagesDiff",
+    "PaginatedCatalogEventList",
     "PaginatedCatalogList",
     "PaginatedClusterList",
     "PaginatedGatewayEventList",
@@ -190,6 +222,8 @@ __all__ = (
     "Source",
     "SourceRequest",
     "Total",
+    "UpgradeEdge",
+    "UpgradeEdgesDiff",
     "Urls",
     "WaveStatus",
     "Waves",

@@ -26,6 +26,8 @@ CONFIGS_LABEL = "operators.operatorframework.io.index.configs.v1"
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
 NEEDS_PACKAGE = frozenset({"olm.channel", "olm.bundle"})
+# One encoder for every document (json.dumps with options builds a new one per call).
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 
 
 class FBCError(Exception):
@@ -67,9 +69,10 @@ def iter_metas(directory: Path, root: Path) -> Iterator[Meta]:
     """Every document under ``directory`` in file order; FBCError when there are none."""
     found = False
     for path in _catalog_files(directory, root):
+        where = os.path.relpath(path, directory)
         for number, document in enumerate(_documents(path), start=1):
             found = True
-            yield meta_of(document, f"{path.relative_to(directory)}#{number}")
+            yield meta_of(document, f"{where}#{number}")
     if not found:
         raise FBCError("the catalog directory holds no FBC documents")
 
@@ -87,7 +90,7 @@ def meta_of(document: Any, where: str) -> Meta:
         if not isinstance(document.get(key), str) or not document[key]:
             raise FBCError(f"{where}: a {schema} document needs a non-empty string {key!r}")
     try:
-        blob = json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+        blob = _encode(document).encode()
     except (TypeError, ValueError) as exc:
         raise FBCError(f"{where}: the document has values JSON cannot hold: {exc}") from None
     return Meta(
@@ -99,7 +102,11 @@ def meta_of(document: Any, where: str) -> Meta:
 
 
 def _catalog_files(directory: Path, root: Path) -> Iterator[Path]:
-    """Catalog files in lexical path order (as opm walks), not following symlinked directories."""
+    """Catalog files in lexical path order (as opm walks), not following symlinked directories.
+
+    ``directory`` lies inside ``root`` and no symlinked directory is entered, so only a file that is
+    itself a symlink can resolve outside the image.
+    """
     for entry in sorted(os.scandir(directory), key=lambda e: e.name):
         path = Path(entry.path)
         if entry.name.startswith("."):
@@ -107,9 +114,9 @@ def _catalog_files(directory: Path, root: Path) -> Iterator[Path]:
         if entry.is_dir(follow_symlinks=False):
             yield from _catalog_files(path, root)
         elif entry.name.endswith(JSON_SUFFIXES + YAML_SUFFIXES):
-            if not inside(root, path):
+            if entry.is_symlink() and not inside(root, path):
                 raise FBCError(f"{entry.name} links outside the image")
-            if path.is_file():
+            if entry.is_file():
                 yield path
 
 

@@ -26,8 +26,9 @@ HEADER = b"\x1f\x8b\x08\x00" + struct.pack("<I", 0) + b"\x00\xff"
 
 
 def default_threads() -> int:
-    """The CPUs this process may run on, at most ``MAX_THREADS``."""
-    return max(1, min(MAX_THREADS, len(os.sched_getaffinity(0))))
+    """The CPUs this process may run on (all of them where affinity is unknown), at most ``MAX_THREADS``."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, usable))
 
 
 def _deflate(data: bytes, primer: bytes, level: int, last: bool) -> bytes:

@@ -1,5 +1,6 @@
-# The control plane image: one image, five roles, chosen by the first argument (scripts/entrypoint.sh):
+# The control plane image: one image, six roles, chosen by the first argument (scripts/entrypoint.sh):
 #   docker run IMAGE api        gunicorn on :8000 (the default)
+#   docker run IMAGE content    the slim catalog content server on :8000 (content routes and health only)
 #   docker run IMAGE worker     Celery worker
 #   docker run IMAGE beat       Celery beat: run exactly one
 #   docker run IMAGE watcher    manage.py watch_clusters (replicas share the clusters by lease)
@@ -42,7 +43,7 @@ RUN SECRET_KEY=build FIELD_ENCRYPTION_KEY=YnVpbGQtb25seS1rZXktbmV2ZXItdXNlZC1hdC
 
 USER 10001:10001
 EXPOSE 8000
-# The API answers /healthz; the other roles serve no HTTP and are healthy while their process runs.
+# The API and content roles answer /healthz; the others serve no HTTP and are healthy while their process runs.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["python", "-c", "import sys, urllib.request; b'gunicorn' in open('/proc/1/cmdline', 'rb').read() or sys.exit(0); urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"]
 ENTRYPOINT ["/opt/controlplane/scripts/entrypoint.sh"]
 CMD ["api"]

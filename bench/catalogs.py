@@ -1,8 +1,9 @@
-"""Catalog benchmark: unpack vs ``tar -x``, /all through gunicorn vs nginx, metas via the index vs a full scan.
+"""Catalog benchmark: unpack and write vs ``tar -x``, /all through gunicorn vs nginx, metas via the index vs a
+full scan, and the memory of the API and of the slim content server serving the same catalog.
 
-Run: ``.venv/bin/python bench/catalogs.py [--packages 500 --bundles-per-package 40]``. Needs curl and
-nginx (``scripts/ensure_services.sh nginx``). Everything lives in a temp directory (SQLite, store,
-logs) and is removed at the end. Prints each figure and the ratios.
+Run: ``.venv/bin/python bench/catalogs.py [--packages 500 --bundles-per-package 40 --write-runs 5]``. Needs curl
+and nginx (``scripts/ensure_services.sh nginx``). Everything lives in a temp directory (SQLite, store,
+logs) and is removed at the end. Prints each figure, the ratios, and the load average (the machine may be shared).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import io
 import json
 import os
 import random
+import resource
 import shutil
 import socket
 import statistics
@@ -22,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import requests
@@ -94,26 +97,66 @@ def build_layer(workdir: Path, packages: int, bundles_per_package: int) -> Path:
 # -- measurements ---------------------------------------------------------------------------------
 
 
-def unpack_figures(layer: Path, workdir: Path) -> dict[str, float]:
+def unpack_figures(layer: Path, workdir: Path, runs: int) -> dict:
+    """Medians over ``runs``, each timing ``tar -x`` of the layer and then our write of the same catalog."""
     from workers.fbc.jsonl import write_catalog
     from workers.fbc.parse import find_configs_dir, iter_metas
     from workers.fbc.untar import UnpackLimits, apply_layers
 
-    plain = workdir / "tar-x"
-    plain.mkdir()
-    tar_seconds = timed(lambda: subprocess.run(["tar", "-xzf", str(layer), "-C", str(plain)], check=True))
     ours = workdir / "ours"
     ours.mkdir()
     untar_seconds = timed(lambda: apply_layers([layer], ours, UnpackLimits(max_bytes=4 * 1024**3)))
-    out = workdir / "out"
-    out.mkdir()
     configs = find_configs_dir(ours, {"operators.operatorframework.io.index.configs.v1": "/configs"})
-    written: list = []
-    write_seconds = timed(lambda: written.append(write_catalog(
-        iter_metas(configs, ours), out / "all.jsonl", out / "all.jsonl.gz", out / "index.json"
-    )))
-    return {"tar": tar_seconds, "untar": untar_seconds, "parse_write": write_seconds, "digest": written[0].digest,
-            "size": written[0].size, "documents": written[0].documents, "out": out}
+    tar_runs, write_runs, cpu_runs, written = [], [], [], []
+    for run in range(runs):
+        plain, out = workdir / f"tar-x-{run}", workdir / ("out" if run == 0 else f"out-{run}")
+        plain.mkdir()
+        out.mkdir()
+        tar_runs.append(timed(partial(subprocess.run, ["tar", "-xzf", str(layer), "-C", str(plain)], check=True)))
+        shutil.rmtree(plain)
+        started, cpu = time.perf_counter(), cpu_seconds()
+        written.append(write_catalog(iter_metas(configs, ours), out / "all.jsonl", out / "all.jsonl.gz",
+                                     out / "index.json"))
+        write_runs.append(time.perf_counter() - started)
+        cpu_runs.append(cpu_seconds() - cpu)
+        if run:
+            shutil.rmtree(out)
+    assert len({w.digest for w in written}) == 1
+    return {"tar": statistics.median(tar_runs), "untar": untar_seconds, "parse_write": statistics.median(write_runs),
+            "write_runs": write_runs, "write_cpu": statistics.median(cpu_runs), "digest": written[0].digest,
+            "size": written[0].size, "documents": written[0].documents, "out": workdir / "out"}
+
+
+def cpu_seconds() -> float:
+    """User and system CPU of this process, every thread included (wall time alone misleads on a shared host)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def load_average() -> str:
+    return " ".join(f"{figure:.2f}" for figure in os.getloadavg())
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def gunicorn_rss(master: int) -> list[float]:
+    """RSS in MiB of a gunicorn master and then each of its workers."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [rss_mib(master), *(rss_mib(int(child)) for child in children)]
+
+
+def warm_up(base: str, packages: list[str], rounds: int = 20) -> None:
+    """Enough /all (plain and gzip) and metas requests that every worker has served each kind."""
+    for number in range(rounds):
+        for encoding in ("identity", "gzip"):
+            requests.get(f"{base}/all", headers={"Accept-Encoding": encoding}, timeout=30).raise_for_status()
+            requests.get(f"{base}/metas", params={"package": packages[number % len(packages)]},
+                         headers={"Accept-Encoding": encoding}, timeout=30).raise_for_status()
 
 
 def throughput(url: str, clients: int, rounds: int) -> float:
@@ -180,6 +223,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--write-runs", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of the API and content servers")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="catalog-bench-"))
     env = {
@@ -191,12 +236,18 @@ def main() -> None:
     processes: list[subprocess.Popen] = []
     try:
         layer = build_layer(workdir, args.packages, args.bundles_per_package)
-        unpack = unpack_figures(layer, workdir)
+        print(f"load average before: {load_average()} ({os.cpu_count()} CPUs)")
+        unpack = unpack_figures(layer, workdir, args.write_runs)
         bundles = args.packages * args.bundles_per_package
         print(f"catalog: {bundles} bundles, {unpack['documents']} documents, {unpack['size'] / 1e6:.1f} MB JSONL, "
               f"layer {layer.stat().st_size / 1e6:.1f} MB gzip")
         print(f"unpack: tar -x {unpack['tar']:.2f}s | safe untar {unpack['untar']:.2f}s "
-              f"(x{unpack['untar'] / unpack['tar']:.2f}) | parse+JSONL+gzip+index {unpack['parse_write']:.2f}s")
+              f"(x{unpack['untar'] / unpack['tar']:.2f})")
+        runs = ", ".join(f"{seconds:.2f}" for seconds in unpack["write_runs"])
+        print(f"write (parse+JSONL+gzip+index), median of {args.write_runs}: {unpack['parse_write']:.2f}s ({runs}) "
+              f"CPU {unpack['write_cpu']:.2f}s | "
+              f"tar -x of the same layer {unpack['tar']:.2f}s | ratio x{unpack['parse_write'] / unpack['tar']:.2f} "
+              f"| load average {load_average()}")
 
         import django
 
@@ -215,9 +266,9 @@ def main() -> None:
             content.write_entry(staged, unpack["digest"])
         Catalog.objects.create(name="bench", image_ref="quay.io/bench/catalog:v1", content_digest=unpack["digest"],
                                last_unpacked=datetime.now(UTC))
-        api_port, nginx_port = free_port(), free_port()
+        api_port, nginx_port, content_port = free_port(), free_port(), free_port()
         processes.append(start([sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{api_port}",
-                                "-w", "2"], env, workdir / "gunicorn.log"))
+                                "-w", str(args.workers)], env, workdir / "gunicorn.log"))
         docroot = content.content_dir(unpack["digest"])  # the directory store (nginx serves it too)
         nginx_conf = nginx_config(workdir, nginx_port, docroot)
         processes.append(start([NGINX, "-c", str(nginx_conf)], env, workdir / "nginx.log"))
@@ -242,6 +293,19 @@ def main() -> None:
         assert session.get(f"{api}/metas", params={"package": packages[0]}).content == full_scan(all_file, packages[0])
         print(f"metas?package= over HTTP: p50 {p50:.1f} ms, p99 {p99:.1f} ms | full scan in-process: "
               f"p50 {s50:.0f} ms, p99 {s99:.0f} ms | speed-up p50 x{s50 / p50:.0f}, p99 x{s99 / p99:.0f}")
+
+        slim = start([sys.executable, "-m", "gunicorn", "controlplane.wsgi_content", "-b",
+                      f"127.0.0.1:{content_port}", "-w", str(args.workers)], env, workdir / "gunicorn-content.log")
+        processes.append(slim)
+        content_api = f"http://127.0.0.1:{content_port}/catalogs/bench/api/v1"
+        wait_up(f"{content_api}/all")
+        for base in (api, content_api):
+            warm_up(base, packages)
+        for label, master in (("full API (controlplane.wsgi)", processes[0]), ("slim content (wsgi_content)", slim)):
+            sizes = gunicorn_rss(master.pid)
+            print(f"RSS after warm-up, {label}: master {sizes[0]:.0f} MiB, workers "
+                  f"{', '.join(f'{size:.0f}' for size in sizes[1:])} MiB | largest {max(sizes):.0f} MiB, "
+                  f"total {sum(sizes):.0f} MiB in {len(sizes)} processes")
     finally:
         for process in processes:
             process.terminate()

@@ -2,6 +2,8 @@
 
 ``/readyz`` also reports the cache, but a cache outage alone keeps it 200: the API still serves
 reads and writes, with rate limits counted per process (see ``controlplane.api.throttling``).
+The slim content server's ``/readyz`` checks the database only: content needs neither broker nor
+cache, so kombu is imported only when the broker is checked.
 """
 
 from __future__ import annotations
@@ -10,11 +12,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
-from kombu import Connection
 
 from controlplane.http_errors import allow_methods
 
-__all__ = ["healthz", "readyz"]
+__all__ = ["healthz", "readyz", "readyz_content"]
 
 
 def _check_database() -> str | None:
@@ -27,6 +28,8 @@ def _check_database() -> str | None:
 
 
 def _check_broker() -> str | None:
+    from kombu import Connection
+
     try:
         with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
@@ -57,3 +60,10 @@ def readyz(request: HttpRequest) -> JsonResponse:
         "checks": {**{name: message or "ok" for name, message in checks.items()}, "cache": _check_cache()},
     }
     return JsonResponse(body, status=503 if failures else 200)
+
+
+@allow_methods("GET", "HEAD")
+def readyz_content(request: HttpRequest) -> JsonResponse:
+    failure = _check_database()
+    body = {"status": "not ready" if failure else "ready", "checks": {"database": failure or "ok"}}
+    return JsonResponse(body, status=503 if failure else 200)

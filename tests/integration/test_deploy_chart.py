@@ -30,10 +30,11 @@ VALUES = {
     "api": {"replicas": 3, "allowedHosts": ["cp.example.com"], "publicUrl": "https://cp.example.com"},
     "worker": {"replicas": 2, "concurrency": 4, "autoscaling": {"enabled": True, "minReplicas": 2, "maxReplicas": 6}},
     "watcher": {"replicas": 2},
+    "content": {"enabled": True, "replicas": 2, "gunicornWorkers": 2, "publicUrl": "https://content.example.com"},
     "metrics": {"serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}},
     "env": {"RESYNC_INTERVAL_SECONDS": "30"},
 }
-ROLES = ("api", "worker", "beat", "watcher")
+ROLES = ("api", "content", "worker", "beat", "watcher")
 
 if not HELM.exists():
     pytest.skip("helm binary not installed in .tools/", allow_module_level=True)
@@ -149,7 +150,7 @@ def assert_env_from_secrets(spec: dict[str, Any], secret: str) -> None:
     assert env["GATEWAY_CHART"] == "oci://ghcr.io/nvidia/openshell/helm-chart"
     assert env["GATEWAY_CHART_VERSION"] == "1.2.3"
     assert env["ALLOWED_HOSTS"] == "$(POD_IP),localhost,127.0.0.1,cp.example.com"
-    assert env["CATALOG_BASE_URL"] == "https://cp.example.com" and env["RESYNC_INTERVAL_SECONDS"] == "30"
+    assert env["CATALOG_BASE_URL"] == "https://content.example.com" and env["RESYNC_INTERVAL_SECONDS"] == "30"
 
 
 def test_install_creates_every_object_and_upgrade_reruns_migrations(
@@ -196,9 +197,16 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
     assert api_volumes["metrics"]["emptyDir"] == {"medium": "Memory"}
     assert {"name": "metrics", "mountPath": "/run/metrics"} in api["volumeMounts"]
 
-    service = get(cluster, namespace, "api/v1/namespaces/{ns}/services", f"{prefix}-api")
-    assert service["spec"]["ports"][0]["targetPort"] == "http"
-    assert service["spec"]["selector"]["app.kubernetes.io/component"] == "api"
+    content = container(deployments["content"])
+    assert deployments["content"]["spec"]["replicas"] == 2 and env_of(content)["GUNICORN_WORKERS"] == "2"
+    assert content["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
+    assert {"name": "catalogs", "mountPath": "/var/lib/controlplane/catalogs"} in content["volumeMounts"]
+    assert "PROMETHEUS_MULTIPROC_DIR" not in env_of(content)
+
+    for role in ("api", "content"):
+        service = get(cluster, namespace, "api/v1/namespaces/{ns}/services", f"{prefix}-{role}")
+        assert service["spec"]["ports"][0]["targetPort"] == "http"
+        assert service["spec"]["selector"]["app.kubernetes.io/component"] == role
 
     hpa = get(cluster, namespace, "apis/autoscaling/v2/namespaces/{ns}/horizontalpodautoscalers", f"{prefix}-worker")
     assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment", "name": f"{prefix}-worker"}
@@ -208,11 +216,12 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
 
     pdbs = cluster.call("GET", f"/apis/policy/v1/namespaces/{namespace}/poddisruptionbudgets")["items"]
     assert {p["metadata"]["name"]: p["spec"]["maxUnavailable"] for p in pdbs} == {
-        f"{prefix}-{role}": 1 for role in ("api", "worker", "watcher")
+        f"{prefix}-{role}": 1 for role in ("api", "content", "worker", "watcher")
     }
     policies = {p["metadata"]["name"]: p["spec"] for p in
                 cluster.call("GET", f"/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies")["items"]}
     assert policies[f"{prefix}-api"]["ingress"] == [{"ports": [{"port": "http", "protocol": "TCP"}]}]
+    assert policies[f"{prefix}-content"]["ingress"] == policies[f"{prefix}-api"]["ingress"]
     assert "ingress" not in policies[f"{prefix}-no-ingress"]
     monitor = get(cluster, namespace, "apis/monitoring.coreos.com/v1/namespaces/{ns}/servicemonitors", prefix)
     assert monitor["spec"]["endpoints"][0]["path"] == "/metrics"
@@ -258,7 +267,7 @@ def test_existing_secrets_and_a_digest_are_referenced_as_given(
                 if d]
     assert not [d for d in rendered if d["kind"] == "Secret"], "no chart Secret when every value comes from one"
     workloads = [d for d in rendered if d["kind"] in ("Deployment", "Job")]
-    assert len(workloads) == 5
+    assert len(workloads) == 6
     for workload in workloads:
         spec = container(workload)
         assert spec["image"] == "registry.example.com/controlplane@sha256:" + "b" * 64
@@ -268,3 +277,12 @@ def test_existing_secrets_and_a_digest_are_referenced_as_given(
         assert env["DATABASE_URL"] == {"secretKeyRef": {"name": "cp-db", "key": "uri"}}
         assert env["CELERY_BROKER_URL"] == {"secretKeyRef": {"name": "cp-redis", "key": "broker"}}
         assert env["CACHE_URL"] == {"secretKeyRef": {"name": "cp-redis", "key": "cache"}}
+
+
+def test_the_content_server_is_off_by_default(helm: Callable[..., Any], values_file: Callable[..., str]) -> None:
+    values = {key: value for key, value in VALUES.items() if key != "content"}
+    rendered = [d for d in yaml.safe_load_all(helm("template", "cp", str(CHART), "-f", values_file(values)).stdout)
+                if d]
+    assert not [d for d in rendered if "content" in d["metadata"]["name"]]
+    api = next(d for d in rendered if d["kind"] == "Deployment" and d["metadata"]["name"] == "cp-controlplane-api")
+    assert env_of(container(api))["CATALOG_BASE_URL"] == "https://cp.example.com"

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from catalogs.content.index import CatalogIndex, parse_index
 from tests.fixtures.registry import FBC_DIR, expected_lines
@@ -120,3 +123,48 @@ def test_index_format_round_trip() -> None:
     index = CatalogIndex.from_entries([[0, 5, "s", "p", "a"], [5, 3, "s", "q", "b"]])
     assert index.spans({"schema": "s"}) == [(0, 8)]
     assert index.spans({"package": "q"}) == [(5, 3)]
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+
+def standard_blob(document: object) -> bytes:
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.dictionaries(st.text(max_size=8), _JSON_VALUES, max_size=5), indent=st.sampled_from([None, 1]))
+def test_blobs_are_what_the_standard_encoder_writes(tmp_path: Path, body: dict, indent: int | None) -> None:
+    """Whichever encoder a document goes through, its line is json.dumps's compact form, byte for byte."""
+    document = {**body, "schema": "s"}
+    try:
+        expected = standard_blob(document)
+    except UnicodeEncodeError:  # a lone surrogate: rejected either way
+        return
+    root = write_tree(tmp_path / f"cfg{abs(hash(json.dumps(document)))}", {
+        "a.json": json.dumps(document, indent=indent), "b.json": json.dumps(document, ensure_ascii=False),
+    })
+    assert [meta.blob for meta in iter_metas(root, root)] == [expected, expected]
+
+
+@pytest.mark.parametrize("text", [
+    '{"schema": "s", "f": 1e16, "g": 1E-7, "h": 1.0, "i": -0.0}',
+    '{"schema": "s", "big": 18446744073709551616, "neg": -9223372036854775809, "u64": 18446744073709551615}',
+    '{"schema": "s", "c": "\\u0000\\u001f\\u007f\\u2028\\ud83d\\ude00\\"\\\\\\/"}',
+])
+def test_floats_big_integers_and_escapes_keep_the_standard_form(tmp_path: Path, text: str) -> None:
+    root = write_tree(tmp_path / "cfg", {"a.json": text})
+    (meta,) = iter_metas(root, root)
+    assert meta.blob == standard_blob(json.loads(text))
+
+
+@pytest.mark.parametrize("text", ['{"schema": "s", "n": NaN}', '{"schema": "s", "n": -Infinity}',
+                                  '{"schema": "s", "x": "\\ud800"}'])
+def test_values_json_cannot_hold_are_rejected(tmp_path: Path, text: str) -> None:
+    root = write_tree(tmp_path / "cfg", {"a.json": text})
+    with pytest.raises(FBCError, match="JSON cannot hold"):
+        list(iter_metas(root, root))

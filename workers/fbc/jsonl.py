@@ -2,18 +2,22 @@
 
 The index is JSON: ``{"version": 1, "entries": [[offset, length, schema, package, name], ...]}``,
 one entry per line of the JSONL file, in file order. ``length`` includes the newline.
+
+Lines are gathered into chunks of about a MiB; each chunk is written, hashed, and handed to the
+gzip writer, which deflates it in a thread while the next chunk is parsed.
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
+from workers.fbc.parallel_gzip import CHUNK_BYTES, ParallelGzipWriter
 from workers.fbc.parse import Meta
 
 __all__ = ["INDEX_VERSION", "WrittenCatalog", "write_catalog"]
@@ -32,27 +36,34 @@ class WrittenCatalog:
 def write_catalog(metas: Iterable[Meta], jsonl: Path, jsonl_gz: Path, index: Path) -> WrittenCatalog:
     """Stream ``metas`` to the three files and fsync them; return the JSONL's sha256 digest."""
     hasher, offset, entries = hashlib.sha256(), 0, []
-    with jsonl.open("wb") as out, gzip.GzipFile(jsonl_gz, "wb", compresslevel=GZIP_LEVEL, mtime=0) as zipped:
-        for meta in metas:
-            line = meta.blob + b"\n"
-            out.write(line)
-            zipped.write(line)
-            hasher.update(line)
-            entries.append([offset, len(line), meta.schema, meta.package, meta.name])
-            offset += len(line)
-        out.flush()
-        os.fsync(out.fileno())
-    with index.open("w", encoding="utf-8") as out:
-        json.dump({"version": INDEX_VERSION, "entries": entries}, out, separators=(",", ":"), ensure_ascii=False)
-        out.flush()
-        os.fsync(out.fileno())
-    _fsync(jsonl_gz)
+    with jsonl.open("wb") as out, jsonl_gz.open("wb") as packed_file:
+        with ParallelGzipWriter(packed_file, GZIP_LEVEL) as packed:
+            lines: list[bytes] = []
+            chunk_start = 0
+            for meta in metas:
+                line = meta.blob + b"\n"
+                lines.append(line)
+                entries.append([offset, len(line), meta.schema, meta.package, meta.name])
+                offset += len(line)
+                if offset - chunk_start >= CHUNK_BYTES:
+                    _emit(b"".join(lines), out, hasher, packed)
+                    lines, chunk_start = [], offset
+            _emit(b"".join(lines), out, hasher, packed)
+        _sync(out)
+        _sync(packed_file)
+    encoded = json.dumps({"version": INDEX_VERSION, "entries": entries}, separators=(",", ":"), ensure_ascii=False)
+    with index.open("wb") as out:
+        out.write(encoded.encode())
+        _sync(out)
     return WrittenCatalog(digest=f"sha256:{hasher.hexdigest()}", size=offset, documents=len(entries))
 
 
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def _emit(chunk: bytes, out: BinaryIO, hasher: hashlib._Hash, packed: ParallelGzipWriter) -> None:
+    out.write(chunk)
+    hasher.update(chunk)
+    packed.write(chunk)
+
+
+def _sync(handle: BinaryIO) -> None:
+    handle.flush()
+    os.fsync(handle.fileno())

@@ -70,9 +70,11 @@ valueFrom:
   {{- include "cp.secretRef" (dict "root" . "name" .Values.redis.existingSecret "key" (ternary .Values.redis.cacheUrlKey "CACHE_URL" (ne .Values.redis.existingSecret ""))) | nindent 2 }}
 - name: ALLOWED_HOSTS
   value: {{ join "," (concat (list "$(POD_IP)" "localhost" "127.0.0.1") .Values.api.allowedHosts) | quote }}
-{{- with .Values.api.publicUrl }}
+{{- with (ternary .Values.content.publicUrl "" .Values.content.enabled) | default .Values.api.publicUrl }}
 - name: CATALOG_BASE_URL
   value: {{ . | quote }}
+{{- end }}
+{{- with .Values.api.publicUrl }}
 - name: CSRF_TRUSTED_ORIGINS
   value: {{ . | quote }}
 {{- end }}

@@ -148,7 +148,7 @@ class _Names:
 def _pascal(text: str) -> str:
     words = [word for word in _WORDS.split(text) if word]
     name = "".join(word[0].upper() + word[1:] for word in words).lstrip("0123456789")
-    return name
+    return name[:1].upper() + name[1:]
 
 
 def _camel(key: str) -> str:

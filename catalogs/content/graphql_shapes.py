@@ -63,7 +63,7 @@ def observe_document(shape: Shape, document: dict[str, Any]) -> None:
 
 def observe(shape: Shape, value: Any, nesting: int = 1) -> None:
     """Merge one JSON value, ``nesting`` levels below its document, into ``shape``."""
-    kind = _kind(value)
+    kind = _KINDS[type(value)]
     if kind == "int":
         shape.lowest, shape.highest = (
             (min(shape.lowest, value), max(shape.highest, value)) if "int" in shape.kinds else (value, value)
@@ -72,42 +72,36 @@ def observe(shape: Shape, value: Any, nesting: int = 1) -> None:
     if kind in ("object", "list") and nesting > MAX_NESTING:
         shape.too_deep = True
     elif kind == "object":
-        if not shape.mapping and (
-            not all(is_graphql_name(key) for key in value) or len(shape.fields.keys() | value.keys()) > MAX_FIELDS
-        ):
-            shape.mapping = True
-            shape.fields.clear()
-            shape.present.clear()
+        if not shape.mapping:
+            new = [key for key in value if key not in shape.fields]
+            if new and (len(shape.fields) + len(new) > MAX_FIELDS or not all(map(is_graphql_name, new))):
+                shape.mapping = True
+                shape.fields.clear()
+                shape.present.clear()
         if shape.mapping:
             shape.objects += 1
         else:
             _merge_object(shape, value, nesting)
     elif kind == "list":
-        items = shape.items if shape.items is not None else Shape()
-        shape.items, shape.longest = items, max(shape.longest, len(value))
+        items = shape.items
+        if items is None:
+            items = shape.items = Shape()
+        shape.longest = max(shape.longest, len(value))
         for item in value:
             observe(items, item, nesting + 1)
 
 
 def _merge_object(shape: Shape, value: dict[str, Any], nesting: int) -> None:
     shape.objects += 1
+    fields, present = shape.fields, shape.present
     for key, item in value.items():
-        observe(shape.fields.setdefault(key, Shape()), item, nesting + 1)
+        child = fields.get(key)
+        if child is None:
+            child = fields[key] = Shape()
+        observe(child, item, nesting + 1)
         if item is not None:
-            shape.present[key] = shape.present.get(key, 0) + 1
+            present[key] = present.get(key, 0) + 1
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "list"
-    return "object"
+# json.loads makes exactly these types
+_KINDS = {type(None): "null", bool: "bool", int: "int", float: "float", str: "string", list: "list", dict: "object"}

@@ -43,14 +43,16 @@ class CatalogIndex:
         )
 
     def lines(self, filters: dict[str, str]) -> Sequence[int]:
-        """Numbers of the lines matching every filter, in file order."""
-        numbers: Sequence[int] = range(len(self.offsets))
+        """Numbers of the lines matching every filter, in file order: the rarest filter's, checked against the rest."""
         wanted = [(FILTER_KEYS.index(key), value) for key, value in filters.items()]
-        if wanted:
-            candidates = [self.by_key[position].get(value, ()) for position, value in wanted]
-            numbers = min(candidates, key=len)
-            numbers = [n for n in numbers if all(self.keys[n][position] == value for position, value in wanted)]
-        return numbers
+        if not wanted:
+            return range(len(self.offsets))
+        rarest = min(wanted, key=lambda filter_: len(self.by_key[filter_[0]].get(filter_[1], ())))
+        numbers = self.by_key[rarest[0]].get(rarest[1], ())
+        others = [filter_ for filter_ in wanted if filter_ != rarest]
+        if not others:
+            return numbers
+        return [n for n in numbers if all(self.keys[n][position] == value for position, value in others)]
 
     def spans(self, filters: dict[str, str]) -> list[tuple[int, int]]:
         """(offset, length) spans of the matching lines, in file order, adjacent lines merged."""

@@ -150,6 +150,10 @@ def test_each_limit_is_a_400(digest: str, settings: Any, setting: str, value: in
     assert response.json()["error"]["status"] == 400 and response.json()["error"]["code"] == code
 
 
+FRAGMENT_CHAIN = "{ ...F0 } " + "".join(f"fragment F{n} on Query {{ ...F{n + 1} }} " for n in range(250)) + (
+    "fragment F250 on Query { __typename }")
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [
@@ -173,6 +177,8 @@ def test_each_limit_is_a_400(digest: str, settings: Any, setting: str, value: in
         ({"query": "query($n: Int!) { olmbundles(limit: $n) { name } }", "variables": {"n": "x"}},
          "invalid_variables"),
         ({"query": "query($n: Int!) { olmbundles(limit: $n) { name } }"}, "invalid_variables"),
+        ({"query": "{ summary " * 300 + "}" * 300}, "invalid_graphql"),  # graphql-core parses 200 levels at most
+        ({"query": FRAGMENT_CHAIN}, "invalid_graphql"),  # and validates chains of fewer than 200 fragments
     ],
 )
 def test_malformed_requests_are_400(digest: str, body: Any, code: str) -> None:
@@ -180,8 +186,13 @@ def test_malformed_requests_are_400(digest: str, body: Any, code: str) -> None:
     assert response.status_code == 400, response.content
     error = response.json()["error"]
     assert error["status"] == 400 and error["code"] == code and error["message"]
-    if code == "invalid_graphql" and "query" in error.get("fields", {}):
-        assert all("line" in message for message in error["fields"]["query"])
+    assert all(isinstance(message, str) and message for message in error.get("fields", {}).get("query", []))
+
+
+def test_graphql_messages_say_what_and_where(digest: str) -> None:
+    error = post({"query": "{\n  olmbundles { nosuchfield }\n}"}).json()["error"]
+    assert error["fields"]["query"] == [
+        "Cannot query field 'nosuchfield' on type 'OlmBundle'. (line 2, column 16)"]
 
 
 def test_etag_names_the_content_and_the_normalised_query(digest: str) -> None:

@@ -101,8 +101,13 @@ def build_schema(shapes: Mapping[str, Shape]) -> GraphQLSchema:
         )
         summaries.append({"name": schema, "field": field_name, "totalObjects": shape.objects,
                           "totalFields": len(shape.fields)})
+    summary = GraphQLObjectType("CatalogSummary", {
+        "totalSchemas": GraphQLField(GraphQLNonNull(GraphQLInt)),
+        "schemas": GraphQLField(GraphQLNonNull(GraphQLList(GraphQLNonNull(_SCHEMA_SUMMARY))),
+                                extensions={MAX_ITEMS: len(summaries)}),
+    })
     fields["summary"] = GraphQLField(
-        GraphQLNonNull(_SUMMARY),
+        GraphQLNonNull(summary),
         resolve=lambda _source, _info: {"totalSchemas": len(summaries), "schemas": summaries},
         description="The schemas in this catalog, with their document and field counts.",
     )
@@ -123,10 +128,6 @@ _SCHEMA_SUMMARY = GraphQLObjectType("SchemaSummary", {
     "field": GraphQLField(GraphQLNonNull(GraphQLString), description="Its root field."),
     "totalObjects": GraphQLField(GraphQLNonNull(GraphQLInt), description="Its documents."),
     "totalFields": GraphQLField(GraphQLNonNull(GraphQLInt), description="Its distinct top-level keys."),
-})
-_SUMMARY = GraphQLObjectType("CatalogSummary", {
-    "totalSchemas": GraphQLField(GraphQLNonNull(GraphQLInt)),
-    "schemas": GraphQLField(GraphQLNonNull(GraphQLList(GraphQLNonNull(_SCHEMA_SUMMARY)))),
 })
 
 

@@ -54,6 +54,7 @@ def cost(query: str, limits: Limits = GENEROUS, **variables: Any) -> int:
     ("query", "expected"),
     [
         ("{ summary { totalSchemas } }", 2),
+        ("{ summary { schemas { name field } } }", 1 + (1 + 2 * 2)),  # two schemas
         ("{ __typename }", 1),
         ("{ olmbundles { name } }", 1 + 100 * 1),
         ("{ olmbundles(limit: 7) { name tags } }", 1 + 7 * 2),

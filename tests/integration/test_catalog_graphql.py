@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 from graphql import get_introspection_query
 
+from catalogs import store
 from catalogs.models import Catalog
 from tests.fixtures.registry import expected_lines, stored_content
 
@@ -229,3 +230,10 @@ def test_error_statuses(digest: str, method: str, url: str, status: int) -> None
     assert response.status_code == status
     if method != "head":
         assert response.json()["error"]["status"] == status
+
+
+def test_a_corrupt_index_is_a_503_and_discarded_for_a_fresh_unpack(digest: str) -> None:
+    (store.get().content_dir(digest) / store.INDEX_FILE).write_bytes(b'{"version": 1, "entries": [[1, 2]')  # type: ignore[attr-defined]
+    response = post({"query": "{ olmbundles { name } }"})
+    assert response.status_code == 503 and response.json()["error"]["code"] == "unavailable"
+    assert not store.get().has(digest)

@@ -6,6 +6,9 @@ Queries run on the directory store; the two that read documents run on S3 as wel
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +19,7 @@ from graphql import get_introspection_query
 from catalogs import store
 from catalogs.models import Catalog
 from tests.fixtures.registry import expected_lines, stored_content
+from tests.helpers import ROOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -237,3 +241,13 @@ def test_a_corrupt_index_is_a_503_and_discarded_for_a_fresh_unpack(digest: str) 
     response = post({"query": "{ olmbundles { name } }"})
     assert response.status_code == 503 and response.json()["error"]["code"] == "unavailable"
     assert not store.get().has(digest)
+
+
+def test_graphql_core_is_loaded_with_the_first_query_not_at_start() -> None:
+    """It costs about 15 MiB a process; a content server that is never asked a query does without."""
+    probe = ("import sys, django; django.setup(); from django.urls import resolve; "
+             "resolve('/catalogs/a/api/v1/graphql'); import controlplane.wsgi; print('graphql' in sys.modules)")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "controlplane.settings"}
+    loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert loaded.stdout.strip() == "False", loaded.stderr

@@ -233,3 +233,12 @@ CATALOG_GC_GRACE_SECONDS = env_int("CATALOG_GC_GRACE_SECONDS", 600, minimum=0)
 CATALOG_HISTORY_LIMIT = env_int("CATALOG_HISTORY_LIMIT", 10, minimum=1)
 CATALOG_RETRY_AFTER_SECONDS = env_int("CATALOG_RETRY_AFTER_SECONDS", 10, minimum=1)
 CATALOG_GZIP_MIN_BYTES = env_int("CATALOG_GZIP_MIN_BYTES", 1024, minimum=0)
+# GraphQL queries on catalog content (/catalogs/<name>/api/v1/graphql): each limit crossed is a 400.
+CATALOG_GRAPHQL_MAX_BODY_BYTES = env_int("CATALOG_GRAPHQL_MAX_BODY_BYTES", 1024 * 1024, minimum=1024)
+CATALOG_GRAPHQL_MAX_QUERY_BYTES = env_int("CATALOG_GRAPHQL_MAX_QUERY_BYTES", 100_000, minimum=256)
+CATALOG_GRAPHQL_MAX_DEPTH = env_int("CATALOG_GRAPHQL_MAX_DEPTH", 20, minimum=2)
+# A bound on the values an answer can hold (introspection costs about 40,000; see catalogs.content.graphql_limits).
+CATALOG_GRAPHQL_MAX_COST = env_int("CATALOG_GRAPHQL_MAX_COST", 200_000, minimum=100)
+CATALOG_GRAPHQL_MAX_PAGE = env_int("CATALOG_GRAPHQL_MAX_PAGE", 1000, minimum=1)
+CATALOG_GRAPHQL_MAX_OFFSET = env_int("CATALOG_GRAPHQL_MAX_OFFSET", 10**9, minimum=0)
+CATALOG_GRAPHQL_SCHEMAS_CACHED = env_int("CATALOG_GRAPHQL_SCHEMAS_CACHED", 8, minimum=1)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -41,14 +42,24 @@ class CatalogIndex:
             by_key=tuple({value: tuple(numbers) for value, numbers in m.items()} for m in maps),
         )
 
+    def lines(self, filters: dict[str, str]) -> Sequence[int]:
+        """Numbers of the lines matching every filter, in file order: the rarest filter's, checked against the rest."""
+        wanted = [(FILTER_KEYS.index(key), value) for key, value in filters.items()]
+        if not wanted:
+            return range(len(self.offsets))
+        rarest = min(wanted, key=lambda filter_: len(self.by_key[filter_[0]].get(filter_[1], ())))
+        numbers = self.by_key[rarest[0]].get(rarest[1], ())
+        others = [filter_ for filter_ in wanted if filter_ != rarest]
+        if not others:
+            return numbers
+        return [n for n in numbers if all(self.keys[n][position] == value for position, value in others)]
+
     def spans(self, filters: dict[str, str]) -> list[tuple[int, int]]:
         """(offset, length) spans of the matching lines, in file order, adjacent lines merged."""
-        numbers: tuple[int, ...] | range = range(len(self.offsets))
-        wanted = [(FILTER_KEYS.index(key), value) for key, value in filters.items()]
-        if wanted:
-            candidates = [self.by_key[position].get(value, ()) for position, value in wanted]
-            numbers = min(candidates, key=len)
-            numbers = [n for n in numbers if all(self.keys[n][position] == value for position, value in wanted)]
+        return self.spans_for(self.lines(filters))
+
+    def spans_for(self, numbers: Iterable[int]) -> list[tuple[int, int]]:
+        """(offset, length) spans of the given lines (in file order), adjacent lines merged."""
         spans: list[tuple[int, int]] = []
         for number in numbers:
             offset, length = self.offsets[number], self.lengths[number]

@@ -13,21 +13,16 @@ discarded and the catalog's reconcile enqueued, so a worker unpacks it afresh.
 from __future__ import annotations
 
 import io
-import logging
 import zlib
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from datetime import datetime
-from functools import wraps
+from collections.abc import Iterable, Iterator
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
-from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 
 from catalogs import store
-from catalogs.choices import AvailabilityMode
-from catalogs.content.index import FILTER_KEYS, load_index
+from catalogs.content.index import FILTER_KEYS
+from catalogs.content.lookup import Content, entry_index, find_content, store_errors_unavailable, unavailable
 from catalogs.content.negotiation import (
     accepts_gzip,
     etag_for,
@@ -35,82 +30,14 @@ from catalogs.content.negotiation import (
     last_modified_header,
     parse_range,
 )
-from catalogs.models import Catalog
-from controlplane.dispatch import send
 from controlplane.http_errors import allow_methods, json_error
-from controlplane.validators import validate_dns1123_subdomain
 
-__all__ = ["all_view", "metas_view"]
-
-log = logging.getLogger(__name__)
-RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
+__all__ = ["all_view", "metas_filters", "metas_view"]
 
 CONTENT_TYPE = "application/jsonl"
 ALLOWED_METHODS = ("GET", "HEAD")
 # Read size when a body is streamed by Django (S3), not handed to the server's sendfile (a local file).
 STREAM_CHUNK = 256 * 1024
-
-
-@dataclass(frozen=True)
-class Content:
-    catalog_id: str
-    name: str
-    digest: str
-    last_modified: datetime
-    store: store.ContentStore
-    sizes: Mapping[str, int]
-
-
-def _unavailable(name: str, why: str = "has no content yet") -> JsonResponse:
-    response = json_error(503, "unavailable", f"Catalog {name!r} {why}; try again shortly.")
-    response["Retry-After"] = str(settings.CATALOG_RETRY_AFTER_SECONDS)
-    return response
-
-
-def _find_content(name: str) -> Content | HttpResponse:
-    """The content the DB says to serve, or the error response that explains why there is none."""
-    try:
-        validate_dns1123_subdomain(name)
-    except ValidationError as exc:
-        return json_error(400, "invalid_name", exc.messages[0])
-    row = (
-        Catalog.objects.filter(name=name)
-        .values_list("pk", "availability_mode", "content_digest", "last_unpacked")
-        .first()
-    )
-    if row is None or row[1] == AvailabilityMode.UNAVAILABLE:
-        return json_error(404, "not_found", f"No catalog named {name!r} is being served.")
-    pk, _, digest, last_unpacked = row
-    if not digest or last_unpacked is None:
-        return _unavailable(name)
-    content = store.get()
-    entry = content.stat(digest)
-    if entry is None or not all(part in entry.sizes for part in store.ENTRY_FILES):
-        return _unavailable(name)  # collected or switched since the DB read, or never whole
-    return Content(str(pk), name, digest, last_unpacked, content, entry.sizes)
-
-
-def _store_errors_unavailable(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A store that cannot be reached is a 503 with Retry-After, like content that is not there yet."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, name: str) -> HttpResponse:
-        try:
-            return view(request, name)
-        except store.StoreError as exc:
-            log.warning("catalog %s: content store error: %s", name, exc)
-            return _unavailable(name, "cannot be read from the content store now")
-
-    return wrapper
-
-
-def _corrupt(content: Content, exc: Exception) -> HttpResponse:
-    """Discard an entry whose index cannot be read and have a worker unpack the catalog again."""
-    log.error("catalog %s: index of %s is corrupt (%s); discarding it for a re-unpack", content.name,
-              content.digest, exc)
-    content.store.remove(content.digest)
-    send(RECONCILE_CATALOG, content.catalog_id)
-    return _unavailable(content.name, "has corrupt content that is being unpacked again")
 
 
 def _validators(response: HttpResponse, content: Content, *, gzipped: bool) -> HttpResponse:
@@ -151,10 +78,10 @@ def _treat_encodings_alike(request: HttpRequest, etag: str, alternate: str) -> N
 
 
 @allow_methods(*ALLOWED_METHODS)
-@_store_errors_unavailable
+@store_errors_unavailable
 def all_view(request: HttpRequest, name: str) -> HttpResponse:
     """The whole catalog (streamed from the store), or a byte range, or the stored gzip copy."""
-    found = _find_content(name)
+    found = find_content(name)
     if isinstance(found, HttpResponse):
         return found
     return _all_response(request, found, found.sizes[store.ALL_FILE], found.sizes[store.ALL_GZ_FILE])
@@ -181,7 +108,7 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         start, length = wanted
         body = iter(()) if head else found.store.open_range(found.digest, store.ALL_FILE, [(start, length)])
         if body is None:
-            return _unavailable(found.name)
+            return unavailable(found.name)
         response = StreamingHttpResponse(body, status=206, content_type=CONTENT_TYPE)
         response["Content-Range"] = f"bytes {start}-{start + length - 1}/{size}"
     else:
@@ -189,7 +116,7 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         stored = store.ALL_GZ_FILE if gzipped else store.ALL_FILE
         handle = io.BytesIO() if head else found.store.open(found.digest, stored)
         if handle is None:
-            return _unavailable(found.name)
+            return unavailable(found.name)
         response = FileResponse(handle, content_type=CONTENT_TYPE, filename=store.ALL_FILE)
         response.block_size = STREAM_CHUNK
         if gzipped:
@@ -200,24 +127,25 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
 
 
 @allow_methods(*ALLOWED_METHODS)
-@_store_errors_unavailable
+@store_errors_unavailable
 def metas_view(request: HttpRequest, name: str) -> HttpResponse:
     """The documents matching every given filter (schema, package, name), found through the index."""
-    found = _find_content(name)
+    found = find_content(name)
     if isinstance(found, HttpResponse):
         return found
     unknown = sorted(set(request.GET) - set(FILTER_KEYS))
-    repeated = sorted(key for key in request.GET if len(request.GET.getlist(key)) > 1)
-    if unknown or repeated:
-        problem = f"unknown query parameters {unknown}" if unknown else f"repeated query parameters {repeated}"
-        return json_error(400, "invalid_query", f"{problem}; metas accepts schema, package and name, once each.")
-    try:
-        index = load_index(found.store, found.digest)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-        return _corrupt(found, exc)
-    if index is None:
-        return _unavailable(name)
-    return _metas_response(request, found, index.spans(dict(request.GET.items())))
+    if unknown:
+        return json_error(400, "invalid_query", f"unknown query parameters {unknown}; metas accepts schema, package "
+                                                "and name.")
+    index = entry_index(found)
+    if isinstance(index, HttpResponse):
+        return index
+    return _metas_response(request, found, index.spans(metas_filters(request.GET.lists())))
+
+
+def metas_filters(parameters: Iterable[tuple[str, list[str]]]) -> dict[str, str]:
+    """The filters as catalogd reads them: a repeated parameter's first value; an empty one is no filter."""
+    return {key: values[0] for key, values in parameters if values and values[0]}
 
 
 def _metas_response(request: HttpRequest, found: Content, spans: list[tuple[int, int]]) -> HttpResponse:
@@ -228,7 +156,7 @@ def _metas_response(request: HttpRequest, found: Content, spans: list[tuple[int,
         return decided
     body = iter(()) if request.method == "HEAD" else found.store.open_range(found.digest, store.ALL_FILE, spans)
     if body is None:
-        return _unavailable(found.name)
+        return unavailable(found.name)
     if gzipped:
         response = StreamingHttpResponse(_gzip(body), content_type=CONTENT_TYPE)
         response["Content-Encoding"] = "gzip"

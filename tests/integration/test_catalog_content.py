@@ -128,10 +128,28 @@ def test_metas_filters_and_together(digest: str, query: str, numbers: list[int])
 
 
 @pytest.mark.parametrize(
+    ("query", "numbers"),
+    [
+        ("?package=etcd&package=prometheus", [1, 2, 3]),
+        ("?package=nothing&package=etcd", []),
+        ("?package=", range(7)),
+        ("?schema=olm.package&package=&name=", [0, 4]),
+        ("?package=&package=etcd", range(7)),
+        ("?name=etcd&schema=olm.package&schema=olm.bundle", [0]),
+    ],
+)
+def test_metas_reads_parameters_as_catalogd_does(digest: str, query: str, numbers: list[int]) -> None:
+    """A repeated parameter's first value wins; an empty one is no filter (catalogd's clients rely on both)."""
+    response = Client().get(METAS + query)
+    assert response.status_code == 200
+    assert body_of(response) == b"".join(LINES[n] for n in numbers)
+
+
+@pytest.mark.parametrize(
     ("method", "url", "status"),
     [
         ("post", ALL, 405), ("put", METAS, 405), ("delete", ALL, 405), ("patch", ALL, 405), ("options", ALL, 405),
-        ("get", METAS + "?version=1", 400), ("get", METAS + "?package=a&package=b", 400),
+        ("get", METAS + "?version=1", 400), ("get", METAS + "?package=&version=", 400),
         ("get", "/catalogs/Not_DNS/api/v1/all", 400), ("get", "/catalogs/" + "a" * 254 + "/api/v1/metas", 400),
         ("get", "/catalogs/unknown/api/v1/all", 404), ("get", "/catalogs/unknown/api/v1/metas", 404),
     ],

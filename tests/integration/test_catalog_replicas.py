@@ -36,6 +36,14 @@ CASES = [
     ("GET", "/catalogs/shared/api/v1/metas?schema=olm.bundle", {"Accept-Encoding": "gzip"}),
     ("GET", "/catalogs/pending/api/v1/all", {}),
     ("GET", "/catalogs/missing/api/v1/all", {}),
+    ("GET", "/catalogs/shared/api/v1/graphql?query=%7Bolmpackages%7Bname%20description%7D%7D", {}),
+]
+GRAPHQL = "/catalogs/shared/api/v1/graphql"
+GRAPHQL_QUERIES = [
+    {"query": "{ __schema { types { name kind fields { name type { name kind ofType { name kind } } } } } }"},
+    {"query": "query($p: String) { olmbundles(package: $p, limit: 5) { name properties { type value } } }",
+     "variables": {"p": "etcd"}},
+    {"query": "{ olmchannels(offset: 1) { name entries { name } } summary { schemas { name totalObjects } } }"},
 ]
 
 
@@ -91,6 +99,11 @@ def assert_alike(replicas: list[str], expected: bytes) -> None:
         raw = [answer.raw.read(decode_content=False) for answer in (first, second)]
         assert raw[0] == raw[1], (method, path, headers)
         assert [first.headers.get(h) for h in COMPARED_HEADERS] == [second.headers.get(h) for h in COMPARED_HEADERS]
+    for body in GRAPHQL_QUERIES:
+        first, second = [requests.post(url + GRAPHQL, json=body, timeout=10) for url in replicas]
+        assert first.status_code == second.status_code == 200, first.content
+        assert first.content == second.content and "errors" not in first.json()
+        assert first.headers["ETag"] == second.headers["ETag"]
     whole = requests.get(replicas[0] + "/catalogs/shared/api/v1/all", timeout=10)
     assert whole.content == expected
     assert requests.get(replicas[1] + "/catalogs/pending/api/v1/all", timeout=10).status_code == 503

@@ -50,6 +50,10 @@ class CatalogStatusSerializer(serializers.Serializer):
     signature_verified = serializers.BooleanField(
         read_only=True, help_text="The content served was verified with the signature policy's current keys.",
     )
+    blocked_digest = StrictCharField(
+        read_only=True, help_text="The image digest a terminal failure blocked on: not pulled again until the ref "
+        "names another digest, the spec changes, or a resync.",
+    )
 
 
 class CatalogSerializer(ModelCleanSerializer):

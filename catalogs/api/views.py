@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from catalogs import operations
 from catalogs.api.diffs import (
     DIFF_EXAMPLE,
     DIFF_PARAMETERS,
@@ -64,7 +66,18 @@ class CatalogViewSet(ReconciledModelViewSet):
     filterset_class = CatalogFilter
     search_fields = ("name", "image_ref")
     ordering_fields = ("name", "priority", "created_at")
-    reconcile_task = "workers.tasks.reconcile_catalog"
+    reconcile_task = operations.RECONCILE_CATALOG
+
+    @extend_schema(
+        operation_id="catalogs_resync", request=None, responses={202: CatalogSerializer},
+        description="Reconcile now: resolve the ref and, if it names other content, unpack it. A digest the "
+        "catalog was blocked on is pulled again. The failure counter is left alone.",
+    )
+    @action(detail=True, methods=["post"])
+    def resync(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        with transaction.atomic():
+            (catalog,) = operations.resync(Catalog.objects.filter(pk=self.get_object().pk), request.user, "api")
+        return Response(self.get_serializer(catalog).data, status=202)
 
     @extend_schema(operation_id="catalogs_events_list", responses={200: CatalogEventSerializer(many=True)})
     @action(detail=True, methods=["get"], serializer_class=CatalogEventSerializer, filterset_class=None)

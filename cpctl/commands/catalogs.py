@@ -1,4 +1,4 @@
-"""``cpctl catalogs ...``: list and get catalogs, and stream their content (``all``, ``metas``)."""
+"""``cpctl catalogs ...``: list, get and resync catalogs, and stream their content (``all``, ``metas``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from urllib.parse import quote
 
 import click
-from controlplane_client.api.catalogs import catalogs_list, catalogs_retrieve
+from controlplane_client.api.catalogs import catalogs_list, catalogs_resync, catalogs_retrieve
 
 from cpctl.output import Column, condition, field, output_option, render
 from cpctl.state import State, pass_state
@@ -42,6 +42,17 @@ def get(state: State, name: str, fmt: str) -> None:
     """One catalog, with its status."""
     found = state.api.lookup("catalog", name, catalogs_list, catalogs_retrieve)
     click.echo(render(found.parsed.to_dict(), fmt, COLUMNS))
+
+
+@catalogs.command()
+@click.argument("name")
+@output_option
+@pass_state
+def resync(state: State, name: str, fmt: str) -> None:
+    """Reconcile now; a digest the catalog was blocked on is pulled again (platform admins)."""
+    found = state.api.lookup("catalog", name, catalogs_list, catalogs_retrieve)
+    served = state.api.call(catalogs_resync, found.parsed.id, expect=(202,))
+    click.echo(render(served.parsed.to_dict(), fmt, COLUMNS))
 
 
 def _write(lines: Iterator[str]) -> None:

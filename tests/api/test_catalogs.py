@@ -25,7 +25,7 @@ def test_create_defaults_metadata_name_label(admin_api) -> None:
     assert data["availability_mode"] == "Available" and data["priority"] == 0
     assert data["status"] == {
         "conditions": [], "observed_generation": 0, "resolved_ref": "", "urls": {"base": ""}, "last_unpacked": None,
-        "signature_verified": False,
+        "signature_verified": False, "blocked_digest": "",
     }
     assert data["signature_policy"] is None
 
@@ -96,3 +96,20 @@ def test_duplicate_is_409_and_generation_bumps_only_on_change(admin_api) -> None
     url = f"/api/v1/catalogs/{catalog['id']}/"
     assert admin_api.patch(url, {"priority": 0}, format="json").json()["generation"] == 1
     assert admin_api.patch(url, {"priority": 7}, format="json").json()["generation"] == 2
+
+
+def test_resync_is_admin_only_forgets_the_blocked_digest_and_checks_if_match(admin_api, alice_api) -> None:
+    from controlplane.models import AuditEntry
+
+    catalog = admin_api.post("/api/v1/catalogs/", body(), format="json").json()
+    url = f"/api/v1/catalogs/{catalog['id']}/resync/"
+    blocked = "sha256:" + "c" * 64
+    Catalog.objects.filter(pk=catalog["id"]).update(blocked_digest=blocked)
+    assert alice_api.post(url).status_code == 403
+    assert admin_api.get(f"/api/v1/catalogs/{catalog['id']}/").json()["status"]["blocked_digest"] == blocked
+    assert admin_api.post(url, HTTP_IF_MATCH='"stale"').status_code == 412
+    response = admin_api.post(url)
+    assert response.status_code == 202 and response.json()["status"]["blocked_digest"] == ""
+    assert Catalog.objects.get(pk=catalog["id"]).blocked_digest == ""
+    assert AuditEntry.objects.filter(action="resync", resource_id=catalog["id"]).count() == 1
+    assert admin_api.post("/api/v1/catalogs/00000000-0000-0000-0000-000000000000/resync/").status_code == 404

@@ -141,3 +141,5 @@ def test_cli_drives_gateways_and_catalogs(
     bundles = cpctl("catalogs", "metas", "cli-catalog", "--schema", "olm.bundle", "--package", "etcd").stdout
     assert [json.loads(line)["name"] for line in bundles.splitlines()] == ["etcd.v0.9.4"]
     assert "HTTP 404" in cpctl("catalogs", "all", "no-such-catalog", status=3).stderr
+    resynced = json.loads(cpctl("catalogs", "resync", "cli-catalog", "-o", "json").stdout)
+    assert resynced["name"] == "cli-catalog" and resynced["status"]["blocked_digest"] == ""

@@ -25,6 +25,8 @@ class CatalogStatus:
         urls (Urls):
         last_unpacked (datetime.datetime | None):
         signature_verified (bool): The content served was verified with the signature policy's current keys.
+        blocked_digest (str): The image digest a terminal failure blocked on: not pulled again until the ref names
+            another digest, the spec changes, or a resync.
     """
 
     conditions: list[Condition]
@@ -33,6 +35,7 @@ class CatalogStatus:
     urls: Urls
     last_unpacked: datetime.datetime | None
     signature_verified: bool
+    blocked_digest: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -55,6 +58,8 @@ class CatalogStatus:
 
         signature_verified = self.signature_verified
 
+        blocked_digest = self.blocked_digest
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -65,6 +70,7 @@ class CatalogStatus:
                 "urls": urls,
                 "last_unpacked": last_unpacked,
                 "signature_verified": signature_verified,
+                "blocked_digest": blocked_digest,
             }
         )
 
@@ -106,6 +112,8 @@ class CatalogStatus:
 
         signature_verified = d.pop("signature_verified")
 
+        blocked_digest = d.pop("blocked_digest")
+
         catalog_status = cls(
             conditions=conditions,
             observed_generation=observed_generation,
@@ -113,6 +121,7 @@ class CatalogStatus:
             urls=urls,
             last_unpacked=last_unpacked,
             signature_verified=signature_verified,
+            blocked_digest=blocked_digest,
         )
 
         catalog_status.additional_properties = d

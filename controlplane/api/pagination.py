@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -43,24 +44,31 @@ class KeysetPagination(CursorPagination):
         return tuple(str(field) for field in ordering)
 
 
-def _fetch_page(queryset: QuerySet, offset: int, limit: int) -> list[Any]:
-    """One page (of instances, or of ``values()`` rows); past DEEP_OFFSET the skipped rows are read from an
-    index (ids only), not fetched whole."""
+Rows = Callable[[QuerySet], QuerySet]
+
+
+def _same(queryset: QuerySet) -> QuerySet:
+    return queryset
+
+
+def _fetch_page(queryset: QuerySet, rows: Rows, offset: int, limit: int) -> list[Any]:
+    """One page, as ``rows`` fetches it (instances, or ``values()`` rows); past DEEP_OFFSET the skipped rows
+    are read from an index (ids only, from ``queryset``), and only the page's rows are fetched."""
     if offset < DEEP_OFFSET:
-        return list(queryset[offset : offset + limit])
+        return list(rows(queryset)[offset : offset + limit])
     ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
     pk_name = queryset.model._meta.pk.attname
-    rows = {row[pk_name] if isinstance(row, dict) else row.pk: row for row in queryset.filter(pk__in=ids)}
-    return [rows[pk] for pk in ids if pk in rows]
+    found = {row[pk_name] if isinstance(row, dict) else row.pk: row for row in rows(queryset.filter(pk__in=ids))}
+    return [found[pk] for pk in ids if pk in found]
 
 
-def _fetch_page_from_end(queryset: QuerySet, total: int, offset: int, limit: int) -> list[Any]:
+def _fetch_page_from_end(queryset: QuerySet, rows: Rows, total: int, offset: int, limit: int) -> list[Any]:
     """The page at ``offset`` of ``total`` rows, read in reverse order from the end: a page in the back half
     skips fewer rows that way. (Like any offset page, it may shift by rows written meanwhile.)"""
     end = min(offset + limit, total)
     if end <= offset:
         return []
-    return _fetch_page(queryset.reverse(), total - end, end - offset)[::-1]
+    return _fetch_page(queryset.reverse(), rows, total - end, end - offset)[::-1]
 
 
 class BoundedPagination(LimitOffsetPagination):
@@ -70,12 +78,15 @@ class BoundedPagination(LimitOffsetPagination):
     max_limit = MAX_LIMIT
 
     def paginate_queryset(self, queryset: QuerySet, request: Request, view: Any = None) -> list[Any]:
+        """A view's ``page_rows`` (if any) turns the filtered queryset into what a page holds, e.g. ``values()``
+        rows; counts and id scans run on ``queryset`` itself, so they carry none of its joins."""
         self.request = request
         self.keyset: KeysetPagination | None = None
+        rows: Rows = getattr(view, "page_rows", None) or _same
         if KeysetPagination.cursor_query_param in request.query_params:
             self.keyset = KeysetPagination()
             try:
-                page = self.keyset.paginate_queryset(queryset, request, view)
+                page = self.keyset.paginate_queryset(rows(queryset), request, view)
             except NotFound:
                 raise ValidationError(
                     {"cursor": ["Not a cursor this API issued: start with an empty cursor, then follow `next`."]}
@@ -86,8 +97,8 @@ class BoundedPagination(LimitOffsetPagination):
         self.offset = self.get_offset(request)
         if self.offset >= DEEP_OFFSET and self.offset > (planner_estimate(queryset) or 0) // 2:
             self.count, self.count_is_estimate = queryset.count(), False
-            return _fetch_page_from_end(queryset, self.count, self.offset, self.limit)
-        page = _fetch_page(queryset, self.offset, self.limit)
+            return _fetch_page_from_end(queryset, rows, self.count, self.offset, self.limit)
+        page = _fetch_page(queryset, rows, self.offset, self.limit)
         if len(page) < self.limit and (page or self.offset == 0):
             self.count, self.count_is_estimate = self.offset + len(page), False
         else:

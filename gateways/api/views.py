@@ -96,9 +96,11 @@ class GatewayViewSet(ReconciledModelViewSet):
             queryset = queryset.filter(owner=self.request.user)
         return queryset
 
+    # A page holds rows of just the listed columns, each built by `listing.represent` in the serializer's shape.
+    page_rows = staticmethod(listing.rows)
+
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        # Rows of just the listed columns, each built by `listing.represent` in the serializer's shape.
-        page = self.paginate_queryset(listing.rows(self.filter_queryset(self.get_queryset())))
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         zone = timezone.get_current_timezone()
         return self.get_paginated_response([listing.represent(row, zone) for row in page])
 

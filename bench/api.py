@@ -75,7 +75,8 @@ def seed(count: int) -> dict[str, str]:
     """Clusters, tenants (with tokens) and ``count`` gateways, in batches; returns the tokens by username."""
     import django
 
-    os.environ.update({k: ENV[k] for k in ("SECRET_KEY", "FIELD_ENCRYPTION_KEY", "DATABASE_URL", "CACHE_URL")})
+    os.environ.update({k: ENV[k] for k in ("SECRET_KEY", "FIELD_ENCRYPTION_KEY", "DATABASE_URL", "CACHE_URL",
+                                        "API_THROTTLE_USER_RATE")})
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
     django.setup()
     from django.contrib.auth import get_user_model

@@ -27,8 +27,8 @@ __all__ = ["BoundedPagination", "KeysetPagination"]
 MAX_LIMIT = 200
 # Deeper than this, page with ?cursor= (a bigger offset would also overflow the database's OFFSET).
 MAX_OFFSET = 10**9
-# From this offset on, a page is read as ids first, then rows.
-DEEP_OFFSET = 1000
+# From this offset on, a page is read as ids first (an index-only scan), then rows (with their joins).
+DEEP_OFFSET = 200
 
 
 class KeysetPagination(CursorPagination):

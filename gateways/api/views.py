@@ -96,8 +96,9 @@ class GatewayViewSet(ReconciledModelViewSet):
             queryset = queryset.filter(owner=self.request.user)
         return queryset
 
-    # A page holds rows of just the listed columns, each built by `listing.represent` in the serializer's shape.
-    page_rows = staticmethod(listing.rows)
+    def page_rows(self, queryset: QuerySet) -> QuerySet:
+        """The list's pages hold rows of just the listed columns (see `listing`); other pages are unchanged."""
+        return listing.rows(queryset) if self.action == "list" else queryset
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))

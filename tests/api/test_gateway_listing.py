@@ -79,3 +79,13 @@ def test_pages_past_the_middle_are_read_from_the_end_alike(admin_api, varied, cl
         page = admin_api.get(f"/api/v1/gateways/?limit=3&offset={offset}&ordering=-name").json()
         assert [item["name"] for item in page["results"]] == names[::-1][offset : offset + 3], offset
         assert page["count"] == len(names) and not page["count_is_estimate"]
+
+
+def test_other_pages_of_the_viewset_keep_their_own_rows(admin_api, varied) -> None:
+    from gateways.models import GatewayEvent
+
+    full = varied[2]
+    GatewayEvent.objects.create(gateway=full, type="Normal", reason="Installed", message="revision 4")
+    response = admin_api.get(f"/api/v1/gateways/{full.pk}/events/")
+    assert response.status_code == 200
+    assert [(e["reason"], e["message"]) for e in response.json()["results"]] == [("Installed", "revision 4")]

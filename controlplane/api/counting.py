@@ -7,7 +7,7 @@ import json
 from django.db import connections
 from django.db.models import QuerySet
 
-__all__ = ["count_rows", "planner_estimate"]
+__all__ = ["count_given", "count_rows", "planner_estimate"]
 
 
 def planner_estimate(queryset: QuerySet) -> int | None:
@@ -26,7 +26,11 @@ def planner_estimate(queryset: QuerySet) -> int | None:
 
 def count_rows(queryset: QuerySet, exact_limit: int) -> tuple[int, bool]:
     """``(count, is_estimate)``: an exact ``COUNT`` when the estimate is below ``exact_limit``, else the estimate."""
-    estimate = planner_estimate(queryset)
+    return count_given(queryset, exact_limit, planner_estimate(queryset))
+
+
+def count_given(queryset: QuerySet, exact_limit: int, estimate: int | None) -> tuple[int, bool]:
+    """``count_rows`` for a caller that already has the planner's ``estimate``."""
     if estimate is None or estimate < exact_limit:
         return queryset.count(), False
     return estimate, True

@@ -20,7 +20,7 @@ from rest_framework.pagination import CursorPagination, LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from controlplane.api.counting import count_rows, planner_estimate
+from controlplane.api.counting import count_given, count_rows, planner_estimate
 
 __all__ = ["BoundedPagination", "KeysetPagination"]
 
@@ -95,12 +95,16 @@ class BoundedPagination(LimitOffsetPagination):
             return page
         self.limit = self.get_limit(request)
         self.offset = self.get_offset(request)
-        if self.offset >= DEEP_OFFSET and self.offset > (planner_estimate(queryset) or 0) // 2:
+        deep = self.offset >= DEEP_OFFSET
+        estimate = planner_estimate(queryset) if deep else None
+        if deep and self.offset > (estimate or 0) // 2:
             self.count, self.count_is_estimate = queryset.count(), False
             return _fetch_page_from_end(queryset, rows, self.count, self.offset, self.limit)
         page = _fetch_page(queryset, rows, self.offset, self.limit)
         if len(page) < self.limit and (page or self.offset == 0):
             self.count, self.count_is_estimate = self.offset + len(page), False
+        elif deep:  # the planner was asked already
+            self.count, self.count_is_estimate = count_given(queryset, settings.API_EXACT_COUNT_LIMIT, estimate)
         else:
             self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
         return page

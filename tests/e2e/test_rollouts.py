@@ -182,7 +182,8 @@ def test_pause_resume_abort_overlap_and_a_spec_change_during_the_rollout(admin, 
     aborted = admin.post(f"/api/v1/rollouts/{back['id']}/abort/")
     assert aborted.status_code == 200 and aborted.json()["status"]["phase"] == "Aborted"
     assert admin.post(f"/api/v1/rollouts/{back['id']}/resume/").status_code == 409
-    start(admin, name="again", target_release="v1", max_parallel=1, bake_seconds=30)
+    again = start(admin, name="again", target_release="v1", max_parallel=1, bake_seconds=30)
+    assert admin.post(f"/api/v1/rollouts/{again['id']}/abort/").status_code == 200
 
 
 def test_a_worker_killed_mid_rollout_finishes_it_without_upgrading_a_gateway_twice(

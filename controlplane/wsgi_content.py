@@ -7,5 +7,8 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from controlplane.wsgi_boot import settle
+
 os.environ["DJANGO_SETTINGS_MODULE"] = "controlplane.settings_content"
 application = get_wsgi_application()
+settle()

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from controlplane.api import authentication, counting
 from controlplane.models import ManagedCluster
 from tests.helpers import KUBECONFIG
 
@@ -31,6 +32,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     tests_dir = Path(__file__).parent
     items.sort(key=lambda item: Path(str(item.path)).relative_to(tests_dir).parts[0] in LIVE_STACK_SUITES)
 
+
+@pytest.fixture(autouse=True)
+def _fresh_process_caches() -> None:
+    """Each test starts with this process's short-lived caches empty: its database does too."""
+    authentication.resolved.clear()
+    counting.counts.clear()
 
 
 def _client_for(user: Any) -> APIClient:

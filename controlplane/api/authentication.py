@@ -11,9 +11,7 @@ bounds how long a revocation takes everywhere. 0 turns the cache off.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -23,12 +21,12 @@ from django.dispatch import receiver
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-__all__ = ["CachedTokenAuthentication"]
+from controlplane.ttl_cache import TtlCache
 
-MAX_ENTRIES = 10_000
+__all__ = ["CachedTokenAuthentication", "resolved"]
+
 clock = time.monotonic
-_entries: OrderedDict[str, tuple[float, Any, Token]] = OrderedDict()  # key -> (expires, user, token)
-_lock = threading.Lock()
+resolved: TtlCache[tuple[Any, Token]] = TtlCache(max_entries=10_000)  # token key -> (user, token)
 
 
 class CachedTokenAuthentication(TokenAuthentication):
@@ -39,28 +37,20 @@ class CachedTokenAuthentication(TokenAuthentication):
         if ttl <= 0:
             return super().authenticate_credentials(key)
         now = clock()
-        entry = _entries.get(key)
-        if entry is not None and entry[0] > now:
-            return entry[1], entry[2]
-        user, token = super().authenticate_credentials(key)  # raises for unknown keys and inactive users
-        with _lock:
-            _entries[key] = (now + ttl, user, token)
-            _entries.move_to_end(key)
-            while len(_entries) > MAX_ENTRIES:
-                _entries.popitem(last=False)
-        return user, token
+        found = resolved.get(key, now)
+        if found is None:
+            found = super().authenticate_credentials(key)  # raises for unknown keys and inactive users
+            resolved.put(key, found, now + ttl)
+        return found
 
 
 @receiver(post_save, sender=Token)
 @receiver(post_delete, sender=Token)
 def _forget_token(sender: type, instance: Token, **kwargs: Any) -> None:
-    with _lock:
-        _entries.pop(instance.key, None)
+    resolved.discard(instance.key)
 
 
 @receiver(post_save, sender=get_user_model())
 @receiver(post_delete, sender=get_user_model())
 def _forget_user(sender: type, instance: Any, **kwargs: Any) -> None:
-    with _lock:
-        for key in [key for key, (_, user, _) in _entries.items() if user.pk == instance.pk]:
-            del _entries[key]
+    resolved.discard_if(lambda found: found[0].pk == instance.pk)

@@ -1,13 +1,20 @@
-"""Row counts that stay cheap on large tables: exact below a limit, else the PostgreSQL planner's estimate."""
+"""Row counts that stay cheap on large tables: exact below a limit, else the PostgreSQL planner's estimate;
+an exact count of a large list is reused for a few seconds."""
 
 from __future__ import annotations
 
 import json
+import time
 
 from django.db import connections
 from django.db.models import QuerySet
 
-__all__ = ["count_given", "count_rows", "planner_estimate"]
+from controlplane.ttl_cache import TtlCache
+
+__all__ = ["count_given", "count_rows", "planner_estimate", "recent_count"]
+
+clock = time.monotonic
+counts: TtlCache[int] = TtlCache(max_entries=1000)  # (database, SQL, parameters) -> rows
 
 
 def planner_estimate(queryset: QuerySet) -> int | None:
@@ -34,3 +41,20 @@ def count_given(queryset: QuerySet, exact_limit: int, estimate: int | None) -> t
     if estimate is None or estimate < exact_limit:
         return queryset.count(), False
     return estimate, True
+
+
+def recent_count(queryset: QuerySet, ttl: float) -> int:
+    """An exact ``COUNT``, reused for ``ttl`` seconds by this process for the same query (0: always counts).
+
+    Counting 100k rows takes 15 ms however well indexed, and a client paging through the back half of a
+    large list asks for the same count on every page.
+    """
+    if ttl <= 0:
+        return queryset.count()
+    sql, params = queryset.order_by().query.sql_with_params()  # any ordering of one set has one count
+    key, now = (queryset.db, sql, repr(params)), clock()
+    found = counts.get(key, now)
+    if found is None:
+        found = queryset.count()
+        counts.put(key, found, now + ttl)
+    return found

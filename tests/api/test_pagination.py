@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from controlplane.api import pagination
+from controlplane.api import counting, pagination
 from gateways.choices import Phase
 from gateways.models import Gateway
 
@@ -92,6 +92,34 @@ def test_deep_offsets_read_ids_first_and_return_the_same_page(admin_api, alice, 
     assert names(back) == [f"gw{n:05d}" for n in range(13, 18)] and back["count"] == 20
     assert any("DESC" in q["sql"] and "OFFSET 2" in q["sql"] for q in queries.captured_queries), "read from the end"
 
+
+
+def test_the_back_half_count_is_reused_for_its_ttl_and_per_query(admin_api, alice, cluster, monkeypatch,
+                                                                  settings) -> None:
+    monkeypatch.setattr(pagination, "DEEP_OFFSET", 4)
+    clock = [100.0]
+    monkeypatch.setattr(counting, "clock", lambda: clock[0])
+    settings.API_COUNT_CACHE_SECONDS = 5
+    seed(alice, cluster, 20)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE gateways_gateway")
+
+    def back_page(url: str = "/api/v1/gateways/?limit=5&offset=13") -> tuple[dict, int]:
+        with CaptureQueriesContext(connection) as queries:
+            page = admin_api.get(url).json()
+        return page, sum("COUNT(" in q["sql"] for q in queries.captured_queries)
+
+    assert back_page()[1] == 1
+    seed(alice, cluster, 1, prefix="zz")  # written meanwhile, at the end: the reused count does not see it yet,
+    page, counted = back_page()  # so the page, read from the end, shifts by that row (as the README says)
+    assert counted == 0 and page["count"] == 20 and names(page) == [f"gw{n:05d}" for n in range(14, 19)]
+    assert back_page("/api/v1/gateways/?limit=5&offset=13&ordering=-name")[1] == 0, "the ordering is the same set"
+    assert back_page("/api/v1/gateways/?limit=5&offset=13&owner=alice")[1] == 1, "another filter, another count"
+    clock[0] += 5.1
+    page, counted = back_page()
+    assert counted == 1 and page["count"] == 21
+    settings.API_COUNT_CACHE_SECONDS = 0
+    assert [back_page()[1] for _ in range(2)] == [1, 1]
 
 def test_schema_documents_cursor_and_count_is_estimate(alice_api) -> None:
     schema = alice_api.get("/api/v1/schema/?format=json").json()

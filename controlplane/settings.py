@@ -121,7 +121,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "controlplane.api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "controlplane.api.errors.exception_handler",
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["controlplane.api.renderers.FastJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["controlplane.api.parsers.BoundedJSONParser"],
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_THROTTLE_CLASSES": [

@@ -2,8 +2,8 @@
 
 - ``?limit=&offset=``: up to ``max_limit`` items a page. Deep offsets read the page's ids first (an index-only
   scan), then fetch only those rows; past the middle of the list they count the rows and read from the end.
-  That count is reused for ``API_COUNT_CACHE_SECONDS`` (so such a page may shift by rows written meanwhile,
-  as any offset page may between requests).
+  That count is reused for ``API_COUNT_CACHE_SECONDS``, as estimates are (so such a page may shift by rows
+  written meanwhile, as any offset page may between requests).
 - ``?cursor=`` (empty to start): keyset pagination on the list's ordering, DRF ``CursorPagination`` semantics;
   follow ``next``/``previous``. Its cost does not grow with depth.
 - ``count`` is exact while the planner expects fewer than ``API_EXACT_COUNT_LIMIT`` rows (and on the last
@@ -100,7 +100,7 @@ class BoundedPagination(LimitOffsetPagination):
         deep = self.offset >= DEEP_OFFSET
         estimate = planner_estimate(queryset) if deep else None
         if deep and self.offset > (estimate or 0) // 2:
-            self.count, self.count_is_estimate = recent_count(queryset, settings.API_COUNT_CACHE_SECONDS), False
+            self.count, self.count_is_estimate = recent_count(queryset), False
             return _fetch_page_from_end(queryset, rows, self.count, self.offset, self.limit)
         page = _fetch_page(queryset, rows, self.offset, self.limit)
         if len(page) < self.limit and (page or self.offset == 0):

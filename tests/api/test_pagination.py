@@ -94,8 +94,9 @@ def test_deep_offsets_read_ids_first_and_return_the_same_page(admin_api, alice, 
 
 
 
-def test_the_back_half_count_is_reused_for_its_ttl_and_per_query(admin_api, alice, cluster, monkeypatch,
-                                                                  settings) -> None:
+def test_the_estimate_and_back_half_count_are_reused_for_their_ttl_and_per_query(
+    admin_api, alice, cluster, monkeypatch, settings
+) -> None:
     monkeypatch.setattr(pagination, "DEEP_OFFSET", 4)
     clock = [100.0]
     monkeypatch.setattr(counting, "clock", lambda: clock[0])
@@ -104,11 +105,13 @@ def test_the_back_half_count_is_reused_for_its_ttl_and_per_query(admin_api, alic
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE gateways_gateway")
 
-    def back_page(url: str = "/api/v1/gateways/?limit=5&offset=13") -> tuple[dict, int]:
+    def back_page(url: str = "/api/v1/gateways/?limit=5&offset=13", asked: str = "COUNT(") -> tuple[dict, int]:
         with CaptureQueriesContext(connection) as queries:
             page = admin_api.get(url).json()
-        return page, sum("COUNT(" in q["sql"] for q in queries.captured_queries)
+        return page, sum(asked in q["sql"] for q in queries.captured_queries)
 
+    assert back_page(asked="EXPLAIN")[1] == 1 and back_page(asked="EXPLAIN")[1] == 0, "the estimate is reused too"
+    counting.counts.clear()
     assert back_page()[1] == 1
     seed(alice, cluster, 1, prefix="zz")  # written meanwhile, at the end: the reused count does not see it yet,
     page, counted = back_page()  # so the page, read from the end, shifts by that row (as the README says)

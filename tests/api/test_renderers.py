@@ -19,8 +19,10 @@ WHEN = datetime.datetime(2026, 12, 1, 19, 30, 5, 123456, tzinfo=datetime.UTC)
 CASES = {
     "nested": {"results": [{"id": 1, "labels": {"a": "b"}, "route": None, "ok": True}], "count": 1},
     "unicode and line separators": {"name": "gäteway ✓", "note": "a\u2028b\u2029c", "quote": 'say "hi"\n'},
-    "aware, offset, zone-named and naive times": [WHEN, WHEN.astimezone(ZoneInfo("Europe/Paris")),
-                                                  WHEN.astimezone(ZoneInfo("Europe/London")), WHEN.replace(tzinfo=None)],
+    "aware, offset, zone-named and naive times": [
+        WHEN, WHEN.astimezone(ZoneInfo("Europe/Paris")), WHEN.astimezone(ZoneInfo("Europe/London")),
+        WHEN.replace(tzinfo=None),
+    ],
     "dates, times, durations": [WHEN.date(), datetime.time(7, 8, 9, 10), datetime.timedelta(seconds=90)],
     "decimals, uuids, lazy and error strings": [Decimal("1.50"), uuid.UUID(int=7), gettext_lazy("Not found."),
                                                 ErrorDetail("bad", code="invalid")],

@@ -47,6 +47,7 @@ class KeysetPagination(CursorPagination):
 
 
 Rows = Callable[[QuerySet], QuerySet]
+_PAGING = frozenset({"limit", "offset", "cursor", "ordering"})
 
 
 def _same(queryset: QuerySet) -> QuerySet:
@@ -73,6 +74,12 @@ def _fetch_page_from_end(queryset: QuerySet, rows: Rows, total: int, offset: int
     return _fetch_page(queryset.reverse(), rows, total - end, end - offset)[::-1]
 
 
+def _scope(request: Request) -> tuple[Any, ...]:
+    """What decides a list's rows: its path, its user and every parameter but the page's and the order's."""
+    params = sorted((key, tuple(values)) for key, values in request.query_params.lists() if key not in _PAGING)
+    return request.path, getattr(request.user, "pk", None), tuple(params)
+
+
 class BoundedPagination(LimitOffsetPagination):
     """Every list's pagination: limit/offset, or keyset when ``cursor`` is given; see the module docstring."""
 
@@ -85,6 +92,7 @@ class BoundedPagination(LimitOffsetPagination):
         self.request = request
         self.keyset: KeysetPagination | None = None
         rows: Rows = getattr(view, "page_rows", None) or _same
+        scope = _scope(request)
         if KeysetPagination.cursor_query_param in request.query_params:
             self.keyset = KeysetPagination()
             try:
@@ -93,14 +101,14 @@ class BoundedPagination(LimitOffsetPagination):
                 raise ValidationError(
                     {"cursor": ["Not a cursor this API issued: start with an empty cursor, then follow `next`."]}
                 ) from None
-            self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
+            self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT, scope)
             return page
         self.limit = self.get_limit(request)
         self.offset = self.get_offset(request)
         deep = self.offset >= DEEP_OFFSET
-        estimate = planner_estimate(queryset) if deep else None
+        estimate = planner_estimate(queryset, scope) if deep else None
         if deep and self.offset > (estimate or 0) // 2:
-            self.count, self.count_is_estimate = recent_count(queryset), False
+            self.count, self.count_is_estimate = recent_count(queryset, scope), False
             return _fetch_page_from_end(queryset, rows, self.count, self.offset, self.limit)
         page = _fetch_page(queryset, rows, self.offset, self.limit)
         if len(page) < self.limit and (page or self.offset == 0):
@@ -108,7 +116,7 @@ class BoundedPagination(LimitOffsetPagination):
         elif deep:  # the planner was asked already
             self.count, self.count_is_estimate = count_given(queryset, settings.API_EXACT_COUNT_LIMIT, estimate)
         else:
-            self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT)
+            self.count, self.count_is_estimate = count_rows(queryset, settings.API_EXACT_COUNT_LIMIT, scope)
         return page
 
     def get_offset(self, request: Request) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,7 @@ def test_fixture_catalog_gives_the_expected_lines_in_file_order(tmp_path: Path) 
         ({"a.json": '{"schema": "x"} {broken'}, "not valid JSON"),
         ({"a.yaml": "schema: [unclosed"}, "not valid YAML"),
         ({"a.yaml": "schema: x\nv: !!binary aGVsbG8=\n"}, "JSON cannot hold"),
+        ({"a.json": '{"schema": "x", "v": ' + "[" * 100_000 + "]" * 100_000 + "}"}, "nests too deeply"),
         ({"README.md": "# hello"}, "holds no FBC documents"),
         ({}, "holds no FBC documents"),
     ],
@@ -168,3 +170,12 @@ def test_values_json_cannot_hold_are_rejected(tmp_path: Path, text: str) -> None
     root = write_tree(tmp_path / "cfg", {"a.json": text})
     with pytest.raises(FBCError, match="JSON cannot hold"):
         list(iter_metas(root, root))
+
+
+def test_a_document_too_deep_to_encode_is_rejected() -> None:
+    document = inner = {"schema": "x"}
+    for _ in range(sys.getrecursionlimit() + 50):  # as a YAML document may decode
+        inner["v"] = {}
+        inner = inner["v"]
+    with pytest.raises(FBCError, match="here: the document nests too deeply"):
+        meta_of(document, "here")

@@ -103,6 +103,8 @@ def meta_of(document: Any, where: str, *, plain_json: bool = False) -> Meta:
         blob = _compact_json(document, plain_json)
     except (TypeError, ValueError) as exc:
         raise FBCError(f"{where}: the document has values JSON cannot hold: {exc}") from None
+    except RecursionError:
+        raise FBCError(f"{where}: the document nests too deeply") from None
     return Meta(
         schema=schema,
         package=package if isinstance(package, str) else "",
@@ -173,4 +175,6 @@ def _json_documents(text: str, filename: str) -> Iterator[tuple[Any, bool]]:
             document, position = decoder.raw_decode(text, position)
         except json.JSONDecodeError as exc:
             raise FBCError(f"{filename} is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise FBCError(f"{filename}: a document nests too deeply") from None
         yield document, inexact[0] == seen

@@ -5,6 +5,7 @@ Queries run on the directory store; the two that read documents run on S3 as wel
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -216,6 +217,24 @@ def test_etag_names_the_content_and_the_normalised_query(digest: str) -> None:
     assert post({"query": query, "variables": {"p": "etcd"}}, **{"If-None-Match": etag}).status_code == 412
     assert post({"query": query, "variables": {"p": "etcd"}}, **{"If-None-Match": '"other"'}).status_code == 200
 
+
+
+def test_a_client_that_accepts_gzip_gets_every_answer_gzipped_with_its_own_etag(digest: str) -> None:
+    query = {"query": "{ summary { totalSchemas } }"}
+    plain = post(query)
+    packed = post(query, **{"Accept-Encoding": "br;q=1, gzip;q=0.5"})
+    assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content and len(plain.content) < 100  # small ones too
+    assert packed["ETag"] == plain["ETag"][:-1] + '-gzip"'
+    assert "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
+    assert post(query, **{"Accept-Encoding": "gzip"}).content == packed.content, "the same bytes every time"
+    params = {"query": query["query"]}
+    again = Client().get(URL, params, headers={"If-None-Match": packed["ETag"], "Accept-Encoding": "gzip"})
+    assert again.status_code == 304 and again["ETag"] == packed["ETag"] and "Accept-Encoding" in again["Vary"]
+    other = Client().get(URL, params, headers={"If-None-Match": plain["ETag"], "Accept-Encoding": "gzip"})
+    assert other.status_code == 200 and other["Content-Encoding"] == "gzip", "another representation"
+    refused = Client().get(URL, params, headers={"Accept-Encoding": "gzip;q=0"})
+    assert refused.content == plain.content and "Content-Encoding" not in refused
 
 @pytest.mark.parametrize(
     ("method", "url", "status"),

@@ -37,5 +37,5 @@ def judge(limit: int, duration: int, previous: int, current: int, now: float) ->
     if current < limit:
         # Then previous > 0, and its weight fades by previous / duration a second: below the limit this window.
         return Verdict(False, min((estimate - limit) / previous * duration + MARGIN_SECONDS, to_next))
-    # The current count alone is at the limit: it fades once it is the previous window's.
-    return Verdict(False, to_next + (1 - limit / current) * duration + MARGIN_SECONDS)
+    # The current count alone is at the limit: it fades once it is the previous window's, and is gone a window on.
+    return Verdict(False, min(to_next + (1 - limit / current) * duration + MARGIN_SECONDS, to_next + duration))

@@ -10,26 +10,26 @@ from catalogs.choices import AvailabilityMode
 from catalogs.models import Catalog, CatalogEvent
 from catalogs.signing_keys import MAX_KEYS, MAX_KEYS_CHARS
 from controlplane.api.fields import StrictCharField, StrictIntegerField
-from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
+from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
 
 __all__ = ["CatalogEventSerializer", "CatalogSerializer"]
 
 
-class ImageSourceSerializer(serializers.Serializer):
+class ImageSourceSerializer(NestedObjectSerializer):
     ref = StrictCharField(source="image_ref", max_length=512)
     poll_interval_minutes = StrictIntegerField(required=False, allow_null=True, min_value=1)
 
 
-class SourceSerializer(serializers.Serializer):
+class SourceSerializer(NestedObjectSerializer):
     image = ImageSourceSerializer(source="*")
 
 
-class PullSecretSerializer(serializers.Serializer):
+class PullSecretSerializer(NestedObjectSerializer):
     username = StrictCharField(source="pull_username", max_length=255)
     password = StrictCharField(source="pull_password", max_length=4096, write_only=True)
 
 
-class SignaturePolicySerializer(serializers.Serializer):
+class SignaturePolicySerializer(NestedObjectSerializer):
     public_keys = StrictCharField(
         source="signature_keys", max_length=MAX_KEYS_CHARS,
         help_text=f"One to {MAX_KEYS} cosign public keys (PEM, concatenated): ECDSA P-256/P-384/P-521, RSA or "

@@ -13,7 +13,23 @@ from controlplane.api.errors import Conflict
 from controlplane.api.fields import StrictCharField, StrictIntegerField
 from controlplane.choices import ConditionStatus
 
-__all__ = ["ConditionSerializer", "ModelCleanSerializer"]
+__all__ = ["ConditionSerializer", "ModelCleanSerializer", "NestedObjectSerializer"]
+
+
+def _reject_unknown(serializer: serializers.Serializer, data: dict[str, Any]) -> None:
+    unknown = sorted(set(data) - {name for name, f in serializer.fields.items() if not f.read_only})
+    if unknown:
+        raise serializers.ValidationError({name: ["Unknown or read-only field."] for name in unknown})
+
+
+# An object inside a request body (``oidc``, ``source.image``...): unknown keys are a 400 there too, so a
+# misspelt one is not dropped in silence. (A comment: drf-spectacular would publish a docstring as the
+# description of every subclass.)
+class NestedObjectSerializer(serializers.Serializer):
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            _reject_unknown(self, data)
+        return super().to_internal_value(data)
 
 
 class ModelCleanSerializer(serializers.ModelSerializer):
@@ -49,9 +65,7 @@ class ModelCleanSerializer(serializers.ModelSerializer):
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
             raise serializers.ValidationError({"non_field_errors": ["Expected a JSON object."]}, code="invalid")
-        unknown = sorted(set(data) - {name for name, f in self.fields.items() if not f.read_only})
-        if unknown:
-            raise serializers.ValidationError({name: ["Unknown or read-only field."] for name in unknown})
+        _reject_unknown(self, data)
         return super().to_internal_value(data)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictSlugRelatedField
-from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
+from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
 from controlplane.models import ManagedCluster
 from gateways.choices import DatabaseProvider, Phase
 from gateways.models import ROUTE_HOST_CONSTRAINT, Gateway, GatewayEvent
@@ -15,7 +15,7 @@ from gateways.models import ROUTE_HOST_CONSTRAINT, Gateway, GatewayEvent
 __all__ = ["GatewayEventSerializer", "GatewaySerializer"]
 
 
-class RouteSerializer(serializers.Serializer):
+class RouteSerializer(NestedObjectSerializer):
     host = StrictCharField(
         source="route_host", required=False, allow_blank=True, max_length=253,
         help_text="Defaults to <namespace>.<cluster base domain>. Unique per cluster, and below the cluster's "
@@ -23,7 +23,7 @@ class RouteSerializer(serializers.Serializer):
     )
 
 
-class OidcSerializer(serializers.Serializer):
+class OidcSerializer(NestedObjectSerializer):
     issuer = StrictCharField(source="oidc_issuer", max_length=512)
     audience = StrictCharField(source="oidc_audience", required=False, allow_blank=True, max_length=255)
     roles_claim = StrictCharField(source="oidc_roles_claim", required=False, allow_blank=True, max_length=255)
@@ -32,7 +32,7 @@ class OidcSerializer(serializers.Serializer):
     ca_configmap = StrictCharField(source="oidc_ca_configmap", required=False, allow_blank=True, max_length=253)
 
 
-class DatabaseSerializer(serializers.Serializer):
+class DatabaseSerializer(NestedObjectSerializer):
     provider = serializers.ChoiceField(source="database_provider", choices=DatabaseProvider.choices)
     uri = StrictCharField(source="database_uri", write_only=True, required=False, allow_blank=True, max_length=2048)
 

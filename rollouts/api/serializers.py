@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictSlugRelatedField
-from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
+from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
 from gateways.choices import ReleaseStatus
 from gateways.models import GatewayRelease
 from rollouts.choices import RolloutPhase, TargetState
@@ -20,14 +20,14 @@ __all__ = ["RolloutEventSerializer", "RolloutSerializer", "RolloutTargetSerializ
 STATES = TargetState.choices
 
 
-class SelectorSerializer(serializers.Serializer):
+class SelectorSerializer(NestedObjectSerializer):
     clusters = serializers.ListField(child=StrictCharField(max_length=63), required=False, max_length=1000,
                                      help_text="Only gateways on these clusters.")
     labels = serializers.DictField(child=StrictCharField(max_length=63), required=False,
                                    help_text="Only gateways with all these labels.")
 
 
-class WavesSerializer(serializers.Serializer):
+class WavesSerializer(NestedObjectSerializer):
     clusters = serializers.ListField(
         child=serializers.ListField(child=StrictCharField(max_length=63), min_length=1), required=False,
         max_length=100, help_text="Explicit waves of cluster names; the first is the canary.",

@@ -62,6 +62,10 @@ def test_poll_interval_is_forbidden_with_digest(admin_api) -> None:
         ({"availability_mode": "Sometimes"}, "availability_mode"),
         ({"pull_secret": {"username": "u"}}, "pull_secret.password"),
         ({"ca": "-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----"}, "ca"),
+        ({"source": {"image": {"ref": "quay.io/x:1", "poll_interval": 5}}}, "source.image.poll_interval"),
+        ({"source": {"image": {"ref": "quay.io/x:1"}, "git": {}}}, "source.git"),
+        ({"pull_secret": {"username": "u", "password": "p", "passwd": "p"}}, "pull_secret.passwd"),
+        ({"signature_policy": {"public_key": "x"}}, "signature_policy.public_key"),
     ],
 )
 def test_bad_input_is_400(admin_api, overrides: dict, field: str) -> None:

@@ -89,6 +89,9 @@ def test_status_fields_are_read_only(alice_api, created) -> None:
         ({"labels": ["a"]}, "labels"),
         ({"suspended": "maybe"}, "suspended"),
         ({"unexpected": 1}, "unexpected"),
+        ({"route": {"host": "edge.apps.east.example.com", "hots": "x"}}, "route.hots"),
+        ({"oidc": {"issuer": "https://id.example.com", "audiance": "a"}}, "oidc.audiance"),
+        ({"database": {"provider": "embedded", "url": "postgres://x@y/z"}}, "database.url"),
     ],
 )
 def test_bad_input_is_400_and_nothing_is_stored(alice_api, cluster, overrides: dict, field: str) -> None:

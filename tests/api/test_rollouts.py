@@ -98,6 +98,8 @@ def test_overlapping_rollouts_are_409_naming_the_other(admin_api, fleet, v2) -> 
         ({"max_parallel": 0}, "max_parallel"),
         ({"target_release": "missing"}, "target_release"),
         ({"surprise": 1}, "surprise"),
+        ({"selector": {"label": {"tier": "prod"}}}, "selector.label"),
+        ({"waves": {"percentage": [10, 100]}}, "waves.percentage"),
     ],
 )
 def test_bad_rollouts_are_400(admin_api, fleet, v2, overrides, field) -> None:

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from controlplane.models import AuditEntry
 from gateways.models import Gateway
+from tests.helpers import clear_of_a_rate_window_edge
 
 BODY = {
     "name": "edge", "cluster": "east", "image": "r.example.com/gw:1", "supervisor_image": "r.example.com/sv:1",
@@ -69,7 +70,8 @@ def test_concurrent_patches_never_lose_a_generation_bump(alice, cluster) -> None
 @pytest.mark.django_db
 def test_rate_limit_gives_429_with_retry_after(alice_api, cluster, settings) -> None:
     cache.clear()
-    settings.API_THROTTLE_USER_RATE = "3/min"
+    settings.API_THROTTLE_USER_RATE = "3/day"
+    clear_of_a_rate_window_edge(86400)
     codes = [alice_api.get("/api/v1/gateways/").status_code for _ in range(4)]
     assert codes == [200, 200, 200, 429]
     limited = alice_api.get("/api/v1/gateways/")

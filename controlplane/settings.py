@@ -135,7 +135,7 @@ API_THROTTLE_ANON_RATE = env_str("API_THROTTLE_ANON_RATE", "60/min")
 API_TOKEN_CACHE_SECONDS = env_int("API_TOKEN_CACHE_SECONDS", 10, minimum=0)
 # Lists count exactly while the planner expects fewer rows than this; above, they report its estimate.
 API_EXACT_COUNT_LIMIT = env_int("API_EXACT_COUNT_LIMIT", 10000, minimum=1)
-# A page past the middle of a large list is read from the end, after an exact count reused this long.
+# Each process reuses a list's count estimate, and the exact count a page in its back half needs, this long.
 API_COUNT_CACHE_SECONDS = env_int("API_COUNT_CACHE_SECONDS", 5, minimum=0)
 CACHES = {
     "default": {

@@ -21,7 +21,7 @@ from controlplane.ttl_cache import TtlCache
 __all__ = ["count_given", "count_rows", "planner_estimate", "recent_count"]
 
 clock = time.monotonic
-counts: TtlCache[int | None] = TtlCache(max_entries=1000)  # (kind, scope) -> rows
+counts: TtlCache[int] = TtlCache(max_entries=1000)  # (kind, scope) -> rows
 
 
 def _reused(kind: str, scope: Hashable | None, compute: Callable[[], int | None]) -> int | None:
@@ -33,7 +33,8 @@ def _reused(kind: str, scope: Hashable | None, compute: Callable[[], int | None]
     found = counts.get(key, now)
     if found is None:
         found = compute()
-        counts.put(key, found, now + ttl)
+        if found is not None:  # None: not PostgreSQL, nothing to remember
+            counts.put(key, found, now + ttl)
     return found
 
 

@@ -16,7 +16,6 @@ import functools
 import logging
 import threading
 import time
-from collections import OrderedDict
 from typing import Any, Protocol
 
 import redis
@@ -25,6 +24,7 @@ from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from controlplane.api.rate_window import Verdict, judge, window_of
+from controlplane.ttl_cache import TtlCache
 
 __all__ = ["AnonymousRateThrottle", "TokenRateThrottle"]
 
@@ -60,24 +60,17 @@ class LocalCounters:
     """This process's counters, for when Redis is unreachable; the oldest keys go past ``max_keys``."""
 
     def __init__(self, max_keys: int = 10_000) -> None:
-        self.max_keys = max_keys
-        self._counts: OrderedDict[str, tuple[int, float]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def _get(self, key: str) -> int:
-        count, expires = self._counts.get(key, (0, 0.0))
-        return count if expires > time.monotonic() else 0
+        self._counts: TtlCache[int] = TtlCache(max_entries=max_keys)
+        self._lock = threading.Lock()  # an increment reads, then writes
 
     def read(self, keys: tuple[str, str]) -> tuple[int, int]:
-        with self._lock:
-            return self._get(keys[0]), self._get(keys[1])
+        now = time.monotonic()
+        return self._counts.get(keys[0], now) or 0, self._counts.get(keys[1], now) or 0
 
     def count(self, key: str, ttl: int) -> None:
         with self._lock:
-            self._counts[key] = (self._get(key) + 1, time.monotonic() + ttl)
-            self._counts.move_to_end(key)
-            while len(self._counts) > self.max_keys:
-                self._counts.popitem(last=False)
+            now = time.monotonic()
+            self._counts.put(key, (self._counts.get(key, now) or 0) + 1, now + ttl)
 
 
 _local = LocalCounters()

@@ -39,6 +39,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="load the objects from this file at start (when it exists) and save them to it periodically and at exit",
     )
     run.add_argument("--state-interval", type=float, default=1.0, help="seconds between saves of a changed state")
+    run.add_argument(
+        "--pod-security-default", choices=("privileged", "baseline", "restricted"), default="privileged",
+        help="the Pod Security level enforced in namespaces without a pod-security.kubernetes.io/enforce label "
+        "(privileged, as a real API server without an AdmissionConfiguration)",
+    )
     return parser.parse_args(argv)
 
 
@@ -56,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         args.bookmark_interval,
         args.state_file,
         args.state_interval,
+        args.pod_security_default,
     )
     return 0
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from devcluster import errors, meta
+from devcluster.admission import ADMIN, AdmissionConfig, Requester, admit
 from devcluster.defaults import Defaulter
 from devcluster.paging import RetainedSnapshots, decode_continue, encode_continue
 from devcluster.patches import json_merge_patch, json_patch, remove_unowned, strategic_merge_patch
@@ -34,10 +35,17 @@ _BUILTIN_GROUPS = ("", "apps", "autoscaling", "batch", "rbac.authorization.k8s.i
 class Cluster:
     """The API semantics (validation, defaulting, conflicts, cascades) shared by HTTP and controllers."""
 
-    def __init__(self, store: Store, registry: Registry, retained: RetainedSnapshots | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        retained: RetainedSnapshots | None = None,
+        admission: AdmissionConfig | None = None,
+    ) -> None:
         self.store = store
         self.registry = registry
         self.retained = retained or RetainedSnapshots()
+        self.admission = admission or AdmissionConfig()
         self._defaulter = Defaulter()
         self._applied: dict[tuple[Any, ...], Any] = {}
 
@@ -83,7 +91,9 @@ class Cluster:
 
     # -- writes ----------------------------------------------------------------------------------
 
-    def create(self, rt: ResourceType, namespace: str, body: Any, dry_run: bool = False) -> dict[str, Any]:
+    def create(
+        self, rt: ResourceType, namespace: str, body: Any, dry_run: bool = False, requester: Requester = ADMIN
+    ) -> dict[str, Any]:
         obj = self._checked_body(rt, namespace, body)
         metadata = obj["metadata"]
         if not metadata.get("name"):
@@ -103,6 +113,7 @@ class Cluster:
             metadata["creationTimestamp"] = meta.now()
             if rt.has_status and rt.storage_key != NAMESPACE_KEY:
                 obj.pop("status", None)
+            admit(self, rt, namespace, obj, requester)
             return self._write(rt, obj, None, dry_run)
 
     def replace(

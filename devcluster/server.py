@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from devcluster import presets
+from devcluster.admission import AdmissionConfig
 from devcluster.cluster import CRD_KEY, DEFAULT_NAMESPACES, Cluster
 from devcluster.controllers import StatusController
 from devcluster.faults import FaultInjector, rule_from_json
@@ -30,15 +31,18 @@ def build_cluster(
     extra_presets: list[str] = (),
     continue_window: float = DEFAULT_CONTINUE_WINDOW_SECONDS,
     state: dict[str, Any] | None = None,
+    pod_security_default: str = "privileged",
 ) -> Cluster:
     """A fresh cluster with the default namespaces and the flavour's (and extra presets') CRDs installed, or
     the cluster a saved `state` holds (its CRDs served, no preset added); continue tokens expire
-    `continue_window` seconds after their list's first chunk."""
+    `continue_window` seconds after their list's first chunk. Pods in namespaces without a
+    `pod-security.kubernetes.io/enforce` label are held to `pod_security_default`."""
+    admission = AdmissionConfig(flavour, pod_security_default)
     if state is not None:
-        cluster = Cluster(Store.restore(state), Registry(), RetainedSnapshots(continue_window))
+        cluster = Cluster(Store.restore(state), Registry(), RetainedSnapshots(continue_window), admission)
         cluster.registry.rebuild(cluster.store.list(CRD_KEY))
         return cluster
-    cluster = Cluster(Store(), Registry(), RetainedSnapshots(continue_window))
+    cluster = Cluster(Store(), Registry(), RetainedSnapshots(continue_window), admission)
     for name in DEFAULT_NAMESPACES:
         cluster.ensure_namespace(name)
     for manifest in presets.manifests(flavour, extra_presets):
@@ -83,10 +87,13 @@ def serve(
     bookmark_interval: float = IDLE_BOOKMARK_SECONDS,
     state_file: Path | None = None,
     state_interval: float = 1.0,
+    pod_security_default: str = "privileged",
 ) -> None:
     """Run until SIGTERM or SIGINT; the kubeconfig appears only once requests can be served. With a
     `state_file` the objects are loaded from it and saved to it (see `devcluster.persistence`)."""
-    cluster = build_cluster(flavour, extra_presets, continue_window, read_state(state_file) if state_file else None)
+    cluster = build_cluster(
+        flavour, extra_presets, continue_window, read_state(state_file) if state_file else None, pod_security_default
+    )
     state_writer = StateWriter(cluster.store, state_file, state_interval) if state_file else None
     injector = FaultInjector()
     if faults_file is not None:

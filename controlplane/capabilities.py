@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["CAPABILITIES", "capabilities_from"]
+__all__ = ["CAPABILITIES", "PROBED_RESOURCES", "capabilities_from"]
 
 # name -> (what it is, the group/versions of which any one served counts)
 CAPABILITIES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -16,7 +16,14 @@ CAPABILITIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "grpc_route": ("GRPCRoute (gateway.networking.k8s.io/v1)", ("gateway.networking.k8s.io/v1",)),
     "openshift_route": ("OpenShift Route (route.openshift.io/v1)", ("route.openshift.io/v1",)),
     "cert_manager": ("cert-manager (cert-manager.io/v1)", ("cert-manager.io/v1",)),
+    # A resource, not a group/version: gateway.networking.k8s.io/v1 is served without it on older clusters.
+    "backend_tls_policy": (
+        "BackendTLSPolicy (gateway.networking.k8s.io)",
+        tuple(f"gateway.networking.k8s.io/{version}/backendtlspolicies" for version in ("v1", "v1alpha3")),
+    ),
 }
+# Resources probed one by one (group, plural): discovery lists them as ``<group>/<version>/<plural>``.
+PROBED_RESOURCES = (("gateway.networking.k8s.io", "backendtlspolicies"),)
 
 
 def capabilities_from(served: Iterable[str]) -> dict[str, bool]:

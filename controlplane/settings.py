@@ -215,6 +215,12 @@ GATEWAY_CLUSTER_CONCURRENCY = env_int("GATEWAY_CLUSTER_CONCURRENCY", 4, minimum=
 # Compare each deployed release's objects with the cluster: enabled (report and repair by helm upgrade),
 # warn (report only), disabled (no comparison; only a missing workload or namespace is repaired).
 GATEWAY_DRIFT_DETECTION = env_choice("GATEWAY_DRIFT_DETECTION", "enabled", ("enabled", "warn", "disabled"))
+# The Pod Security Standard enforced on gateway namespaces of Kubernetes clusters (the namespace label
+# pod-security.kubernetes.io/enforce; `none` sets no label and leaves the cluster's default). `baseline` is the
+# strictest level the upstream chart's pods all pass: its certgen hook Job sets neither runAsNonRoot nor a
+# seccomp profile, and no value can add them, so `restricted` refuses it. OpenShift namespaces get no label:
+# their pods are admitted by SCCs, and OpenShift's label syncer manages the Pod Security labels.
+GATEWAY_POD_SECURITY = env_choice("GATEWAY_POD_SECURITY", "baseline", ("baseline", "privileged", "restricted", "none"))
 
 LOGGING = {
     "version": 1,

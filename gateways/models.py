@@ -113,6 +113,9 @@ class Gateway(SpecResource):
     cluster = models.ForeignKey(ManagedCluster, on_delete=models.PROTECT, related_name="gateways")
     name = models.CharField(max_length=NAME_MAX_LENGTH, validators=[validate_gateway_name])
     namespace = models.CharField(max_length=63, unique=True, editable=False)
+    # The Helm release: named as the namespace, so that the chart's cluster-scoped objects (named after the
+    # release) are unique per gateway. Gateways installed before that keep their name as the release name.
+    helm_release_name = models.CharField(max_length=53, editable=False, default="")
 
     image = models.CharField(max_length=512, validators=[validate_image])
     supervisor_image = models.CharField(max_length=512, validators=[validate_image])
@@ -199,13 +202,18 @@ class Gateway(SpecResource):
 
     @property
     def helm_release(self) -> str:
-        """The Helm release name: the gateway's name, alone in its own namespace."""
-        return self.name
+        """The Helm release name (see ``helm_release_name``)."""
+        return self.helm_release_name or self.name
 
     def assign_namespace(self) -> None:
-        """Namespaces are assigned once, from the name and the id, and never change."""
+        """The namespace and the release are named once, from the name and the id, and never change.
+
+        `gw-<name>-<id8>` is at most 52 characters, within Helm's 53 for a release name.
+        """
         if not self.namespace:
             self.namespace = f"gw-{self.name}-{self.id.hex[:8]}"
+        if not self.helm_release_name:
+            self.helm_release_name = self.namespace
 
     def clean(self) -> None:
         errors: dict[str, Any] = {}

@@ -56,6 +56,15 @@ MAX_HOST_LENGTH = 253
 CHART_NAME = "openshell"
 
 
+# OpenShift's default `restricted-v2` SCC admits only the UIDs and groups of the namespace's range, and assigns
+# them when unset; the chart's defaults (1000) are refused. The upstream chart's README ("Install on OpenShift")
+# sets both to null, so the SCC assigns them.
+OPENSHIFT_SECURITY_CONTEXT: dict[str, Any] = {
+    "podSecurityContext": {"fsGroup": None},
+    "securityContext": {"runAsUser": None},
+}
+
+
 class ValuesError(ValueError):
     """The spec, cluster and routing config cannot be mapped to valid values."""
 
@@ -278,6 +287,8 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
     if server:
         values["server"] = server
     values.update(_routing_values(spec, cluster, routing))
+    if cluster.flavour == "openshift":
+        values.update(OPENSHIFT_SECURITY_CONTEXT)
     if cluster.agent_sandbox_preflight is not None:
         values["agentSandbox"] = {"preflight": {"enabled": cluster.agent_sandbox_preflight}}
     return values

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from controlplane.capabilities import capabilities_from
+from controlplane.capabilities import PROBED_RESOURCES, capabilities_from
 from controlplane.models import ManagedCluster
 from workers import breaker
 from workers.drivers.errors import DriverError
@@ -36,7 +36,10 @@ def probe(cluster: ManagedCluster) -> ManagedCluster:
     try:
         with KubeClient(cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS) as kube:
             version = kube.version()
-            cluster.capabilities = capabilities_from(kube.served_api_versions())
+            served = kube.served_api_versions()
+            for group, plural in PROBED_RESOURCES:
+                served |= {f"{group}/{version}/{plural}" for version in kube.served_versions(group, plural)}
+            cluster.capabilities = capabilities_from(served)
     except DriverError as exc:
         cluster.reachable, cluster.probe_message = False, str(exc)[:1024]
     else:

@@ -171,7 +171,10 @@ def test_maximal_values_cover_the_chart_interface() -> None:
     for cluster in FLAVOUR_CLUSTERS.values():
         covered |= leaf_paths(gateway_values(MAXIMAL_SPEC, cluster, MAXIMAL_ROUTING))
     defaults = leaf_paths(chart_defaults())
-    not_driven = {"image.pullPolicy", "networkPolicy.enabled", "openshiftRoute.annotations"}
+    not_driven = {
+        "image.pullPolicy", "networkPolicy.enabled", "openshiftRoute.annotations", "securityContext.runAsNonRoot",
+        "securityContext.allowPrivilegeEscalation", "securityContext.capabilities.drop",
+    }
     assert defaults - covered == not_driven
     annotation = r"openshiftRoute.annotations.haproxy\.router\.openshift\.io/timeout"
     assert covered - defaults == {annotation}  # below the free-form annotations map

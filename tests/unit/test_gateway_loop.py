@@ -44,9 +44,10 @@ class FakeKube:
         self.objects[(plural, meta.get("namespace", ""), meta["name"])] = obj
 
     def list_objects(self, api_version: str, plural: str, namespace: str | None = None,
-                     label_selector: str | None = None) -> list[dict[str, Any]]:
+                     label_selector: str | None = None, field_selector: str | None = None) -> list[dict[str, Any]]:
         self._check()
         wanted = dict(part.split("=") for part in (label_selector or "").split(",") if "=" in part)
+        fields = dict(part.split("=") for part in (field_selector or "").split(",") if "=" in part)
         kind_of = {"statefulsets": "StatefulSet", "secrets": "Secret", "deployments": "Deployment"}
         # Like the real driver, every item carries its apiVersion and kind.
         return [
@@ -54,7 +55,12 @@ class FakeKube:
             for (kind, ns, _), obj in sorted(self.objects.items())
             if kind == plural and (namespace is None or ns == namespace)
             and all(obj["metadata"].get("labels", {}).get(k) == v for k, v in wanted.items())
+            and all(obj.get(k) == v for k, v in fields.items())
         ]
+
+    def delete_object(self, api_version: str, plural: str, namespace: str, name: str) -> None:
+        self._check()
+        self.objects.pop((plural, namespace, name), None)
 
     def ensure_namespace(self, name: str, labels: dict[str, str]) -> None:
         self._check()

@@ -149,6 +149,36 @@ class KubeClient:
             served.update(version["groupVersion"] for version in group.get("versions", []))
         return served
 
+    def served_versions(self, group: str, plural: str) -> list[str]:
+        """The versions of `group` that serve the resource `plural`, in the server's order of preference."""
+        found = self._get(f"/apis/{group}")
+        versions = [entry["version"] for entry in (found or {}).get("versions", [])]
+        serving = []
+        for version in versions:
+            resources = (self._get(f"/apis/{group}/{version}") or {}).get("resources", [])
+            if any(resource.get("name") == plural for resource in resources):
+                serving.append(version)
+        return serving
+
+    def get_secret_data(self, namespace: str, name: str) -> dict[str, str] | None:
+        """A Secret's data, decoded as UTF-8 text, or None when it does not exist. Values are never logged."""
+        secret = self._get(api_path("v1", "secrets", namespace, name))
+        if secret is None:
+            return None
+        encoded = (secret.get("data") or {}).items()
+        data = {key: base64.b64decode(value).decode(errors="replace") for key, value in encoded}
+        self._secrets |= errors.secret_strings(list(data.values()))
+        return data
+
+    def apply_object(self, body: dict[str, Any], plural: str) -> None:
+        """Create or replace a namespaced object of any served kind (`body` carries apiVersion and metadata)."""
+        self._apply(body, plural)
+
+    def delete_object(self, api_version: str, plural: str, namespace: str, name: str) -> None:
+        """Delete a namespaced object of any kind; a missing object, or an unserved kind, is fine."""
+        with contextlib.suppress(errors.NotFound):
+            self._request("DELETE", api_path(api_version, plural, namespace, name))
+
     def get_namespace(self, name: str) -> dict[str, Any] | None:
         """The Namespace object, or None when it does not exist."""
         return self._get(api_path("v1", "namespaces", name=name))
@@ -245,11 +275,14 @@ class KubeClient:
         plural: str,
         namespace: str | None = None,
         label_selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
         """All objects of a resource (every page), in one namespace or cluster-wide."""
         query: dict[str, str | int] = {"limit": LIST_PAGE_SIZE}
         if label_selector:
             query["labelSelector"] = label_selector
+        if field_selector:
+            query["fieldSelector"] = field_selector
         items: list[dict[str, Any]] = []
         while True:
             page = self._request("GET", api_path(api_version, plural, namespace), query=query)

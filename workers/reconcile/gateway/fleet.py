@@ -26,7 +26,7 @@ from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.drift import DRIFT_KINDS
 from workers.reconcile.gateway.load import MANAGED_BY, build_request
 from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
-from workers.reconcile.gateway.observe import WORKLOAD_KINDS, ClusterSnapshot, take_snapshot
+from workers.reconcile.gateway.observe import BACKEND_TLS_KIND, WORKLOAD_KINDS, ClusterSnapshot, take_snapshot
 from workers.reconcile.gateway.publish import changed_fields, publish
 from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest
 from workers.reconcile.gateway.result import PassResult
@@ -49,9 +49,9 @@ class ResyncReport:
 
 def snapshot_kinds(cluster: ManagedCluster, drift_detection: DriftMode) -> frozenset[str]:
     """Every kind the charts render when drift is compared; else only the workloads and the served routes."""
+    routes = {"GRPCRoute", BACKEND_TLS_KIND} if cluster.gateway_api else set()
     if drift_detection is not DriftMode.DISABLED:
-        return frozenset(DRIFT_KINDS)
-    routes = {"GRPCRoute"} if cluster.gateway_api else set()
+        return frozenset(DRIFT_KINDS) | routes
     return WORKLOAD_KINDS | routes | ({"Route"} if cluster.flavour == Flavour.OPENSHIFT else set())
 
 
@@ -65,6 +65,8 @@ def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> 
     if early is not None:
         return early
     view = snapshot.view(request)
+    if request.backend_tls_secret and view.backend_tls_policy(request.release) is None:
+        return None  # only a pass makes the BackendTLSPolicy
     if view.namespace_present and assess(request, view, chart.chart_version) is State.IN_SYNC:
         return summarise(request, view)
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["route_ready", "workload_ready"]
+__all__ = ["backend_tls_ready", "route_ready", "workload_ready"]
 
 
 def _workload_is_ready(obj: dict[str, Any]) -> bool:
@@ -40,3 +40,15 @@ def route_ready(routes: list[dict[str, Any]]) -> bool:
         if not ok:
             return False
     return True
+
+
+def backend_tls_ready(policy: dict[str, Any] | None) -> bool:
+    """A BackendTLSPolicy that some ancestor (Gateway) accepted with its references resolved (GEP-1897 status)."""
+    if policy is None:
+        return False
+    for ancestor in (policy.get("status") or {}).get("ancestors") or []:
+        conditions = ancestor.get("conditions") or []
+        unresolved = any(c.get("type") == "ResolvedRefs" and c.get("status") == "False" for c in conditions)
+        if _conditions_true(conditions, "Accepted") and not unresolved:
+            return True
+    return False

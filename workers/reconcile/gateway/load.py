@@ -25,7 +25,7 @@ from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest, 
 from workers.reconcile.gateway.required_apis import missing_apis
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["MANAGED_BY", "build_request", "routing_config", "timing"]
+__all__ = ["MANAGED_BY", "backend_tls_secret", "build_request", "routing_config", "timing"]
 
 MANAGED_BY = "controlplane"
 
@@ -50,6 +50,33 @@ def timing() -> Timing:
         ready_grace=timedelta(seconds=settings.GATEWAY_READY_GRACE_SECONDS),
         poll_interval=timedelta(seconds=settings.GATEWAY_POLL_SECONDS),
     )
+
+
+def _value(values: dict, defaults: dict, *path: str) -> object:
+    """A values key as Helm will see it: the value set, else the chart's default (None when neither has it)."""
+    for tree in (values, defaults):
+        node: object = tree
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is not None:
+            return node
+    return None
+
+
+def backend_tls_secret(values: dict | None, defaults: dict) -> str | None:
+    """The server certificate Secret a GRPCRoute's backend serves with; None without a route or without TLS."""
+    routed = values and _value(values, defaults, "grpcRoute", "enabled")
+    if not routed or _value(values, defaults, "server", "disableTls"):
+        return None
+    secret = _value(values, defaults, "server", "tls", "certSecretName")
+    return str(secret) if secret else None
+
+
+def pod_security(gateway: Gateway) -> str | None:
+    """The Pod Security level a gateway's namespace enforces (GATEWAY_POD_SECURITY); None on OpenShift or `none`."""
+    if gateway.cluster.flavour == "openshift" or settings.GATEWAY_POD_SECURITY == "none":
+        return None
+    return str(settings.GATEWAY_POD_SECURITY)
 
 
 def _drift_reported(gateway: Gateway) -> str | None:
@@ -85,6 +112,8 @@ def build_request(
             f"{MANAGED_BY}/managed": "true",
             f"{MANAGED_BY}/gateway-id": str(gateway.pk),
         },
+        pod_security=pod_security(gateway),
+        backend_tls_secret=backend_tls_secret(values, chart.defaults),
         prerequisites=Prerequisites(
             db_secret_name=db_secret_name(gateway.helm_release),
             db_uri=gateway.database_uri if external_db else None,

@@ -11,10 +11,12 @@ from collections.abc import Callable
 
 from workers.drivers import errors
 from workers.reconcile.gateway import actions
+from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.drift import Drift, drift_message, find_drift
-from workers.reconcile.gateway.health import route_ready, workload_ready
+from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
 from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
+from workers.reconcile.gateway.pod_problems import pod_problems
 from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
@@ -82,7 +84,8 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
             state = assess(request, view, io.chart.chart_version)
             release = view.release.status if view.release else None
             if state is State.IN_SYNC:
-                return summarise(request, view, result)
+                action_name = "SecureBackend"
+                return summarise(request, view, result, ensure_backend_tls(request, io, view))
             if state is State.BUSY:
                 result.requeue_after = BUSY_REQUEUE_SECONDS
                 result.phase = "Provisioning"
@@ -101,7 +104,17 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
     except errors.DriverError as exc:
         if errors.is_outage(exc):
             return unreachable(request, str(exc), result)
-        return fail(request, action_name, str(exc), result)
+        return fail(request, action_name, _with_pod_problems(request, io, str(exc)), result)
+
+
+def _with_pod_problems(request: GatewayRequest, io: PassIo, message: str) -> str:
+    """A failed action's message, followed by the namespace's latest pod problems (a refused hook pod, say)."""
+    try:
+        events = io.kube.list_objects("v1", "events", request.namespace, field_selector="type=Warning")
+    except errors.DriverError:
+        return message
+    problems = pod_problems(events, ("",), request.now)
+    return "; ".join([message, *problems])
 
 
 def unreachable(request: GatewayRequest, message: str, result: PassResult | None = None) -> PassResult:
@@ -164,8 +177,31 @@ def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> St
     )
 
 
-def summarise(request: GatewayRequest, view: GatewayView, result: PassResult | None = None) -> PassResult:
-    """The status of a deployed, current release: Running once healthy, else Provisioning or Degraded."""
+def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem: str | None) -> str | None:
+    """What a deployed, current release still waits for before it is Ready (None: nothing), and why."""
+    if not workload_ready(view.workloads):
+        owners = [obj["metadata"]["name"] for obj in view.workloads]
+        return "; ".join(["the workload is not ready", *pod_problems(view.warnings, owners, request.now)])
+    if request.route_host is not None and not route_ready(view.routes):
+        return "the route is not accepted yet"
+    if request.backend_tls_secret is None:
+        return None
+    if backend_tls_problem is not None:
+        return f"TLS to the gateway pod is not set up: {backend_tls_problem}"
+    if not backend_tls_ready(view.backend_tls_policy(request.release)):
+        return "the BackendTLSPolicy is not accepted yet"
+    return None
+
+
+def summarise(
+    request: GatewayRequest,
+    view: GatewayView,
+    result: PassResult | None = None,
+    backend_tls_problem: str | None = None,
+) -> PassResult:
+    """The status of a deployed, current release: Running once healthy, else Provisioning or Degraded.
+
+    ``backend_tls_problem`` is why the pass could not set up TLS from the route's proxy to the pod."""
     result = result or PassResult()
     assert view.release is not None
     release = view.release.status
@@ -173,9 +209,8 @@ def summarise(request: GatewayRequest, view: GatewayView, result: PassResult | N
     result.condition(*REACHABLE)
     result.condition(*APIS_SERVED)
     _report_drift(request, detect_drift(request, view), result)
-    workload_ok = workload_ready(view.workloads)
-    route_ok = request.route_host is None or route_ready(view.routes)
-    ready = workload_ok and route_ok
+    waiting = _waiting_for(request, view, backend_tls_problem)
+    ready = waiting is None
     result.phase = phase_for(
         deleting=False, stalled=False, released=True, ready=ready, was_running=request.was_running,
         deployed_at=release.last_deployed, now=request.now, grace=request.timing.ready_grace,
@@ -193,7 +228,7 @@ def summarise(request: GatewayRequest, view: GatewayView, result: PassResult | N
         result.condition("Reconciling", "False", "Succeeded", f"Generation {request.generation} is applied")
         result.requeue_after = None
     else:
-        waiting = "the workload is not ready" if not workload_ok else "the route is not accepted yet"
+        assert waiting is not None
         result.condition("Ready", "False", "Progressing" if result.phase == "Provisioning" else "Degraded", waiting)
         result.condition("Reconciling", "True", "Progressing", f"Waiting: {waiting}")
         # Poll only while provisioning; a Degraded gateway is woken by the cluster watcher or the resync.
@@ -238,6 +273,7 @@ def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResu
     try:
         actions.uninstall(request, io, result)
         if io.kube.namespace_exists(request.namespace):
+            remove_backend_tls(request, io)
             remove_prerequisites(request, io)
             io.kube.delete_namespace(request.namespace)
         if io.kube.namespace_exists(request.namespace):

@@ -18,12 +18,26 @@ from typing import Any
 from workers.drivers import errors
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR, StoredRelease, latest_releases
 from workers.drivers.kube import KubeClient
+from workers.reconcile.gateway.backend_tls_objects import (
+    BACKEND_TLS_GROUP,
+    BACKEND_TLS_PLURAL,
+    BACKEND_TLS_VERSIONS,
+    backend_tls_name,
+)
 from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL, manifest_objects
+from workers.reconcile.gateway.health import workload_ready
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 
 __all__ = ["ClusterSnapshot", "GatewayView", "observe_gateway", "route_kind", "take_snapshot"]
 
 WORKLOAD_KINDS = frozenset({"StatefulSet", "Deployment"})
+BACKEND_TLS_KIND = "BackendTLSPolicy"
+# kind -> the apiVersions to list it at, the first served one wins; and its plural.
+LISTED_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
+    **{kind: ((api_version,), plural) for kind, (api_version, plural) in DRIFT_KINDS.items()},
+    BACKEND_TLS_KIND: (tuple(f"{BACKEND_TLS_GROUP}/{v}" for v in BACKEND_TLS_VERSIONS), BACKEND_TLS_PLURAL),
+}
+WARNINGS = "type=Warning"
 LiveObjects = Mapping[tuple[str, str], dict[str, Any]]
 
 
@@ -40,10 +54,16 @@ class GatewayView:
     kinds: frozenset[str] = frozenset()
     route_kind: str | None = None
     namespace_present: bool = True
+    # The namespace's Warning events, read only while a workload is not ready (empty otherwise).
+    warnings: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def workloads(self) -> list[dict[str, Any]]:
         return [obj for (kind, _), obj in self.objects.items() if kind in WORKLOAD_KINDS]
+
+    def backend_tls_policy(self, release: str) -> dict[str, Any] | None:
+        """The BackendTLSPolicy the control plane made for the release, as listed (None: absent or not listed)."""
+        return self.objects.get((BACKEND_TLS_KIND, backend_tls_name(release)))
 
     @property
     def routes(self) -> list[dict[str, Any]]:
@@ -67,16 +87,33 @@ def _keyed(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, A
 def _list_if_served(
     kube: KubeClient, kind: str, namespace: str | None, selector: str
 ) -> list[dict[str, Any]]:
-    api_version, plural = DRIFT_KINDS[kind]
-    try:
-        return kube.list_objects(api_version, plural, namespace, selector)
-    except errors.NotFound:  # the cluster does not serve this API at all
-        return []
+    api_versions, plural = LISTED_KINDS[kind]
+    for api_version in api_versions:
+        try:
+            return kube.list_objects(api_version, plural, namespace, selector)
+        except errors.NotFound:  # the cluster does not serve this version of the API
+            continue
+    return []
+
+
+def _warnings_if_unready(
+    kube: KubeClient, namespace: str | None, objects: Iterable[dict[str, Any]]
+) -> tuple[dict[str, Any], ...]:
+    """The Warning events (of one namespace, or every one) when some workload among ``objects`` is not ready."""
+    workloads = [obj for obj in objects if obj.get("kind") in WORKLOAD_KINDS]
+    if not workloads or all(workload_ready([obj]) for obj in workloads):
+        return ()
+    return tuple(kube.list_objects("v1", "events", namespace, field_selector=WARNINGS))
 
 
 def pass_kinds(request: GatewayRequest, release: StoredRelease | None) -> frozenset[str]:
     """What a pass lists: the workloads and the route, and with drift detection the manifest's other kinds."""
-    kinds = set(WORKLOAD_KINDS) | {kind for kind in [route_kind(request.values)] if kind}
+    route = route_kind(request.values)
+    kinds = set(WORKLOAD_KINDS)
+    if route:
+        kinds.add(route)
+    if route == "GRPCRoute":
+        kinds.add(BACKEND_TLS_KIND)
     if release is not None and request.drift_detection is not DriftMode.DISABLED:
         kinds |= {obj.get("kind") for obj in manifest_objects(release.manifest)} & DRIFT_KINDS.keys()
     return frozenset(kinds)
@@ -90,7 +127,13 @@ def observe_gateway(kube: KubeClient, request: GatewayRequest) -> GatewayView:
     selector = f"{INSTANCE_LABEL}={name}"
     kinds = pass_kinds(request, release)
     objects = _keyed(obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, ns, selector))
-    return GatewayView(release=release, objects=objects, kinds=kinds, route_kind=route_kind(request.values))
+    return GatewayView(
+        release=release,
+        objects=objects,
+        kinds=kinds,
+        route_kind=route_kind(request.values),
+        warnings=_warnings_if_unready(kube, ns, objects.values()),
+    )
 
 
 @dataclass(frozen=True)
@@ -101,6 +144,7 @@ class ClusterSnapshot:
     objects: dict[tuple[str, str], LiveObjects]
     kinds: frozenset[str]
     namespaces: frozenset[str]
+    warnings: Mapping[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
 
     def view(self, request: GatewayRequest) -> GatewayView:
         key = (request.namespace, request.release)
@@ -110,6 +154,7 @@ class ClusterSnapshot:
             kinds=self.kinds,
             route_kind=route_kind(request.values),
             namespace_present=request.namespace in self.namespaces,
+            warnings=self.warnings.get(request.namespace, ()),
         )
 
 
@@ -124,7 +169,16 @@ def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], LiveO
 def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]) -> ClusterSnapshot:
     """A few paged, cluster-wide LISTs: Helm's records, the chart's objects of ``kinds``, managed namespaces."""
     releases = latest_releases(kube.list_objects("v1", "secrets", None, HELM_OWNER_SELECTOR))
-    objects = _by_instance(obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL))
+    listed = [obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL)]
     managed = kube.list_objects("v1", "namespaces", None, managed_selector)
     namespaces = frozenset(ns["metadata"]["name"] for ns in managed)
-    return ClusterSnapshot(releases=releases, objects=objects, kinds=kinds, namespaces=namespaces)
+    warnings: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for event in _warnings_if_unready(kube, None, listed):
+        warnings[(event.get("metadata") or {}).get("namespace", "")].append(event)
+    return ClusterSnapshot(
+        releases=releases,
+        objects=_by_instance(listed),
+        kinds=kinds,
+        namespaces=namespaces,
+        warnings={namespace: tuple(events) for namespace, events in warnings.items()},
+    )

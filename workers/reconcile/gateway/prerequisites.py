@@ -34,7 +34,7 @@ def _tenant_ca(io: PassIo, namespace: str, name: str) -> str:
 def ensure_prerequisites(request: GatewayRequest, io: PassIo) -> None:
     """Create or repair everything Helm relies on; remove what the spec no longer asks for."""
     ns, labels, pre = request.namespace, request.namespace_labels, request.prerequisites
-    io.kube.ensure_namespace(ns, labels)
+    io.kube.ensure_namespace(ns, request.namespace_object_labels)
     if pre.db_uri:
         io.kube.apply_secret(ns, pre.db_secret_name, {"uri": pre.db_uri}, labels)
     else:

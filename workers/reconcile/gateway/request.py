@@ -9,7 +9,9 @@ from typing import Any
 
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["Chart", "DriftMode", "GatewayRequest", "Prerequisites", "ReleaseInputs", "Timing"]
+__all__ = ["POD_SECURITY_ENFORCE", "Chart", "DriftMode", "GatewayRequest", "Prerequisites", "ReleaseInputs", "Timing"]
+
+POD_SECURITY_ENFORCE = "pod-security.kubernetes.io/enforce"
 
 
 class DriftMode(enum.Enum):
@@ -90,3 +92,15 @@ class GatewayRequest:
     missing_apis: tuple[str, ...] = ()
     # The chart release the values were built for (None: built without one, as in tests and previews).
     release_id: str | None = None
+    # The server certificate Secret behind a Gateway API route: TLS to the pod needs a BackendTLSPolicy from it
+    # (None: no GRPCRoute, or the chart serves plaintext).
+    backend_tls_secret: str | None = None
+    # The Pod Security level the namespace enforces (label pod-security.kubernetes.io/enforce); None: no label.
+    pod_security: str | None = None
+
+    @property
+    def namespace_object_labels(self) -> dict[str, str]:
+        """The namespace's labels: ours, and the Pod Security level when one is set."""
+        if self.pod_security is None:
+            return dict(self.namespace_labels)
+        return {**self.namespace_labels, POD_SECURITY_ENFORCE: self.pod_security}

@@ -13,6 +13,8 @@ __all__ = ["missing_apis"]
 NEEDED_BY: dict[str, tuple[str, ...]] = {
     "agent_sandbox": ("agentSandbox", "preflight", "enabled"),
     "grpc_route": ("grpcRoute", "enabled"),
+    # TLS from the route's proxy to the gateway pod (see backend_tls_objects).
+    "backend_tls_policy": ("grpcRoute", "enabled"),
     "openshift_route": ("openshiftRoute", "enabled"),
     "cert_manager": ("certManager", "enabled"),
 }

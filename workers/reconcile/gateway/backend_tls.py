@@ -1,0 +1,57 @@
+"""Reconcile the BackendTLSPolicy and BackendCA ConfigMap of a gateway routed through the Gateway API (I/O).
+
+See ``backend_tls_objects`` for why. They are made after Helm, from the server certificate the chart's
+certgen hook (or cert-manager) issued, updated when it changes, and removed with the gateway.
+"""
+
+from __future__ import annotations
+
+from workers.reconcile.gateway.backend_tls_objects import (
+    BACKEND_TLS_GROUP,
+    BACKEND_TLS_PLURAL,
+    BACKEND_TLS_VERSIONS,
+    CertificateProblem,
+    backend_ca_name,
+    backend_tls_name,
+    backend_tls_objects,
+    route_backend_service,
+    server_certificate,
+)
+from workers.reconcile.gateway.io import PassIo
+from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.request import GatewayRequest
+
+__all__ = ["ensure_backend_tls", "remove_backend_tls"]
+
+
+def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -> str | None:
+    """Create or update both objects; answer why TLS to the pod is not in place yet (None: it is, or not needed)."""
+    secret, ns = request.backend_tls_secret, request.namespace
+    if secret is None or view.release is None:
+        return None
+    service = route_backend_service(view.release.manifest)
+    if service is None:
+        return "The release renders no GRPCRoute backend Service to secure"
+    served = io.kube.served_versions(BACKEND_TLS_GROUP, BACKEND_TLS_PLURAL)
+    version = next((v for v in BACKEND_TLS_VERSIONS if v in served), None)
+    if version is None:
+        return f"The cluster does not serve BackendTLSPolicy ({BACKEND_TLS_GROUP}), which TLS to the gateway pod needs"
+    data = io.kube.get_secret_data(ns, secret)
+    if data is None:
+        return f"Waiting for the server certificate Secret {ns}/{secret}"
+    try:
+        tls = server_certificate(data, secret, service, ns)
+    except CertificateProblem as exc:
+        return str(exc)
+    configmap, policy = backend_tls_objects(request.release, ns, service, tls, version, request.namespace_labels)
+    io.kube.apply_object(configmap, "configmaps")
+    io.kube.apply_object(policy, BACKEND_TLS_PLURAL)
+    return None
+
+
+def remove_backend_tls(request: GatewayRequest, io: PassIo) -> None:
+    """Delete both objects, whichever version of the API served the policy."""
+    for version in BACKEND_TLS_VERSIONS:
+        io.kube.delete_object(f"{BACKEND_TLS_GROUP}/{version}", BACKEND_TLS_PLURAL, request.namespace,
+                              backend_tls_name(request.release))
+    io.kube.delete_object("v1", "configmaps", request.namespace, backend_ca_name(request.release))

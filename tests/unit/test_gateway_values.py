@@ -538,3 +538,17 @@ def test_host_in_domains(host: str, domains: tuple[str, ...], inside: bool) -> N
 
 def test_default_route_host_has_one_prefix() -> None:
     assert default_route_host("gw-alpha-1a2b3c4d", "apps.example.com") == "gw-alpha-1a2b3c4d.apps.example.com"
+
+
+@pytest.mark.parametrize("cluster", [OCP, OCP_GWAPI])
+def test_openshift_lets_the_scc_assign_the_uid_and_fs_group(cluster: ClusterFacts) -> None:
+    """restricted-v2 refuses the chart's 1000s; null (upstream README, "Install on OpenShift") lets it assign them."""
+    values = gateway_values(SPEC, cluster, ROUTING)
+    assert values["podSecurityContext"] == {"fsGroup": None}
+    assert values["securityContext"] == {"runAsUser": None}
+
+
+@pytest.mark.parametrize("cluster", [K8S, K8S_NO_GWAPI])
+def test_kubernetes_keeps_the_charts_security_context(cluster: ClusterFacts) -> None:
+    values = gateway_values(replace(SPEC, route_enabled=cluster.gateway_api), cluster, ROUTING)
+    assert "podSecurityContext" not in values and "securityContext" not in values

@@ -1,0 +1,122 @@
+"""The BackendTLSPolicy and BackendCA ConfigMap built from the server certificate the chart's hook issued (pure)."""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from workers.reconcile.gateway.backend_tls_objects import (
+    BackendTls,
+    CertificateProblem,
+    backend_tls_objects,
+    route_backend_service,
+    server_certificate,
+)
+from workers.reconcile.gateway.drift import INSTANCE_LABEL
+
+NOW = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)
+
+
+def _pem(cert: x509.Certificate) -> str:
+    return cert.public_bytes(serialization.Encoding.PEM).decode()
+
+
+def _ca(name: str) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    cert = (
+        x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
+        .serial_number(x509.random_serial_number()).not_valid_before(NOW).not_valid_after(NOW + datetime.timedelta(1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    return cert, key
+
+
+def _leaf(ca: tuple[x509.Certificate, ec.EllipticCurvePrivateKey], sans: list[x509.GeneralName],
+          usage: x509.ObjectIdentifier = ExtendedKeyUsageOID.SERVER_AUTH) -> x509.Certificate:
+    key = ec.generate_private_key(ec.SECP256R1())
+    builder = (
+        x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "gateway")]))
+        .issuer_name(ca[0].subject).public_key(key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(NOW).not_valid_after(NOW + datetime.timedelta(1))
+        .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
+    )
+    if sans:
+        builder = builder.add_extension(x509.SubjectAlternativeName(sans), critical=False)
+    return builder.sign(ca[1], hashes.SHA256())
+
+
+CA = _ca("openshell-ca")
+SERVICE_SANS = [
+    x509.DNSName("gw-edge-openshell"), x509.DNSName("gw-edge-openshell.gw-edge.svc"),
+    x509.DNSName("gw-edge-openshell.gw-edge.svc.cluster.local"), x509.DNSName("localhost"),
+    x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+]
+
+
+def _data(cert: x509.Certificate, ca: x509.Certificate = CA[0]) -> dict[str, str]:
+    return {"tls.crt": _pem(cert), "tls.key": "unused", "ca.crt": _pem(ca)}
+
+
+def test_the_services_full_dns_name_is_validated_against_the_signing_ca() -> None:
+    tls = server_certificate(_data(_leaf(CA, SERVICE_SANS)), "openshell-server-tls", "gw-edge-openshell", "gw-edge")
+    assert tls.hostname == "gw-edge-openshell.gw-edge.svc.cluster.local"
+    assert x509.load_pem_x509_certificate(tls.ca_pem.encode()) == CA[0]
+
+
+def test_without_the_service_name_another_dns_san_is_taken_never_a_wildcard() -> None:
+    cert = _leaf(CA, [x509.DNSName("*.example.org"), x509.DNSName("gw.example.org")])
+    assert server_certificate(_data(cert), "s", "svc", "ns").hostname == "gw.example.org"
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ({"tls.crt": ""}, "has no tls.crt or ca.crt"),
+        ({"tls.crt": "not pem", "ca.crt": "not pem"}, "does not hold PEM certificates"),
+        (_data(_leaf(CA, SERVICE_SANS), ca=_ca("another-ca")[0]), "does not verify its tls.crt"),
+        (_data(_leaf(CA, SERVICE_SANS, ExtendedKeyUsageOID.CLIENT_AUTH)), "is not for TLS servers"),
+        (_data(_leaf(CA, [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))])), "names no DNS SAN"),
+    ],
+)
+def test_a_certificate_that_cannot_back_the_policy_says_why(data: dict[str, str], problem: str) -> None:
+    with pytest.raises(CertificateProblem, match=problem):
+        server_certificate(data, "openshell-server-tls", "gw-edge-openshell", "gw-edge")
+
+
+def test_the_policy_targets_the_service_and_names_the_ca_configmap() -> None:
+    tls = BackendTls(ca_pem="PEM\n", hostname="svc.ns.svc.cluster.local")
+    configmap, policy = backend_tls_objects("gw-edge", "gw-edge", "svc", tls, "v1alpha3", {"owner": "us"})
+    assert configmap["data"] == {"ca.crt": "PEM\n"}
+    assert configmap["metadata"]["labels"] == {"owner": "us", INSTANCE_LABEL: "gw-edge"}
+    assert policy["apiVersion"] == "gateway.networking.k8s.io/v1alpha3"
+    assert policy["spec"] == {
+        "targetRefs": [{"group": "", "kind": "Service", "name": "svc"}],
+        "validation": {
+            "caCertificateRefs": [{"group": "", "kind": "ConfigMap", "name": configmap["metadata"]["name"]}],
+            "hostname": "svc.ns.svc.cluster.local",
+        },
+    }
+
+
+def test_the_backend_service_is_the_grpcroutes_backend() -> None:
+    manifest = """---
+kind: Service
+metadata: {name: other}
+---
+kind: GRPCRoute
+metadata: {name: route}
+spec:
+  rules:
+  - backendRefs:
+    - {name: gw-edge-openshell, port: 8080}
+"""
+    assert route_backend_service(manifest) == "gw-edge-openshell"
+    assert route_backend_service("---\nkind: Service\nmetadata: {name: x}\n") is None

@@ -221,3 +221,21 @@ def test_staff_who_are_not_superusers_are_tenants(make_user, alice_api, created)
     assert client.get("/api/v1/gateways/").json()["count"] == 0
     assert client.get(url(created)).status_code == 404
     assert client.get("/api/v1/clusters/").status_code == 403
+
+
+def test_a_new_gateways_release_is_named_as_its_namespace(created) -> None:
+    """The chart names cluster-scoped objects after the release, so two owners' `edge` must not share one."""
+    gateway = Gateway.objects.get(pk=created["id"])
+    assert gateway.helm_release == gateway.helm_release_name == created["namespace"]
+    assert len(gateway.helm_release) <= 53  # Helm's limit for a release name
+
+
+def test_the_migration_keeps_existing_gateways_release_names(created, alice) -> None:
+    """Gateways from before release names were stored keep their name as the release: nothing is renamed."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    Gateway.objects.filter(pk=created["id"]).update(helm_release_name="")
+    import_module("gateways.migrations.0008_gateway_helm_release_name").keep_existing_release_names(apps, None)
+    assert Gateway.objects.get(pk=created["id"]).helm_release == "edge"

@@ -249,6 +249,7 @@ DEFAULT_OCP_HOST = "gw-alpha-1a2b3c4d.apps.ocp.example.com"
 GRPC_OFF = {"enabled": False}
 ROUTE_OFF = {"enabled": False}
 CERT_OFF = {"enabled": False}
+CERT_RELEASES_CHOICE = None  # behind the Gateway API the release's values choose certgen or cert-manager
 
 
 def _grpc(host: str) -> dict[str, Any]:
@@ -266,8 +267,8 @@ def _cert(host: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("cluster", "route_enabled", "host", "expected"),
     [
-        (K8S, True, "", (_grpc(DEFAULT_K8S_HOST), ROUTE_OFF, CERT_OFF)),
-        (K8S, True, "gw.tenant.example.org", (_grpc("gw.tenant.example.org"), ROUTE_OFF, CERT_OFF)),
+        (K8S, True, "", (_grpc(DEFAULT_K8S_HOST), ROUTE_OFF, CERT_RELEASES_CHOICE)),
+        (K8S, True, "gw.tenant.example.org", (_grpc("gw.tenant.example.org"), ROUTE_OFF, CERT_RELEASES_CHOICE)),
         (K8S, False, "", (GRPC_OFF, ROUTE_OFF, CERT_OFF)),
         (K8S_NO_GWAPI, False, "", (GRPC_OFF, ROUTE_OFF, CERT_OFF)),
         (OCP, True, "", (GRPC_OFF, _route(DEFAULT_OCP_HOST), _cert(DEFAULT_OCP_HOST))),
@@ -278,7 +279,7 @@ def _cert(host: str) -> dict[str, Any]:
             (GRPC_OFF, _route("gw.tenant.example.org"), _cert("gw.tenant.example.org")),
         ),
         (OCP, False, "", (GRPC_OFF, ROUTE_OFF, CERT_OFF)),
-        (OCP_GWAPI, True, "", (_grpc(DEFAULT_OCP_HOST), ROUTE_OFF, CERT_OFF)),
+        (OCP_GWAPI, True, "", (_grpc(DEFAULT_OCP_HOST), ROUTE_OFF, CERT_RELEASES_CHOICE)),
         (OCP_GWAPI, False, "", (GRPC_OFF, ROUTE_OFF, CERT_OFF)),
     ],
     ids=[
@@ -297,7 +298,7 @@ def test_routing_table(
     cluster: ClusterFacts, route_enabled: bool, host: str, expected: tuple[dict[str, Any], ...]
 ) -> None:
     values = gateway_values(replace(SPEC, route_enabled=route_enabled, route_host=host), cluster, ROUTING)
-    assert (values["grpcRoute"], values["openshiftRoute"], values["certManager"]) == expected
+    assert (values["grpcRoute"], values["openshiftRoute"], values.get("certManager")) == expected
 
 
 def test_kubernetes_without_gateway_api_cannot_expose_a_route() -> None:
@@ -419,7 +420,6 @@ def test_minimal_values_in_full() -> None:
         "supervisor": {"image": {"repository": "ghcr.io/example/supervisor", "tag": "1.0"}},
         "grpcRoute": _grpc(DEFAULT_K8S_HOST),
         "openshiftRoute": ROUTE_OFF,
-        "certManager": CERT_OFF,
     }
 
 

@@ -49,6 +49,7 @@ CERTGEN_COMMAND = "generate-certs"
 CLUSTER_RESOURCE_NAMESPACE = "cert-manager"  # where a ClusterIssuer's CA Secret lives, as cert-manager's default
 CERT_MANAGER = "/apis/cert-manager.io/v1"
 REQUEST_TIMEOUT_SECONDS = 10.0
+USER_AGENT = "devcluster-pki-player"  # tests leave the player's requests out of the request log they read
 
 
 class ApiError(RuntimeError):
@@ -93,6 +94,7 @@ class KubeApi:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.server + path, data=data, method=method)
         request.add_header("Accept", "application/json")
+        request.add_header("User-Agent", USER_AGENT)
         if self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         if data is not None:

@@ -1,12 +1,15 @@
-"""Command line: `python -m devcluster serve --kubeconfig PATH [...]`."""
+"""Command line: `python -m devcluster serve --kubeconfig PATH [...]`, and `play-pki --kubeconfig PATH`, the
+separate process that plays certgen hooks and cert-manager against a running devcluster."""
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from pathlib import Path
 
-from devcluster import presets
+from devcluster import pki_player, presets
 from devcluster.paging import DEFAULT_CONTINUE_WINDOW_SECONDS
 from devcluster.server import serve
 from devcluster.watching import IDLE_BOOKMARK_SECONDS
@@ -44,11 +47,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="the Pod Security level enforced in namespaces without a pod-security.kubernetes.io/enforce label "
         "(privileged, as a real API server without an AdmissionConfiguration)",
     )
+    play = commands.add_parser("play-pki", help="play certgen hook Jobs and cert-manager until SIGTERM/SIGINT")
+    play.add_argument("--kubeconfig", type=Path, required=True, help="the cluster to play against")
+    play.add_argument("--interval", type=float, default=0.1, help="seconds between polls")
     return parser.parse_args(argv)
+
+
+def play_pki(kubeconfig: Path, interval: float) -> None:
+    """Run the PKI player in the foreground; SIGTERM/SIGINT stop it after the current pass."""
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    pki_player.main(kubeconfig, interval, stop)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "play-pki":
+        play_pki(args.kubeconfig, args.interval)
+        return 0
     serve(
         args.kubeconfig,
         args.port,

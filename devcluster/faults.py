@@ -102,13 +102,15 @@ class FaultInjector:
 
 
 class RequestLog:
-    """The most recent requests (method, path, query, content type, status)."""
+    """The most recent requests (method, path, query, content type, accept, status, user agent)."""
 
     def __init__(self, size: int = 2000) -> None:
         self._lock = threading.Lock()
         self._entries: deque[dict[str, Any]] = deque(maxlen=size)
 
-    def record(self, method: str, path: str, query: str, content_type: str, accept: str, status: int) -> None:
+    def record(
+        self, method: str, path: str, query: str, content_type: str, accept: str, status: int, user_agent: str = ""
+    ) -> None:
         entry = {
             "time": time.time(),
             "method": method,
@@ -117,6 +119,7 @@ class RequestLog:
             "content_type": content_type,
             "accept": accept,
             "status": status,
+            "user_agent": user_agent,
         }
         with self._lock:
             self._entries.append(entry)

@@ -165,6 +165,7 @@ class ApiHandler(BaseHTTPRequestHandler):
                 self.content_type,
                 self.headers.get("Accept", ""),
                 code,
+                self.headers.get("User-Agent", ""),
             )
         self.send_response(code)
 

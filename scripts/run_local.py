@@ -1,5 +1,5 @@
-"""Run the whole stack locally on embedded defaults: a devcluster, the API, a Celery worker, beat and the
-cluster watcher.
+"""Run the whole stack locally on embedded defaults: a devcluster with its PKI player (certgen hooks and
+cert-manager), the API, a Celery worker, beat and the cluster watcher.
 
 Started by ``make run``. State lives in ``.run/`` (git-ignored): generated keys, the SQLite
 database, the devcluster kubeconfig and the logs. Ctrl-C stops everything.
@@ -117,6 +117,7 @@ def main() -> None:
         wait_until(kubeconfig.exists, "the devcluster kubeconfig")
         web = os.environ.get("WEB_CONCURRENCY", "2")
         processes += [
+            start("pki-player", [PY, "-m", "devcluster", "play-pki", "--kubeconfig", str(kubeconfig)], env),
             start("api", [PY, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{API_PORT}", "-w", web], env),
             start("worker", [PY, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "2"], env),
             start("beat", [PY, "-m", "celery", "-A", "controlplane", "beat", "-l", "INFO",

@@ -31,6 +31,7 @@ def gateway_openshift_cluster(tmp_path_factory: pytest.TempPathFactory) -> Itera
     with start_devcluster(
         tmp_path_factory.mktemp("gw-ocp"), flavour="openshift", ready_delay=0.3, extra_presets=("agent-sandbox",)
     ) as dc:
+        dc.create_cluster_issuer("e2e-issuer")  # the stack's GATEWAY_CERT_ISSUER_NAME
         yield dc
 
 

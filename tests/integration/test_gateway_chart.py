@@ -151,6 +151,7 @@ def clusters(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Dev
     ):
         for cluster in (k8s, ocp):
             serve_agent_sandbox_api(cluster)
+        ocp.create_cluster_issuer(ROUTING.issuer_name)
         yield {"kubernetes": k8s, "openshift": ocp}
 
 
@@ -271,13 +272,13 @@ def test_template_on_kubernetes_renders_the_exact_images_and_a_grpcroute(offline
 def test_template_renders_the_hook_job_with_its_own_service_account_and_rbac(offline_helm: HelmCli) -> None:
     values = values_for("kubernetes", spec_for("gw-hooks-1"))
     docs = offline_helm.render("gw", "gw-hooks-1", values)
-    hooks = [d for d in docs if "helm.sh/hook" in (d["metadata"].get("annotations") or {})]
-    assert sorted((d["kind"], d["metadata"]["name"]) for d in hooks) == [
-        ("Job", "gw-migrate"),
-        ("Role", "gw-migrate"),
-        ("RoleBinding", "gw-migrate"),
-        ("ServiceAccount", "gw-migrate"),
+    all_hooks = [d for d in docs if "helm.sh/hook" in (d["metadata"].get("annotations") or {})]
+    assert sorted((d["kind"], d["metadata"]["name"]) for d in all_hooks) == [
+        (kind, name)
+        for kind in ("Job", "Role", "RoleBinding", "ServiceAccount")
+        for name in ("gw-certgen", "gw-migrate")
     ]
+    hooks = [d for d in all_hooks if d["metadata"]["name"] == "gw-migrate"]
     weights = {}
     for hook in hooks:
         annotations = hook["metadata"]["annotations"]
@@ -289,6 +290,36 @@ def test_template_renders_the_hook_job_with_its_own_service_account_and_rbac(off
     pod = job["spec"]["template"]["spec"]
     assert pod["serviceAccountName"] == "gw-migrate"
     assert containers(pod)["migrate"]["image"] == GATEWAY_IMAGE
+
+
+def test_template_renders_the_certgen_hook_as_upstream_and_mounts_its_secrets(offline_helm: HelmCli) -> None:
+    docs = offline_helm.render("gw", "gw-pki-1", values_for("kubernetes", spec_for("gw-pki-1")))
+    (job,) = [d for d in by_kind(docs, "Job") if d["metadata"]["name"] == "gw-certgen"]
+    assert job["metadata"]["annotations"]["helm.sh/hook-weight"] == "-20"
+    certgen = containers(job["spec"]["template"]["spec"])["certgen"]
+    assert certgen["command"] == ["/usr/local/bin/openshell-gateway"]
+    sans = [a.removeprefix("--server-san=") for a in certgen["args"] if a.startswith("--server-san=")]
+    assert certgen["args"][:4] == [
+        "generate-certs", "--server-secret-name=openshell-server-tls", "--client-secret-name=openshell-client-tls",
+        "--jwt-secret-name=gw-jwt-keys",
+    ]
+    assert sans == ["gw", "gw.gw-pki-1.svc", "gw.gw-pki-1.svc.cluster.local", "localhost", "gw.localhost",
+                    "*.gw.localhost", "host.docker.internal", "host.containers.internal", "127.0.0.1"]
+    (statefulset,) = by_kind(docs, "StatefulSet")
+    pod = statefulset["spec"]["template"]["spec"]
+    volumes = {v["name"]: v.get("secret", {}).get("secretName") for v in pod["volumes"]}
+    assert (volumes["tls-cert"], volumes["tls-client-ca"], volumes["sandbox-jwt"]) == (
+        "openshell-server-tls", "openshell-server-tls", "gw-jwt-keys"
+    )
+
+    docs = offline_helm.render("gw", "gw-pki-1", values_for("openshift", spec_for("gw-pki-1")))
+    (job,) = [d for d in by_kind(docs, "Job") if d["metadata"]["name"] == "gw-certgen"]
+    assert containers(job["spec"]["template"]["spec"])["certgen"]["args"] == [
+        "generate-certs", "--jwt-only", "--jwt-secret-name=gw-jwt-keys"
+    ]
+    disabled = _merge(values_for("kubernetes", spec_for("gw-pki-1")), {"pkiInitJob": {"enabled": False}})
+    docs = offline_helm.render("gw", "gw-pki-1", disabled)
+    assert "gw-certgen" not in {d["metadata"]["name"] for d in docs}
 
 
 def test_template_on_openshift_renders_a_route_and_a_certificate(offline_helm: HelmCli) -> None:
@@ -356,7 +387,13 @@ def test_install_and_upgrade_on_kubernetes(clusters: dict[str, DevCluster], helm
     status = json.loads(helm.run("status", "gw", "-n", namespace, "-o", "json").stdout)
     assert status["info"]["status"] == "deployed"
     hooks = {(h["kind"], h["name"]): h["last_run"]["phase"] for h in status["hooks"]}
-    assert hooks == {(kind, "gw-migrate"): "Succeeded" for kind in ("ServiceAccount", "Role", "RoleBinding", "Job")}
+    assert hooks == {
+        (kind, name): "Succeeded"
+        for kind in ("ServiceAccount", "Role", "RoleBinding", "Job")
+        for name in ("gw-migrate", "gw-certgen")
+    }
+    for name in ("openshell-server-tls", "openshell-client-tls", "gw-jwt-keys"):
+        assert get(cluster, f"/api/v1/namespaces/{namespace}/secrets/{name}"), f"the certgen hook made {name}"
     for path in ("/apis/batch/v1/namespaces/{}/jobs/gw-migrate", "/api/v1/namespaces/{}/serviceaccounts/gw-migrate"):
         assert get(cluster, path.format(namespace)) is None, "hook-succeeded resources are deleted"
 

@@ -46,6 +46,7 @@ def clusters(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Dev
         start_devcluster(tmp_path_factory.mktemp("drift-ocp"), flavour="openshift",
                          extra_presets=("agent-sandbox",)) as ocp,
     ):
+        ocp.create_cluster_issuer("corp-ca")  # the worker's GATEWAY_CERT_ISSUER_NAME (upstream_worker)
         yield {"kubernetes": k8s, "openshift": ocp}
 
 

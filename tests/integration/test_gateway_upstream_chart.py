@@ -51,6 +51,7 @@ def flavour_clusters(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[
             tmp_path_factory.mktemp("up-ocp"), flavour="openshift", extra_presets=("agent-sandbox",)
         ) as ocp,
     ):
+        ocp.create_cluster_issuer("corp-ca")  # upstream_worker's GATEWAY_CERT_ISSUER_NAME
         yield {"kubernetes": k8s, "openshift": ocp}
 
 

@@ -57,3 +57,8 @@ app.kubernetes.io/part-of: openshell
   value: sqlite:///var/lib/openshell/gateway.db
 {{- end }}
 {{- end -}}
+
+{{/* The sandbox JWT signing Secret, named as upstream's default: `<fullname>-jwt-keys`. */}}
+{{- define "openshell-gateway.jwtSecretName" -}}
+{{- printf "%s-jwt-keys" (include "openshell-gateway.fullname" .) -}}
+{{- end -}}

@@ -273,7 +273,7 @@ def _se_linux_options(allowed_types: set[str]) -> Any:
                 ok = False
             for key in flags:
                 if options.get(key):
-                    flags[key] = ok = False
+                    flags[key], ok = True, False
             return ok
 
         pod_options = _sc(spec).get("seLinuxOptions")

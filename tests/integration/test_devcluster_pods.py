@@ -365,8 +365,8 @@ def test_refused_pods_are_failed_create_events_and_zero_ready_replicas(
     name = rs["metadata"]["name"]
     (event,) = poll(lambda: events(kubectl, name, "FailedCreate"), what="FailedCreate")
     assert event["type"] == "Warning" and event["source"]["component"] == "replicaset-controller"
-    assert event["message"].startswith(f'Error creating: pods "{name}-')
-    assert 'is forbidden: violates PodSecurity "restricted:latest"' in event["message"]
+    prefix = f'Error creating: pods "{name}-" is forbidden: violates PodSecurity "restricted:latest": '
+    assert event["message"].startswith(prefix), event["message"]
     # The controller retries with a backoff; repeats raise the count of the one Event.
     (repeated,) = poll(lambda: [e for e in events(kubectl, name, "FailedCreate") if e["count"] >= 2], what="a retry")
     assert repeated["metadata"]["name"] == event["metadata"]["name"]
@@ -441,3 +441,30 @@ def test_helm_install_wait_sees_pods_running(devcluster: DevCluster, devcluster_
     listed = devcluster.call("GET", f"/api/v1/namespaces/{devcluster_namespace}/pods")["items"]
     phases = sorted((p["metadata"]["ownerReferences"][0]["kind"], p["status"]["phase"]) for p in listed)
     assert phases == [("Job", "Succeeded"), ("ReplicaSet", "Running"), ("ReplicaSet", "Running")]
+
+
+def test_statefulset_pod_refused_for_a_missing_service_account(
+    kubectl: Callable[..., str], devcluster_namespace: str
+) -> None:
+    pod_spec = {"serviceAccountName": "gateway", "containers": [container()]}
+    sts = {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": {"name": "gw"},
+        "spec": {
+            "serviceName": "gw",
+            "selector": {"matchLabels": {"app": "gw"}},
+            "template": {"metadata": {"labels": {"app": "gw"}}, "spec": pod_spec},
+        },
+    }
+    apply(kubectl, sts)
+    (event,) = poll(lambda: events(kubectl, "gw", "FailedCreate"), what="FailedCreate")
+    ns = devcluster_namespace
+    assert event["message"] == (
+        f'create Pod gw-0 in StatefulSet gw failed error: pods "gw-0" is forbidden: '
+        f'error looking up service account {ns}/gateway: serviceaccount "gateway" not found'
+    )
+    assert get(kubectl, "statefulset", "gw")["status"].get("readyReplicas", 0) == 0
+    apply(kubectl, {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "gateway"}})
+    poll(lambda: get(kubectl, "statefulset", "gw")["status"].get("readyReplicas") == 1, what="ready after the retry")
+    assert get(kubectl, "serviceaccount", "default")["metadata"]["name"] == "default"

@@ -468,3 +468,23 @@ def test_statefulset_pod_refused_for_a_missing_service_account(
     apply(kubectl, {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "gateway"}})
     poll(lambda: get(kubectl, "statefulset", "gw")["status"].get("readyReplicas") == 1, what="ready after the retry")
     assert get(kubectl, "serviceaccount", "default")["metadata"]["name"] == "default"
+
+
+def test_certificate_is_ready_only_once_its_secret_exists(kubectl: Callable[..., str]) -> None:
+    certificate = {
+        "apiVersion": "cert-manager.io/v1",
+        "kind": "Certificate",
+        "metadata": {"name": "server"},
+        "spec": {"secretName": "server-tls", "dnsNames": ["a.example"], "issuerRef": {"name": "ca"}},
+    }
+    apply(kubectl, certificate)
+
+    def ready_condition() -> dict[str, Any] | None:
+        conditions = get(kubectl, "certificate", "server").get("status", {}).get("conditions") or []
+        return next((c for c in conditions if c["type"] == "Ready"), None)
+
+    waiting = poll(ready_condition, what="a Ready condition")
+    assert (waiting["status"], waiting["reason"]) == ("False", "DoesNotExist")
+    assert waiting["message"] == "Issuing certificate as Secret does not exist"
+    kubectl("create", "secret", "generic", "server-tls", "--from-literal=tls.crt=c", "--from-literal=tls.key=k")
+    poll(lambda: ready_condition()["status"] == "True", what="Ready once the Secret exists")

@@ -96,12 +96,13 @@ class Cluster:
     ) -> dict[str, Any]:
         obj = self._checked_body(rt, namespace, body)
         metadata = obj["metadata"]
+        generated = None
         if not metadata.get("name"):
             if not metadata.get("generateName"):
                 raise errors.invalid(
                     rt.group, rt.kind, "", "metadata.name", "Required value: name or generateName is required"
                 )
-            metadata["name"] = meta.generated_name(metadata["generateName"])
+            metadata["name"] = generated = meta.generated_name(metadata["generateName"])
         meta.validate_name(rt, metadata["name"])
         with self.store.lock:
             self._require_open_namespace(rt, namespace)
@@ -113,7 +114,14 @@ class Cluster:
             metadata["creationTimestamp"] = meta.now()
             if rt.has_status and rt.storage_key != NAMESPACE_KEY:
                 obj.pop("status", None)
-            admit(self, rt, namespace, obj, requester)
+            if generated is None:
+                admit(self, rt, namespace, obj, requester)
+            else:
+                # Admission sees the request's generateName, as its refusals upstream name the object
+                # (`pods "web-5d4f8-" is forbidden: ...`); the generated name is given after.
+                metadata["name"] = metadata["generateName"]
+                admit(self, rt, namespace, obj, requester)
+                metadata["name"] = generated
             return self._write(rt, obj, None, dry_run)
 
     def replace(

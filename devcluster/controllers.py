@@ -1,27 +1,55 @@
-"""A background controller that simulates what kubelets and controllers would report in status.
+"""The controller loop of devcluster: what kube-controller-manager, the scheduler, the kubelet and a few
+operators would write, driven by the store's change history.
 
-Deployments, StatefulSets and Jobs become ready/complete `ready_delay` seconds after the controller
-first sees their current generation; routes, gateways and certificates are accepted at once;
-terminating namespaces are emptied and removed.
+Each tick reads the changes since the last one (a full scan at start, or when the history no longer reaches
+back) and syncs only the objects they touch, plus those whose timers are due: a pod waiting for its ready
+delay, a controller backing off after a refused create, a Job's deadline. Workloads are in
+`devcluster.workloads`, pods in `devcluster.kubelet`. Routes, gateways and issuers are accepted at once;
+a Certificate is Ready once its Secret exists; claims are Bound; terminating namespaces are emptied and
+removed; every active namespace gets its `default` ServiceAccount.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copy
-import hashlib
-import json
+import heapq
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from devcluster.cluster import MERGE_PATCH, NAMESPACE_KEY, Cluster
+from devcluster.admission import controller
+from devcluster.cluster import NAMESPACE_KEY, Cluster
 from devcluster.errors import ApiError
+from devcluster.events import EventRecorder
+from devcluster.kubelet import Kubelet
 from devcluster.meta import now
+from devcluster.resources import ResourceType
+from devcluster.store import StorageKey
+from devcluster.workloads import Workloads
 
-_HASH_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
-StatusBuilder = Callable[[dict[str, Any], bool], dict[str, Any]]
+__all__ = ["STATUS_RULES", "StatusController"]
+
+Key = tuple[StorageKey, str, str]  # (storage key, namespace, name)
+Lookup = Callable[[StorageKey, str, str], dict[str, Any] | None]
+StatusBuilder = Callable[[dict[str, Any], Lookup], dict[str, Any]]
+
+PODS = ("", "pods")
+SECRETS = ("", "secrets")
+CONFIGMAPS = ("", "configmaps")
+CLAIMS = ("", "persistentvolumeclaims")
+SERVICE_ACCOUNTS = ("", "serviceaccounts")
+DEPLOYMENTS = ("apps", "deployments")
+REPLICA_SETS = ("apps", "replicasets")
+CERTIFICATES = ("cert-manager.io", "certificates")
+OWNER_KINDS: dict[str, StorageKey] = {
+    "Deployment": DEPLOYMENTS,
+    "ReplicaSet": REPLICA_SETS,
+    "StatefulSet": ("apps", "statefulsets"),
+    "DaemonSet": ("apps", "daemonsets"),
+    "Job": ("batch", "jobs"),
+}
+_WAKES_PODS = (SECRETS, CONFIGMAPS, CLAIMS)
 
 
 def _condition(type_: str, status: bool, reason: str, message: str = "") -> dict[str, Any]:
@@ -36,93 +64,11 @@ def _condition(type_: str, status: bool, reason: str, message: str = "") -> dict
     }
 
 
-def _replicas(obj: dict[str, Any]) -> int:
-    replicas = (obj.get("spec") or {}).get("replicas")
-    return 1 if replicas is None else int(replicas)
-
-
 def _generation(obj: dict[str, Any]) -> int:
     return int(obj["metadata"].get("generation", 1))
 
 
-def deployment_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
-    replicas = _replicas(obj)
-    status: dict[str, Any] = {"observedGeneration": _generation(obj), "replicas": replicas, "updatedReplicas": replicas}
-    if ready:
-        status.update(readyReplicas=replicas, availableReplicas=replicas)
-        status["conditions"] = [
-            _condition("Available", True, "MinimumReplicasAvailable", "Deployment has minimum availability."),
-            _condition("Progressing", True, "NewReplicaSetAvailable", "ReplicaSet has successfully progressed."),
-        ]
-    else:
-        status["unavailableReplicas"] = replicas
-        status["conditions"] = [
-            _condition(
-                "Available", False, "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
-            ),
-            _condition("Progressing", True, "ReplicaSetUpdated", "ReplicaSet is progressing."),
-        ]
-    return status
-
-
-def statefulset_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
-    replicas = _replicas(obj)
-    revision = f"{obj['metadata']['name']}-{_generation(obj)}"
-    status: dict[str, Any] = {
-        "observedGeneration": _generation(obj),
-        "replicas": replicas,
-        "currentRevision": revision,
-        "updateRevision": revision,
-        "collisionCount": 0,
-    }
-    if ready:
-        status.update(
-            readyReplicas=replicas, currentReplicas=replicas, updatedReplicas=replicas, availableReplicas=replicas
-        )
-    return status
-
-
-def replicaset_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
-    replicas = _replicas(obj)
-    status: dict[str, Any] = {"observedGeneration": _generation(obj), "replicas": replicas}
-    if ready:
-        status.update(readyReplicas=replicas, availableReplicas=replicas, fullyLabeledReplicas=replicas)
-    return status
-
-
-def daemonset_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
-    count = 1 if ready else 0
-    return {
-        "observedGeneration": _generation(obj),
-        "desiredNumberScheduled": 1,
-        "currentNumberScheduled": 1,
-        "updatedNumberScheduled": 1,
-        "numberReady": count,
-        "numberAvailable": count,
-        "numberMisscheduled": 0,
-    }
-
-
-def job_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
-    started = (obj.get("status") or {}).get("startTime") or now()
-    if not ready:
-        return {"startTime": started, "active": 1, "ready": 0, "terminating": 0}
-    completions = int((obj.get("spec") or {}).get("completions") or 1)
-    return {
-        "startTime": started,
-        "completionTime": now(),
-        "succeeded": completions,
-        "ready": 0,
-        "terminating": 0,
-        "uncountedTerminatedPods": {},
-        "conditions": [
-            _condition("SuccessCriteriaMet", True, "CompletionsReached", "Reached expected number of succeeded pods"),
-            _condition("Complete", True, "CompletionsReached", "Reached expected number of succeeded pods"),
-        ],
-    }
-
-
-def route_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
+def route_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     spec = obj.get("spec") or {}
     meta = obj["metadata"]
     host = spec.get("host") or f"{meta['name']}-{meta.get('namespace', 'default')}.apps.devcluster.local"
@@ -141,7 +87,7 @@ def route_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
     }
 
 
-def gateway_route_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
+def gateway_route_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     parents = []
     for ref in (obj.get("spec") or {}).get("parentRefs") or []:
         conditions = []
@@ -156,7 +102,7 @@ def gateway_route_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
     return {"parents": parents}
 
 
-def gateway_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
+def gateway_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     conditions = []
     for type_ in ("Accepted", "Programmed"):
         condition = _condition(type_, True, type_)
@@ -166,38 +112,50 @@ def gateway_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
     return {"conditions": conditions, "addresses": [{"type": "IPAddress", "value": "10.96.255.1"}]}
 
 
-def ready_condition_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
+def ready_condition_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     condition = _condition("Ready", True, "Ready", f"{obj['kind']} is ready")
     condition.pop("lastUpdateTime")
     condition["observedGeneration"] = _generation(obj)
     return {"conditions": [condition]}
 
 
-def certificate_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
-    status = ready_condition_status(obj, ready)
-    status.update(notBefore=now(), notAfter="2099-01-01T00:00:00Z", revision=1)
+def certificate_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+    """Ready once the Secret named by spec.secretName exists (cert-manager issues it; devcluster never does)."""
+    meta, spec = obj["metadata"], obj.get("spec") or {}
+    if lookup(SECRETS, meta.get("namespace", ""), spec.get("secretName", "")) is None:
+        message = "Issuing certificate as Secret does not exist"
+        conditions = []
+        for type_, status in (("Issuing", True), ("Ready", False)):
+            condition = _condition(type_, status, "DoesNotExist", message)
+            condition.pop("lastUpdateTime")
+            condition["observedGeneration"] = _generation(obj)
+            conditions.append(condition)
+        return {"conditions": conditions}
+    condition = _condition("Ready", True, "Ready", "Certificate is up to date and has not expired")
+    condition.pop("lastUpdateTime")
+    condition["observedGeneration"] = _generation(obj)
+    return {"conditions": [condition], "notBefore": now(), "notAfter": "2099-01-01T00:00:00Z", "revision": 1}
+
+
+def bound_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+    spec = obj.get("spec") or {}
+    status: dict[str, Any] = {"phase": "Bound", "accessModes": spec.get("accessModes") or ["ReadWriteOnce"]}
+    storage = ((spec.get("resources") or {}).get("requests") or {}).get("storage")
+    if storage:
+        status["capacity"] = {"storage": storage}
     return status
 
 
-def bound_status(obj: dict[str, Any], ready: bool) -> dict[str, Any]:
-    return {"phase": "Bound"}
-
-
-# (group, kind) -> (status builder, whether readiness waits for the configured delay)
-STATUS_RULES: dict[tuple[str, str], tuple[StatusBuilder, bool]] = {
-    ("apps", "Deployment"): (deployment_status, True),
-    ("apps", "StatefulSet"): (statefulset_status, True),
-    ("apps", "ReplicaSet"): (replicaset_status, True),
-    ("apps", "DaemonSet"): (daemonset_status, True),
-    ("batch", "Job"): (job_status, True),
-    ("", "PersistentVolumeClaim"): (bound_status, False),
-    ("route.openshift.io", "Route"): (route_status, False),
-    ("gateway.networking.k8s.io", "HTTPRoute"): (gateway_route_status, False),
-    ("gateway.networking.k8s.io", "GRPCRoute"): (gateway_route_status, False),
-    ("gateway.networking.k8s.io", "Gateway"): (gateway_status, False),
-    ("cert-manager.io", "Certificate"): (certificate_status, False),
-    ("cert-manager.io", "Issuer"): (ready_condition_status, False),
-    ("cert-manager.io", "ClusterIssuer"): (ready_condition_status, False),
+# (group, kind) -> status builder, for the kinds whose status needs no owned objects
+STATUS_RULES: dict[tuple[str, str], StatusBuilder] = {
+    ("", "PersistentVolumeClaim"): bound_status,
+    ("route.openshift.io", "Route"): route_status,
+    ("gateway.networking.k8s.io", "HTTPRoute"): gateway_route_status,
+    ("gateway.networking.k8s.io", "GRPCRoute"): gateway_route_status,
+    ("gateway.networking.k8s.io", "Gateway"): gateway_status,
+    ("cert-manager.io", "Certificate"): certificate_status,
+    ("cert-manager.io", "Issuer"): ready_condition_status,
+    ("cert-manager.io", "ClusterIssuer"): ready_condition_status,
 }
 
 
@@ -207,7 +165,9 @@ def _settled(current: dict[str, Any] | None, desired: dict[str, Any]) -> bool:
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
             return {
-                k: strip(v) for k, v in value.items() if not k.endswith("Time") and k not in ("notBefore", "notAfter")
+                k: strip(v)
+                for k, v in value.items()
+                if not k.endswith("Time") and k not in ("notBefore", "notAfter", "renewalTime")
             }
         if isinstance(value, list):
             return [strip(v) for v in value]
@@ -216,14 +176,37 @@ def _settled(current: dict[str, Any] | None, desired: dict[str, Any]) -> bool:
     return strip(current or {}) == strip(desired)
 
 
+def _controller_of(obj: dict[str, Any]) -> dict[str, Any] | None:
+    for ref in obj["metadata"].get("ownerReferences") or []:
+        if ref.get("controller"):
+            return ref
+    return None
+
+
 class StatusController:
-    """Polls the store on a background thread and writes simulated status."""
+    """Runs the controllers on a background thread, every `interval` seconds, over what changed."""
 
     def __init__(self, cluster: Cluster, ready_delay: float, interval: float = 0.05) -> None:
         self._cluster = cluster
-        self._ready_delay = ready_delay
         self._interval = interval
-        self._first_seen: dict[tuple[str, int], float] = {}
+        self._recorder = EventRecorder(cluster)
+        self._kubelet = Kubelet(cluster, self._recorder, ready_delay)
+        self._workloads = Workloads(cluster, self._recorder, self._owned)
+        self._syncs: dict[StorageKey, Callable[[dict[str, Any], float], float | None]] = {
+            PODS: self._kubelet.sync,
+            DEPLOYMENTS: self._workloads.sync_deployment,
+            REPLICA_SETS: self._workloads.sync_replicaset,
+            OWNER_KINDS["StatefulSet"]: self._workloads.sync_statefulset,
+            OWNER_KINDS["DaemonSet"]: self._workloads.sync_daemonset,
+            OWNER_KINDS["Job"]: self._workloads.sync_job,
+            NAMESPACE_KEY: self._sync_namespace,
+        }
+        self._seen_rv: int | None = None
+        self._children: dict[str, dict[Key, dict[str, Any]]] = {}
+        self._parent: dict[Key, str] = {}
+        self._certificates: dict[str, set[str]] = {}
+        self._due: dict[Key, float] = {}
+        self._timers: list[tuple[float, Key]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="devcluster-status", daemon=True)
 
@@ -240,101 +223,138 @@ class StatusController:
             self._stop.wait(self._interval)
 
     def reconcile(self) -> None:
+        """One tick: sync what changed since the last tick and what a timer asked for."""
+        clock = time.monotonic()
+        dirty = self._changed()
+        while self._timers and self._timers[0][0] <= clock:
+            due, key = heapq.heappop(self._timers)
+            if self._due.get(key) == due:
+                del self._due[key]
+                dirty.add(key)
+        for key in sorted(dirty):
+            wait = self._sync(key, clock)
+            if wait is not None:
+                self._wake(key, clock + wait)
+
+    def _wake(self, key: Key, due: float) -> None:
+        if key not in self._due or due < self._due[key]:
+            self._due[key] = due
+            heapq.heappush(self._timers, (due, key))
+
+    # -- what changed ------------------------------------------------------------------------------------
+
+    def _changed(self) -> set[Key]:
         store = self._cluster.store
-        self._sync_replica_sets()
-        for namespace in store.list(NAMESPACE_KEY):
-            if namespace["metadata"].get("deletionTimestamp"):
-                self._cluster.remove_namespace_contents(namespace["metadata"]["name"])
-        for rt in {rt.storage_key: rt for rt in self._cluster.registry.all()}.values():
-            rule = STATUS_RULES.get((rt.group, rt.kind))
-            if rule is None:
-                continue
-            builder, delayed = rule
-            for obj in store.list(rt.storage_key):
-                if obj["metadata"].get("deletionTimestamp"):
-                    continue
-                ready = not delayed or self._delay_passed(obj)
-                if not _settled(obj.get("status"), builder(obj, ready)):
-                    namespace, name = obj["metadata"].get("namespace", ""), obj["metadata"]["name"]
-                    self._cluster.update_status(rt, namespace, name, lambda o, b=builder, r=ready: _set_status(o, b, r))
-
-    def _sync_replica_sets(self) -> None:
-        """Give every Deployment a controlled ReplicaSet for its current pod template (older ones scale to 0)."""
-        registry = self._cluster.registry
-        deployments, replica_sets = (
-            registry.lookup("apps", "v1", "deployments"),
-            registry.lookup("apps", "v1", "replicasets"),
-        )
-        if deployments is None or replica_sets is None:
-            return
-        for deployment in self._cluster.store.list(deployments.storage_key):
-            if deployment["metadata"].get("deletionTimestamp"):
-                continue
-            namespace = deployment["metadata"]["namespace"]
-            wanted = replica_set_for(deployment)
-            owned = [
-                rs
-                for rs in self._cluster.store.list(replica_sets.storage_key, namespace)
-                if _controller_uid(rs) == deployment["metadata"]["uid"]
-            ]
-            for rs in owned:
-                replicas = wanted["spec"]["replicas"] if rs["metadata"]["name"] == wanted["metadata"]["name"] else 0
-                if rs["spec"].get("replicas") != replicas:
-                    self._cluster.patch(
-                        replica_sets, namespace, rs["metadata"]["name"], MERGE_PATCH, {"spec": {"replicas": replicas}}
-                    )
-            if all(rs["metadata"]["name"] != wanted["metadata"]["name"] for rs in owned):
-                # An ApiError means the namespace is going away or the name is taken; retried next tick.
+        with store.lock:
+            rv = store.resource_version
+            if rv == self._seen_rv:
+                return set()
+            events = None
+            if self._seen_rv is not None:
                 with contextlib.suppress(ApiError):
-                    self._cluster.create(replica_sets, namespace, wanted)
+                    events = [(e.type, e.key, e.obj) for e in store.events_after(self._seen_rv)]
+            if events is None:
+                events = [("ADDED", key, obj) for key in self._watched() for obj in store.snapshot(key).objects]
+                self._children.clear()
+                self._parent.clear()
+                self._certificates.clear()
+        self._seen_rv = rv
+        dirty: set[Key] = set()
+        for event_type, key, obj in events:
+            dirty.update(self._affected(event_type, key, obj))
+        return dirty
 
-    def _delay_passed(self, obj: dict[str, Any]) -> bool:
-        key = (obj["metadata"]["uid"], _generation(obj))
-        first_seen = self._first_seen.setdefault(key, time.monotonic())
-        return time.monotonic() - first_seen >= self._ready_delay
+    def _watched(self) -> list[StorageKey]:
+        keys = {*self._syncs, SECRETS, CONFIGMAPS, CLAIMS, SERVICE_ACCOUNTS}
+        keys.update(rt.storage_key for rt in self._cluster.registry.all() if (rt.group, rt.kind) in STATUS_RULES)
+        return sorted(keys)
 
+    def _affected(self, event_type: str, key: StorageKey, obj: dict[str, Any]) -> Iterable[Key]:
+        """The objects to sync after one stored change; keeps the ownership index current."""
+        meta = obj["metadata"]
+        namespace, name = meta.get("namespace", ""), meta["name"]
+        deleted = event_type == "DELETED"
+        if key in (PODS, REPLICA_SETS):
+            self._index((key, namespace, name), obj, deleted)
+            owner = _controller_of(obj)
+            if owner is not None and owner.get("kind") in OWNER_KINDS:
+                yield OWNER_KINDS[owner["kind"]], namespace, owner["name"]
+        if deleted:
+            self._recorder.forget(meta["uid"])
+            if key == PODS:
+                self._kubelet.forget(obj)
+            elif key in self._syncs:
+                self._workloads.forget(meta["uid"])
+            elif key == CERTIFICATES:
+                self._certificates.get(namespace, set()).discard(name)
+        if key in _WAKES_PODS:
+            yield from ((PODS, namespace, pod) for pod in sorted(self._kubelet.waiting.get(namespace, ())))
+        if key == SECRETS:
+            yield from ((CERTIFICATES, namespace, cert) for cert in sorted(self._certificates.get(namespace, ())))
+        elif key == SERVICE_ACCOUNTS:
+            yield NAMESPACE_KEY, "", namespace
+        elif key == CERTIFICATES and not deleted:
+            self._certificates.setdefault(namespace, set()).add(name)
+        if not deleted and key not in (SECRETS, CONFIGMAPS, SERVICE_ACCOUNTS):
+            yield key, namespace, name
 
-def _controller_uid(obj: dict[str, Any]) -> str | None:
-    for ref in obj["metadata"].get("ownerReferences") or []:
-        if ref.get("controller"):
-            return ref.get("uid")
-    return None
+    def _index(self, ident: Key, obj: dict[str, Any], deleted: bool) -> None:
+        previous = self._parent.pop(ident, None)
+        if previous is not None:
+            children = self._children[previous]
+            children.pop(ident, None)
+            if not children:
+                del self._children[previous]
+        owner = None if deleted else _controller_of(obj)
+        if owner is not None and owner.get("uid"):
+            self._parent[ident] = owner["uid"]
+            self._children.setdefault(owner["uid"], {})[ident] = obj
 
+    def _owned(self, uid: str) -> list[dict[str, Any]]:
+        """The pods or ReplicaSets whose controller is `uid` (shared, read-only)."""
+        return list(self._children.get(uid, {}).values())
 
-def replica_set_for(deployment: dict[str, Any]) -> dict[str, Any]:
-    """The ReplicaSet a deployment controller would create for the deployment's current pod template."""
-    template = copy.deepcopy((deployment.get("spec") or {}).get("template") or {})
-    digest = hashlib.sha256(json.dumps(template, sort_keys=True).encode()).digest()
-    pod_template_hash = "".join(_HASH_ALPHABET[b % len(_HASH_ALPHABET)] for b in digest[:10])
-    template.setdefault("metadata", {}).setdefault("labels", {})["pod-template-hash"] = pod_template_hash
-    selector = copy.deepcopy((deployment.get("spec") or {}).get("selector") or {})
-    selector.setdefault("matchLabels", {})["pod-template-hash"] = pod_template_hash
-    meta = deployment["metadata"]
-    return {
-        "apiVersion": "apps/v1",
-        "kind": "ReplicaSet",
-        "metadata": {
-            "name": f"{meta['name']}-{pod_template_hash}",
-            "namespace": meta["namespace"],
-            "labels": template["metadata"]["labels"],
-            "ownerReferences": [
-                {
-                    "apiVersion": "apps/v1",
-                    "kind": "Deployment",
-                    "name": meta["name"],
-                    "uid": meta["uid"],
-                    "controller": True,
-                    "blockOwnerDeletion": True,
-                }
-            ],
-        },
-        "spec": {"replicas": _replicas(deployment), "selector": selector, "template": template},
-    }
+    # -- syncing one object --------------------------------------------------------------------------------
 
+    def _sync(self, key: Key, clock: float) -> float | None:
+        storage_key, namespace, name = key
+        obj = self._cluster.store.peek(storage_key, namespace, name)
+        if obj is None:
+            return None
+        sync = self._syncs.get(storage_key)
+        if sync is not None:
+            return sync(obj, clock)
+        rt = next((rt for rt in self._cluster.registry.all() if rt.storage_key == storage_key), None)
+        rule = STATUS_RULES.get((rt.group, rt.kind)) if rt is not None else None
+        if rt is not None and rule is not None and not obj["metadata"].get("deletionTimestamp"):
+            self._write_status(rt, obj, rule)
+        return None
 
-def _set_status(obj: dict[str, Any], builder: StatusBuilder, ready: bool) -> bool:
-    desired = builder(obj, ready)
-    if _settled(obj.get("status"), desired) or obj["metadata"].get("deletionTimestamp"):
-        return False
-    obj["status"] = desired
-    return True
+    def _write_status(self, rt: ResourceType, obj: dict[str, Any], builder: StatusBuilder) -> None:
+        lookup = self._cluster.store.peek
+        if _settled(obj.get("status"), builder(obj, lookup)):
+            return
+
+        def mutate(current: dict[str, Any]) -> bool:
+            desired = builder(current, lookup)
+            if _settled(current.get("status"), desired) or current["metadata"].get("deletionTimestamp"):
+                return False
+            current["status"] = desired
+            return True
+
+        meta = obj["metadata"]
+        self._cluster.update_status(rt, meta.get("namespace", ""), meta["name"], mutate)
+
+    def _sync_namespace(self, namespace: dict[str, Any], clock: float) -> float | None:
+        """Finalize a terminating namespace; give an active one its `default` ServiceAccount."""
+        name = namespace["metadata"]["name"]
+        if namespace["metadata"].get("deletionTimestamp"):
+            self._cluster.remove_namespace_contents(name)
+            return None
+        if self._cluster.store.peek(SERVICE_ACCOUNTS, name, "default") is None:
+            rt = self._cluster.registry.lookup("", "v1", "serviceaccounts")
+            assert rt is not None
+            body = {"metadata": {"name": "default"}}
+            with contextlib.suppress(ApiError):  # the namespace began terminating meanwhile, or a race
+                self._cluster.create(rt, name, body, requester=controller("service-account-controller"))
+        return None

@@ -86,6 +86,12 @@ class Defaulter:
         spec.setdefault("completionMode", "NonIndexed")
         _default_pod_template(spec, None)
 
+    def _default_pod(self, obj: dict[str, Any], old: dict[str, Any] | None) -> None:
+        spec = obj.setdefault("spec", {})
+        _default_pod_spec(spec, "Always")
+        spec.setdefault("schedulerName", "default-scheduler")
+        obj.setdefault("status", {}).setdefault("phase", "Pending")
+
     def _default_customresourcedefinition(self, obj: dict[str, Any], old: dict[str, Any] | None) -> None:
         spec = obj.setdefault("spec", {})
         names = spec.setdefault("names", {})
@@ -115,7 +121,10 @@ class Defaulter:
 
 
 def _default_pod_template(spec: dict[str, Any], restart_policy: str | None) -> None:
-    pod_spec = spec.setdefault("template", {}).setdefault("spec", {})
+    _default_pod_spec(spec.setdefault("template", {}).setdefault("spec", {}), restart_policy)
+
+
+def _default_pod_spec(pod_spec: dict[str, Any], restart_policy: str | None) -> None:
     if restart_policy:
         pod_spec.setdefault("restartPolicy", restart_policy)
     pod_spec.setdefault("dnsPolicy", "ClusterFirst")

@@ -16,6 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 import yaml
 
 from devcluster import discovery, errors, k8s_protobuf, openapi
+from devcluster.admission import ADMIN, Requester
+from devcluster.admission.requester import SERVICE_ACCOUNT_PREFIX
 from devcluster.cluster import APPLY_PATCH, Cluster
 from devcluster.errors import ApiError
 from devcluster.faults import FaultInjector, RequestLog, rule_from_json
@@ -285,7 +287,7 @@ class ApiHandler(BaseHTTPRequestHandler):
         elif self.command == "GET":
             self._send_json(200, cluster.get(rt, namespace, name))
         elif self.command == "POST" and not name:
-            self._send_json(201, cluster.create(rt, namespace, self._decoded_body(), dry_run))
+            self._send_json(201, cluster.create(rt, namespace, self._decoded_body(), dry_run, self._requester()))
         elif self.command == "PUT" and name:
             self._send_json(
                 200, cluster.replace(rt, namespace, name, self._decoded_body(), request.subresource, dry_run)
@@ -322,6 +324,22 @@ class ApiHandler(BaseHTTPRequestHandler):
                 )
         else:
             raise errors.method_not_allowed(self.command)
+
+    def _requester(self) -> Requester:
+        """The kubeconfig's admin, or whom it impersonates (`kubectl --as USER --as-group GROUP`), with the
+        groups the impersonation filter adds (k8s.io/apiserver endpoints/filters/impersonation.go)."""
+        user = self.headers.get("Impersonate-User")
+        groups = list(self.headers.get_all("Impersonate-Group") or [])
+        if not user:
+            if groups:
+                raise errors.bad_request(f"requested {groups} without impersonating a user")
+            return ADMIN
+        if user.startswith(SERVICE_ACCOUNT_PREFIX) and user.count(":") == 3:
+            namespace = user.split(":")[2]
+            groups = ["system:serviceaccounts", f"system:serviceaccounts:{namespace}", *groups]
+        if user != "system:anonymous" and not {"system:authenticated", "system:unauthenticated"} & set(groups):
+            groups.append("system:authenticated")
+        return Requester(user, tuple(dict.fromkeys(groups)))
 
     def _list(self, rt: ResourceType, namespace: str) -> dict[str, Any]:
         """A list request: `limit` and `continue` chunk it, selectors filter before chunking."""

@@ -52,6 +52,11 @@ class Store:
             obj = self._objects.get(key, {}).get((namespace, name))
             return copy.deepcopy(obj) if obj is not None else None
 
+    def peek(self, key: StorageKey, namespace: str, name: str) -> dict[str, Any] | None:
+        """The stored object itself, shared and read-only (no copy): for controllers that only look."""
+        with self.lock:
+            return self._objects.get(key, {}).get((namespace, name))
+
     def list(
         self,
         key: StorageKey,

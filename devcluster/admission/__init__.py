@@ -12,30 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from devcluster.admission import pod_security, scc, service_accounts
+from devcluster.admission.requester import ADMIN, Requester, controller, service_account
+
 if TYPE_CHECKING:
     from devcluster.cluster import Cluster
     from devcluster.resources import ResourceType
 
-__all__ = ["ADMIN", "AdmissionConfig", "Requester", "admit", "controller"]
+__all__ = ["ADMIN", "AdmissionConfig", "Requester", "admit", "controller", "service_account"]
 
-
-@dataclass(frozen=True)
-class Requester:
-    """Who sends a create: the kubeconfig's user (cluster-admin), or a controller's ServiceAccount."""
-
-    username: str
-    groups: tuple[str, ...] = ()
-
-
-ADMIN = Requester("devcluster-admin", ("system:masters", "system:authenticated"))
-
-
-def controller(name: str) -> Requester:
-    """A kube-controller-manager controller, as it authenticates (`--use-service-account-credentials`)."""
-    return Requester(
-        f"system:serviceaccount:kube-system:{name}",
-        ("system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"),
-    )
+POD_KEY = ("", "pods")
+NAMESPACE_KEY = ("", "namespaces")
 
 
 @dataclass(frozen=True)
@@ -51,5 +38,15 @@ def admit(cluster: Cluster, rt: ResourceType, namespace: str, obj: dict[str, Any
 
     Called with the store lock held, once the object's name is known.
     """
-    # Filled in by the admission plugins (pods, namespaces); anything else is admitted as it is.
-    return None
+    openshift = cluster.admission.flavour == "openshift"
+    if rt.storage_key == NAMESPACE_KEY and openshift:
+        scc.allocate_namespace_ranges(cluster.store, obj)
+    if rt.storage_key != POD_KEY:
+        return
+    name = obj["metadata"]["name"]
+    service_accounts.admit_pod(cluster.store, namespace, name, obj)
+    ns = cluster.store.get(NAMESPACE_KEY, "", namespace) or {"metadata": {"name": namespace}}
+    if openshift:
+        scc.admit_pod(cluster.store, ns, name, obj, requester)
+    labels = ns["metadata"].get("labels") or {}
+    pod_security.enforce(labels, cluster.admission.pod_security_default, name, obj)

@@ -42,6 +42,13 @@ SERVICE_ACCOUNTS = ("", "serviceaccounts")
 DEPLOYMENTS = ("apps", "deployments")
 REPLICA_SETS = ("apps", "replicasets")
 CERTIFICATES = ("cert-manager.io", "certificates")
+SERVICES = ("", "services")
+BACKEND_TLS_POLICIES = ("gateway.networking.k8s.io", "backendtlspolicies")
+# Kinds whose status reads other objects of their namespace: a change to one of those syncs them again.
+READS: dict[StorageKey, tuple[StorageKey, ...]] = {
+    CERTIFICATES: (SECRETS,),
+    BACKEND_TLS_POLICIES: (CONFIGMAPS, SERVICES),
+}
 OWNER_KINDS: dict[str, StorageKey] = {
     "Deployment": DEPLOYMENTS,
     "ReplicaSet": REPLICA_SETS,
@@ -112,6 +119,45 @@ def gateway_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     return {"conditions": conditions, "addresses": [{"type": "IPAddress", "value": "10.96.255.1"}]}
 
 
+def backend_tls_policy_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+    """GEP-1897 status: Accepted once every target Service exists, ResolvedRefs once every CA ConfigMap exists
+    with a `ca.crt` (what Envoy Gateway reads). The ancestor is the targeted Service: devcluster routes nothing,
+    so it does not work out which Gateways reach it."""
+    meta, spec = obj["metadata"], obj.get("spec") or {}
+    namespace = meta.get("namespace", "")
+    targets = [ref for ref in spec.get("targetRefs") or [] if ref.get("kind") == "Service"]
+    missing_target = next((ref["name"] for ref in targets if lookup(SERVICES, namespace, ref.get("name", "")) is None),
+                          None)
+    bad_ca = None
+    for ref in (spec.get("validation") or {}).get("caCertificateRefs") or []:
+        configmap = lookup(CONFIGMAPS, namespace, ref.get("name", "")) if ref.get("kind") == "ConfigMap" else None
+        if configmap is None or not (configmap.get("data") or {}).get("ca.crt", "").strip():
+            bad_ca = ref.get("name", "")
+            break
+    if not targets or missing_target is not None:
+        accepted = (False, "TargetNotFound", f"Service {namespace}/{missing_target or ''} was not found")
+    elif bad_ca is not None:
+        accepted = (False, "NoValidCACertificate", "No valid CA certificate was found in caCertificateRefs")
+    else:
+        accepted = (True, "Accepted", "Policy has been accepted")
+    resolved = (
+        (False, "InvalidCACertificateRef", f"ConfigMap {namespace}/{bad_ca} with a ca.crt was not found")
+        if bad_ca is not None else (True, "ResolvedRefs", "Resolved all the Object references")
+    )
+    conditions = []
+    for type_, (status, reason, message) in (("Accepted", accepted), ("ResolvedRefs", resolved)):
+        condition = _condition(type_, status, reason, message)
+        condition.pop("lastUpdateTime")
+        condition["observedGeneration"] = _generation(obj)
+        conditions.append(condition)
+    ancestors = [
+        {"ancestorRef": {"group": "", "kind": "Service", "name": ref.get("name", ""), "namespace": namespace},
+         "controllerName": "devcluster.local/gateway-controller", "conditions": conditions}
+        for ref in targets
+    ]
+    return {"ancestors": ancestors}
+
+
 def ready_condition_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     condition = _condition("Ready", True, "Ready", f"{obj['kind']} is ready")
     condition.pop("lastUpdateTime")
@@ -153,6 +199,7 @@ STATUS_RULES: dict[tuple[str, str], StatusBuilder] = {
     ("gateway.networking.k8s.io", "HTTPRoute"): gateway_route_status,
     ("gateway.networking.k8s.io", "GRPCRoute"): gateway_route_status,
     ("gateway.networking.k8s.io", "Gateway"): gateway_status,
+    ("gateway.networking.k8s.io", "BackendTLSPolicy"): backend_tls_policy_status,
     ("cert-manager.io", "Certificate"): certificate_status,
     ("cert-manager.io", "Issuer"): ready_condition_status,
     ("cert-manager.io", "ClusterIssuer"): ready_condition_status,
@@ -204,7 +251,7 @@ class StatusController:
         self._seen_rv: int | None = None
         self._children: dict[str, dict[Key, dict[str, Any]]] = {}
         self._parent: dict[Key, str] = {}
-        self._certificates: dict[str, set[str]] = {}
+        self._readers: dict[StorageKey, dict[str, set[str]]] = {key: {} for key in READS}
         self._due: dict[Key, float] = {}
         self._timers: list[tuple[float, Key]] = []
         self._stop = threading.Event()
@@ -257,7 +304,8 @@ class StatusController:
                 events = [("ADDED", key, obj) for key in self._watched() for obj in store.snapshot(key).objects]
                 self._children.clear()
                 self._parent.clear()
-                self._certificates.clear()
+                for readers in self._readers.values():
+                    readers.clear()
         self._seen_rv = rv
         dirty: set[Key] = set()
         for event_type, key, obj in events:
@@ -265,7 +313,7 @@ class StatusController:
         return dirty
 
     def _watched(self) -> list[StorageKey]:
-        keys = {*self._syncs, SECRETS, CONFIGMAPS, CLAIMS, SERVICE_ACCOUNTS}
+        keys = {*self._syncs, SECRETS, CONFIGMAPS, CLAIMS, SERVICE_ACCOUNTS, SERVICES}
         keys.update(rt.storage_key for rt in self._cluster.registry.all() if (rt.group, rt.kind) in STATUS_RULES)
         return sorted(keys)
 
@@ -285,17 +333,18 @@ class StatusController:
                 self._kubelet.forget(obj)
             elif key in self._syncs:
                 self._workloads.forget(meta["uid"])
-            elif key == CERTIFICATES:
-                self._certificates.get(namespace, set()).discard(name)
+            elif key in READS:
+                self._readers[key].get(namespace, set()).discard(name)
         if key in _WAKES_PODS:
             yield from ((PODS, namespace, pod) for pod in sorted(self._kubelet.waiting.get(namespace, ())))
-        if key == SECRETS:
-            yield from ((CERTIFICATES, namespace, cert) for cert in sorted(self._certificates.get(namespace, ())))
-        elif key == SERVICE_ACCOUNTS:
+        for reader, read in READS.items():
+            if key in read:
+                yield from ((reader, namespace, other) for other in sorted(self._readers[reader].get(namespace, ())))
+        if key == SERVICE_ACCOUNTS:
             yield NAMESPACE_KEY, "", namespace
-        elif key == CERTIFICATES and not deleted:
-            self._certificates.setdefault(namespace, set()).add(name)
-        if not deleted and key not in (SECRETS, CONFIGMAPS, SERVICE_ACCOUNTS):
+        elif key in READS and not deleted:
+            self._readers[key].setdefault(namespace, set()).add(name)
+        if not deleted and key not in (SECRETS, CONFIGMAPS, SERVICE_ACCOUNTS, SERVICES):
             yield key, namespace, name
 
     def _index(self, ident: Key, obj: dict[str, Any], deleted: bool) -> None:

@@ -221,8 +221,10 @@ def test_a_secret_that_never_appears_keeps_the_gateway_out_of_running(tmp_path, 
         cluster = register(dc, "nopki", gateway_api=True)
         gateway = make_gateway(alice, cluster)
 
+        hook_secrets = (f"{chart_fullname(gateway.helm_release)}-jwt-keys", "openshell-server-tls")
+
         def waiting_for_the_secret(current: Gateway) -> bool:
-            return 'secret "openshell-server-tls" not found' in ready_message(current)
+            return any(f'secret "{name}" not found' in ready_message(current) for name in hook_secrets)
 
         stuck = converge(gateway, waiting_for_the_secret)
         assert stuck.phase == "Provisioning" and not stuck.route_address

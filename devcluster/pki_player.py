@@ -24,6 +24,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,6 +51,10 @@ CLUSTER_RESOURCE_NAMESPACE = "cert-manager"  # where a ClusterIssuer's CA Secret
 CERT_MANAGER = "/apis/cert-manager.io/v1"
 REQUEST_TIMEOUT_SECONDS = 10.0
 USER_AGENT = "devcluster-pki-player"  # tests leave the player's requests out of the request log they read
+
+
+# A watch is reopened this often, so that a stop is noticed.
+JOB_WATCH_SECONDS = 5
 
 
 class ApiError(RuntimeError):
@@ -90,8 +95,15 @@ class KubeApi:
             raise ApiError(f"POST {path}: {exc.code} {exc.read().decode(errors='replace')}") from exc
         return True
 
-    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        data = None if body is None else json.dumps(body).encode()
+    def watch(self, path: str, timeout: float) -> Iterator[dict[str, Any]]:
+        """The events of a watch on `path` (with its query), one JSON line each, until the server ends it."""
+        request = self._request("GET", path, None)
+        with urllib.request.urlopen(request, timeout=timeout + REQUEST_TIMEOUT_SECONDS) as response:
+            for line in response:
+                if line.strip():
+                    yield dict(json.loads(line))
+
+    def _request(self, method: str, path: str, data: bytes | None) -> urllib.request.Request:
         request = urllib.request.Request(self.server + path, data=data, method=method)
         request.add_header("Accept", "application/json")
         request.add_header("User-Agent", USER_AGENT)
@@ -99,7 +111,11 @@ class KubeApi:
             request.add_header("Authorization", f"Bearer {self.token}")
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT_SECONDS) as response:
+        return request
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        with urllib.request.urlopen(self._request(method, path, data), timeout=REQUEST_TIMEOUT_SECONDS) as response:
             return dict(json.loads(response.read() or b"{}"))
 
 
@@ -211,27 +227,65 @@ class PkiPlayer:
         self.seen_jobs: set[str] = set()
         self.reported: set[tuple[str, str]] = set()
         self.last_version = ""
+        self._jobs_lock = threading.Lock()
 
     def run(self, stop: threading.Event, interval: float) -> None:
-        """Tick every `interval` seconds until `stop` is set; API errors are logged and retried."""
+        """Tick every `interval` seconds until `stop` is set, and watch Jobs meanwhile (a hook Job that succeeds
+        and is deleted between two ticks is still seen); API errors are logged and retried."""
+        watcher = threading.Thread(target=self.watch_jobs, args=(stop, interval), name="pki-jobs", daemon=True)
+        watcher.start()
         while not stop.is_set():
             try:
                 self.tick()
             except (ApiError, OSError) as exc:
                 log.warning("pass failed, retrying: %s", exc)
             stop.wait(interval)
+        watcher.join(timeout=JOB_WATCH_SECONDS + REQUEST_TIMEOUT_SECONDS)
 
     def tick(self) -> None:
         jobs = self.api.get("/apis/batch/v1/jobs") or {"items": [], "metadata": {}}
         version = jobs["metadata"].get("resourceVersion", "")
         for job in jobs["items"]:
-            uid = job["metadata"]["uid"]
-            if uid not in self.seen_jobs and (args := certgen_args(job)) is not None:
-                self.play_certgen(job["metadata"]["namespace"], args)
-            self.seen_jobs.add(uid)
+            self.see_job(job)
         if version != self.last_version:
             self.play_cert_manager()
             self.last_version = version
+
+    def watch_jobs(self, stop: threading.Event, interval: float) -> None:
+        """Every Job as it is created, from a list and then a watch resumed from its resourceVersion."""
+        version = ""
+        while not stop.is_set():
+            try:
+                if not version:
+                    listing = self.api.get("/apis/batch/v1/jobs") or {"items": [], "metadata": {}}
+                    for job in listing["items"]:
+                        self.see_job(job)
+                    version = listing["metadata"].get("resourceVersion", "")
+                query = f"watch=1&resourceVersion={version}&timeoutSeconds={JOB_WATCH_SECONDS}"
+                for event in self.api.watch(f"/apis/batch/v1/jobs?{query}", JOB_WATCH_SECONDS):
+                    if event.get("type") == "ERROR":  # 410 Gone: the history moved on; list again
+                        version = ""
+                        break
+                    job = event.get("object") or {}
+                    version = job.get("metadata", {}).get("resourceVersion", version)
+                    if event.get("type") in ("ADDED", "MODIFIED"):
+                        self.see_job(job)
+                    if stop.is_set():
+                        return
+            except (ApiError, OSError, ValueError) as exc:
+                log.warning("job watch failed, listing again: %s", exc)
+                version = ""
+                stop.wait(interval)
+
+    def see_job(self, job: dict[str, Any]) -> None:
+        """Play a certgen hook Job once, whichever of the list and the watch sees it first."""
+        uid = job["metadata"]["uid"]
+        with self._jobs_lock:
+            if uid in self.seen_jobs:
+                return
+            self.seen_jobs.add(uid)
+        if (args := certgen_args(job)) is not None:
+            self.play_certgen(job["metadata"]["namespace"], args)
 
     # ------------------------------------------------------------------ certgen
 

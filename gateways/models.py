@@ -29,6 +29,8 @@ from gateways.values import default_route_host, host_in_domains
 __all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "validate_image"]
 
 NAME_MAX_LENGTH = 40
+# How much of a gateway's name its Helm release keeps (before `-<id8>`); see Gateway.assign_namespace.
+RELEASE_NAME_PREFIX = 24
 ROUTE_HOST_CONSTRAINT = "gateway_unique_route_host_per_cluster"
 # Saving any of these recomputes the effective route host.
 _ROUTE_INPUTS = frozenset({"route_enabled", "route_host", "cluster", "cluster_id", "namespace"})
@@ -113,8 +115,8 @@ class Gateway(SpecResource):
     cluster = models.ForeignKey(ManagedCluster, on_delete=models.PROTECT, related_name="gateways")
     name = models.CharField(max_length=NAME_MAX_LENGTH, validators=[validate_gateway_name])
     namespace = models.CharField(max_length=63, unique=True, editable=False)
-    # The Helm release: named as the namespace, so that the chart's cluster-scoped objects (named after the
-    # release) are unique per gateway. Gateways installed before that keep their name as the release name.
+    # The Helm release, unique per gateway like the namespace, so that the chart's cluster-scoped objects (named
+    # after the release) are too. Gateways installed before that keep their name as the release name.
     helm_release_name = models.CharField(max_length=53, editable=False, default="")
 
     image = models.CharField(max_length=512, validators=[validate_image])
@@ -208,12 +210,14 @@ class Gateway(SpecResource):
     def assign_namespace(self) -> None:
         """The namespace and the release are named once, from the name and the id, and never change.
 
-        `gw-<name>-<id8>` is at most 52 characters, within Helm's 53 for a release name.
+        The release is `<name, at most 24 characters>-<id8>`: the chart names objects `<release>-openshell-<suffix>`
+        and truncates them to 63 characters, so a longer release would make `…-sandbox` the same name as the
+        gateway's own ServiceAccount.
         """
         if not self.namespace:
             self.namespace = f"gw-{self.name}-{self.id.hex[:8]}"
         if not self.helm_release_name:
-            self.helm_release_name = self.namespace
+            self.helm_release_name = f"{self.name[:RELEASE_NAME_PREFIX].rstrip('-')}-{self.id.hex[:8]}"
 
     def clean(self) -> None:
         errors: dict[str, Any] = {}

@@ -34,6 +34,10 @@ class ClusterCapabilitiesSerializer(serializers.Serializer):
     grpc_route = serializers.BooleanField(allow_null=True, read_only=True, help_text="gateway.networking.k8s.io/v1")
     openshift_route = serializers.BooleanField(allow_null=True, read_only=True, help_text="route.openshift.io/v1")
     cert_manager = serializers.BooleanField(allow_null=True, read_only=True, help_text="cert-manager.io/v1")
+    backend_tls_policy = serializers.BooleanField(
+        allow_null=True, read_only=True,
+        help_text="BackendTLSPolicy (gateway.networking.k8s.io v1 or v1alpha3): TLS from a Gateway API route to the pod",
+    )
 
 
 class ClusterStatusSerializer(serializers.Serializer):

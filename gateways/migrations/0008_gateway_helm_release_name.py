@@ -1,4 +1,4 @@
-"""Gateways get a stored Helm release name. New gateways' releases are named as their namespace, so the chart's
+"""Gateways get a stored Helm release name. New gateways' releases are unique (`<name>-<id8>`), so the chart's
 cluster-scoped objects (named after the release) are unique per gateway; every existing gateway keeps its
 gateway name as its release name, so nothing installed is renamed or reinstalled."""
 

@@ -223,11 +223,23 @@ def test_staff_who_are_not_superusers_are_tenants(make_user, alice_api, created)
     assert client.get("/api/v1/clusters/").status_code == 403
 
 
-def test_a_new_gateways_release_is_named_as_its_namespace(created) -> None:
+def test_a_new_gateways_release_is_unique_like_its_namespace(created) -> None:
     """The chart names cluster-scoped objects after the release, so two owners' `edge` must not share one."""
     gateway = Gateway.objects.get(pk=created["id"])
-    assert gateway.helm_release == gateway.helm_release_name == created["namespace"]
-    assert len(gateway.helm_release) <= 53  # Helm's limit for a release name
+    assert gateway.helm_release == gateway.helm_release_name == f"edge-{gateway.pk.hex[:8]}"
+    assert created["namespace"].endswith(gateway.helm_release)
+
+
+def test_the_longest_name_keeps_every_chart_object_name_distinct(alice_api, cluster) -> None:
+    """`<release>-openshell-sandbox` truncated to 63 characters must not become the gateway's own ServiceAccount."""
+    from gateways.values import chart_fullname, sandbox_service_account
+
+    response = alice_api.post("/api/v1/gateways/", body(name="a" * 40), format="json")
+    assert response.status_code == 201, response.content
+    release = Gateway.objects.get(pk=response.json()["id"]).helm_release
+    assert len(release) == 24 + 1 + 8
+    assert sandbox_service_account(release) == f"{chart_fullname(release)}-sandbox"
+    assert len(f"{chart_fullname(release)}-server-external-tls") <= 63
 
 
 def test_the_migration_keeps_existing_gateways_release_names(created, alice) -> None:

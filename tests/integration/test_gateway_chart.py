@@ -506,6 +506,7 @@ def test_preflight_fails_the_install_until_the_agent_sandbox_api_is_served(
     tmp_path: Path, helm_for: Callable[..., HelmCli], flavour: str
 ) -> None:
     with start_devcluster(tmp_path / "bare", flavour=flavour) as cluster:
+        cluster.create_cluster_issuer(ROUTING.issuer_name)  # the route certificate's issuer, as a platform provides
         helm = helm_for(cluster)
         assert not _serves(cluster, AGENTS_API)
         namespace = prepare_namespace(cluster, "gw")
@@ -516,12 +517,13 @@ def test_preflight_fails_the_install_until_the_agent_sandbox_api_is_served(
         assert "preflight" in failed.stderr and AGENTS_API in failed.stderr, failed.stderr
         assert helm.run("status", "gw", "-n", namespace, check=False).returncode != 0
 
-        # Disabled, the same chart installs on the same cluster.
-        other = prepare_namespace(cluster, "gw")
+        # Disabled, the same chart installs on the same cluster, as another release (its cluster-scoped RBAC is
+        # named after the release: a second `gw` would collide with the first, as on a real cluster).
+        other = prepare_namespace(cluster, "gw-other")
         disabled = helm.values_file(
-            values_for(flavour, spec_for(other), agent_sandbox_preflight=False), "disabled.json"
+            values_for(flavour, spec_for(other, release="gw-other"), agent_sandbox_preflight=False), "disabled.json"
         )
-        helm.run("install", "gw", str(CHART), "-n", other, "-f", disabled, "--wait", "--timeout", "60s")
+        helm.run("install", "gw-other", str(CHART), "-n", other, "-f", disabled, "--wait", "--timeout", "60s")
 
         # Once the CRD makes agents.x-k8s.io/v1alpha1 served, the preflight passes.
         serve_agent_sandbox_api(cluster)

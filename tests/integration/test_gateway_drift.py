@@ -35,7 +35,11 @@ from workers.reconcile.gateway.run import run_pass
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-FULLNAME = chart_fullname("edge")
+
+
+def fullname(gateway: Gateway) -> str:
+    """The chart's name for the gateway's objects: `<release>-openshell` (the release is `<name>-<id8>`)."""
+    return chart_fullname(gateway.helm_release)
 AGENT_SANDBOX_CRD = Path(__file__).resolve().parents[2] / "devcluster" / "presets" / "agent-sandbox.yaml"
 
 
@@ -93,7 +97,7 @@ def set_image(dc: DevCluster, gateway: Gateway, image: str) -> None:
     """A hand edit: PUT the StatefulSet back with another gateway image."""
     statefulset = statefulset_of(dc, gateway)
     gateway_container(statefulset)["image"] = image
-    dc.call("PUT", ns_path(gateway, "apps/v1", "statefulsets", FULLNAME), statefulset)
+    dc.call("PUT", ns_path(gateway, "apps/v1", "statefulsets", fullname(gateway)), statefulset)
 
     def rolled_out() -> bool:  # so that the resyncs below see drift, not a rollout in progress
         current = statefulset_of(dc, gateway)
@@ -146,13 +150,13 @@ def test_kubernetes_drift_is_repaired_when_enabled(clusters, worker, alice) -> N
     report, enqueued = resync(cluster, dc)
     assert (enqueued, report.written) == ([], 0), "a clean gateway needs neither a pass nor a write"
 
-    dc.call("DELETE", ns_path(gateway, "v1", "services", FULLNAME))
-    assert_repaired(gateway, cluster, dc, f"Service {FULLNAME} is missing",
-                    lambda: get(dc, ns_path(gateway, "v1", "services", FULLNAME)))
+    dc.call("DELETE", ns_path(gateway, "v1", "services", fullname(gateway)))
+    assert_repaired(gateway, cluster, dc, f"Service {fullname(gateway)} is missing",
+                    lambda: get(dc, ns_path(gateway, "v1", "services", fullname(gateway))))
 
-    dc.call("DELETE", ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", FULLNAME))
-    assert_repaired(gateway, cluster, dc, f"GRPCRoute {FULLNAME} is missing",
-                    lambda: get(dc, ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", FULLNAME)))
+    dc.call("DELETE", ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", fullname(gateway)))
+    assert_repaired(gateway, cluster, dc, f"GRPCRoute {fullname(gateway)} is missing",
+                    lambda: get(dc, ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", fullname(gateway))))
 
     set_image(dc, gateway, "evil.example.test/gw:6.6.6")
     assert_repaired(gateway, cluster, dc, "spec.template.spec.containers[openshell-gateway].image",
@@ -167,18 +171,19 @@ def test_kubernetes_drift_is_only_reported_in_warn_mode(clusters, worker, alice)
     gateway = make_gateway(alice, cluster)
     converge(gateway, "Running")
 
-    dc.call("DELETE", ns_path(gateway, "v1", "services", FULLNAME))
-    assert_reported(gateway, cluster, dc, f"Service {FULLNAME} is missing")
-    dc.call("DELETE", ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", FULLNAME))
-    assert_reported(gateway, cluster, dc, f"GRPCRoute {FULLNAME} is missing")
+    dc.call("DELETE", ns_path(gateway, "v1", "services", fullname(gateway)))
+    assert_reported(gateway, cluster, dc, f"Service {fullname(gateway)} is missing")
+    dc.call("DELETE", ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", fullname(gateway)))
+    assert_reported(gateway, cluster, dc, f"GRPCRoute {fullname(gateway)} is missing")
     set_image(dc, gateway, "evil.example.test/gw:6.6.6")
     assert_reported(gateway, cluster, dc,
-                    f"StatefulSet {FULLNAME} differs at spec.template.spec.containers[openshell-gateway].image")
+                    f"StatefulSet {fullname(gateway)} differs at "
+                    "spec.template.spec.containers[openshell-gateway].image")
 
     # A full pass judges alike: it reports, and leaves the cluster as it is.
     run_pass(str(gateway.pk))
     assert image_of(dc, gateway) == "evil.example.test/gw:6.6.6"
-    assert get(dc, ns_path(gateway, "v1", "services", FULLNAME)) is None
+    assert get(dc, ns_path(gateway, "v1", "services", fullname(gateway))) is None
     assert condition(gateway, "Drifted")["status"] == "True"
     delete_through_the_control_plane(gateway, dc)
 
@@ -188,16 +193,16 @@ def test_openshift_route_drift_warn_then_enabled(clusters, worker, alice) -> Non
     cluster = register(dc, "openshift")
     gateway = make_gateway(alice, cluster)
     converge(gateway, "Running")
-    route = ns_path(gateway, "route.openshift.io/v1", "routes", FULLNAME)
+    route = ns_path(gateway, "route.openshift.io/v1", "routes", fullname(gateway))
     assert get(dc, route)
 
     worker.GATEWAY_DRIFT_DETECTION = "warn"
     dc.call("DELETE", route)
-    assert_reported(gateway, cluster, dc, f"Route {FULLNAME} is missing")
+    assert_reported(gateway, cluster, dc, f"Route {fullname(gateway)} is missing")
     assert get(dc, route) is None
 
     worker.GATEWAY_DRIFT_DETECTION = "enabled"
-    assert_repaired(gateway, cluster, dc, f"Route {FULLNAME} is missing", lambda: get(dc, route))
+    assert_repaired(gateway, cluster, dc, f"Route {fullname(gateway)} is missing", lambda: get(dc, route))
     delete_through_the_control_plane(gateway, dc)
 
 
@@ -208,7 +213,8 @@ def test_a_missing_agent_sandbox_api_waits_before_helm_and_converges_once_probed
         cluster = register(dc, "kubernetes")
         cluster_probe.probe(cluster)
         cluster.refresh_from_db()
-        assert cluster.capabilities == {"agent_sandbox": False, "grpc_route": True, "openshift_route": False,
+        assert cluster.capabilities == {"agent_sandbox": False, "grpc_route": True, "backend_tls_policy": True,
+                                        "openshift_route": False,
                                         "cert_manager": True}
         gateway = make_gateway(alice, cluster)
         for _ in range(2):

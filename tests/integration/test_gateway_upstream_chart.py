@@ -153,16 +153,17 @@ def test_kubernetes_install_upgrade_delete(flavour_clusters, upstream_worker, al
     container = gateway_container(statefulset)
     assert container["image"] == GATEWAY_IMAGE  # the digest kept, never :latest
     env = {e["name"]: e for e in container["env"]}
-    assert env["OPENSHELL_DB_URL"]["valueFrom"]["secretKeyRef"] == {"name": db_secret_name("edge"), "key": "uri"}
+    release = gateway.helm_release
+    assert env["OPENSHELL_DB_URL"]["valueFrom"]["secretKeyRef"] == {"name": db_secret_name(release), "key": "uri"}
     assert "--db-url" not in container["args"]
     assert env["SSL_CERT_FILE"]["value"] == SSL_CERT_FILE
     mounts = {m["name"]: m["mountPath"] for m in container["volumeMounts"]}
     assert mounts["oidc-ca"] == "/etc/openshell-tls/oidc-ca"
     volumes = {v["name"]: v for v in statefulset["spec"]["template"]["spec"]["volumes"]}
     assert volumes["oidc-ca"]["configMap"]["name"] == TRUSTED_CA_CONFIGMAP
-    config = dc.call("GET", f"/api/v1/namespaces/{gateway.namespace}/configmaps/{chart_fullname('edge')}-config")
+    config = dc.call("GET", f"/api/v1/namespaces/{gateway.namespace}/configmaps/{chart_fullname(release)}-config")
     assert SUPERVISOR_IMAGE in config["data"]["gateway.toml"]
-    secret = dc.call("GET", f"/api/v1/namespaces/{gateway.namespace}/secrets/{db_secret_name('edge')}")
+    secret = dc.call("GET", f"/api/v1/namespaces/{gateway.namespace}/secrets/{db_secret_name(release)}")
     assert base64.b64decode(secret["data"]["uri"]).decode() == "postgresql://gw:secret@db.example.test:5432/gw"
 
     (route,) = dc.call("GET", f"/apis/gateway.networking.k8s.io/v1/namespaces/{gateway.namespace}/grpcroutes")["items"]
@@ -192,7 +193,7 @@ def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_
     trusted = {c["type"]: c for c in running.conditions}["TrustedCA"]
     assert (trusted["status"], trusted["reason"]) == ("False", "NotMountable")
     assert "only for an OIDC issuer" in trusted["message"]
-    ns, fullname = gateway.namespace, chart_fullname("edge")
+    ns, fullname, release = gateway.namespace, chart_fullname(gateway.helm_release), gateway.helm_release
 
     # The bundle exists (a prerequisite) but nothing mounts it: the chart has no other CA key.
     bundle = dc.call("GET", f"/api/v1/namespaces/{ns}/configmaps/{TRUSTED_CA_CONFIGMAP}")
@@ -209,13 +210,14 @@ def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_
     assert external["spec"]["issuerRef"] | {"name": "corp-ca", "kind": "ClusterIssuer"} == external["spec"]["issuerRef"]
 
     rbac = f"/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}"
-    binding = dc.call("GET", f"{rbac}/rolebindings/edge-sandbox-privileged-scc")
+    binding = dc.call("GET", f"{rbac}/rolebindings/{release}-sandbox-privileged-scc")
     assert binding["roleRef"]["name"] == "system:openshift:scc:privileged"
-    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": sandbox_service_account("edge"), "namespace": ns}]
-    assert get(dc, f"/api/v1/namespaces/{ns}/serviceaccounts/{sandbox_service_account('edge')}"), "the chart's SA"
+    sandbox = sandbox_service_account(release)
+    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": sandbox, "namespace": ns}]
+    assert get(dc, f"/api/v1/namespaces/{ns}/serviceaccounts/{sandbox_service_account(release)}"), "the chart's SA"
 
     # What `helm uninstall` leaves on purpose: the kept KEK Secret and the certgen hook's objects.
-    runtime.helm().uninstall(HelmTarget(kubeconfig=cluster.kubeconfig, namespace=ns), "edge")
+    runtime.helm().uninstall(HelmTarget(kubeconfig=cluster.kubeconfig, namespace=ns), release)
     kept = {
         (kind, item["metadata"]["name"])
         for kind, path in (("Secret", "/api/v1/namespaces/{ns}/secrets"),
@@ -223,7 +225,7 @@ def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_
                            ("Role", "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles"),
                            ("RoleBinding", "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings"))
         for item in dc.call("GET", path.format(ns=ns))["items"]
-        if item["metadata"].get("labels", {}).get("app.kubernetes.io/instance") == "edge"
+        if item["metadata"].get("labels", {}).get("app.kubernetes.io/instance") == release
     }
     assert kept == {
         ("Secret", f"{fullname}-credential-storage-key-encryption-key"),

@@ -18,12 +18,15 @@ class ClusterCapabilities:
         grpc_route (bool | None): gateway.networking.k8s.io/v1
         openshift_route (bool | None): route.openshift.io/v1
         cert_manager (bool | None): cert-manager.io/v1
+        backend_tls_policy (bool | None): BackendTLSPolicy (gateway.networking.k8s.io v1 or v1alpha3): TLS from a
+            Gateway API route to the pod
     """
 
     agent_sandbox: bool | None
     grpc_route: bool | None
     openshift_route: bool | None
     cert_manager: bool | None
+    backend_tls_policy: bool | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,6 +42,9 @@ class ClusterCapabilities:
         cert_manager: bool | None
         cert_manager = self.cert_manager
 
+        backend_tls_policy: bool | None
+        backend_tls_policy = self.backend_tls_policy
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -47,6 +53,7 @@ class ClusterCapabilities:
                 "grpc_route": grpc_route,
                 "openshift_route": openshift_route,
                 "cert_manager": cert_manager,
+                "backend_tls_policy": backend_tls_policy,
             }
         )
 
@@ -84,11 +91,19 @@ class ClusterCapabilities:
 
         cert_manager = _parse_cert_manager(d.pop("cert_manager"))
 
+        def _parse_backend_tls_policy(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        backend_tls_policy = _parse_backend_tls_policy(d.pop("backend_tls_policy"))
+
         cluster_capabilities = cls(
             agent_sandbox=agent_sandbox,
             grpc_route=grpc_route,
             openshift_route=openshift_route,
             cert_manager=cert_manager,
+            backend_tls_policy=backend_tls_policy,
         )
 
         cluster_capabilities.additional_properties = d

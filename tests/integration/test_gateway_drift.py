@@ -125,8 +125,22 @@ def assert_repaired(gateway: Gateway, cluster: ManagedCluster, dc: DevCluster, w
     assert any(what in message for message in drift_events(gateway)), drift_events(gateway)
 
 
+def rolled_out(dc: DevCluster, gateway: Gateway) -> bool:
+    """The StatefulSet runs its current template on every replica (a changed image rolls the pod first)."""
+    statefulset = dc.call("GET", ns_path(gateway, "apps/v1", "statefulsets", fullname(gateway)))
+    status, replicas = statefulset.get("status") or {}, statefulset["spec"].get("replicas", 1)
+    return (
+        status.get("observedGeneration") == statefulset["metadata"]["generation"]
+        and status.get("readyReplicas", 0) == status.get("updatedReplicas", 0) == replicas
+        and status.get("currentRevision") == status.get("updateRevision")
+    )
+
+
 def assert_reported(gateway: Gateway, cluster: ManagedCluster, dc: DevCluster, what: str) -> None:
-    """Warn mode: the resync reports the drift (one event), starts no pass, and a second resync writes nothing."""
+    """Warn mode: the resync reports the drift (one event), starts no pass, and a second resync writes nothing.
+
+    Both resyncs run once the workload is steady: a changed image rolls the pod, and its readiness is news."""
+    wait_for(lambda: rolled_out(dc, gateway), "the StatefulSet to roll out")
     revision, events = Gateway.objects.get(pk=gateway.pk).release_revision, len(drift_events(gateway))
     report, enqueued = resync(cluster, dc)
     assert (enqueued, report.written) == ([], 1), report

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import dj_database_url
-
 from controlplane.catalog_store_env import catalog_s3_env
 from controlplane.crypto import validate_keys
+from controlplane.database_env import database_config
 from controlplane.env import env_bool, env_choice, env_int, env_list, env_path, env_required, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -77,13 +76,11 @@ TEMPLATES = [
     },
 ]
 
+# SQLite (the embedded default) runs in WAL mode with IMMEDIATE transactions and a busy timeout.
 DATABASES = {
-    "default": dj_database_url.parse(
+    "default": database_config(
         env_url("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}", ("sqlite", "postgres", "postgresql")),
-        # Connections outlive a request (a new one per request cost ~15 ms of its latency); each is checked
-        # once a request before reuse, so a restarted database costs no failed request.
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0),
-        conn_health_checks=True,
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -20,7 +20,8 @@ from pathlib import Path
 from cryptography.fernet import Fernet
 
 ROOT = Path(__file__).resolve().parent.parent
-RUN = ROOT / ".run"
+# RUN_DIR: where state and logs go (the e2e burst test runs `make run` in a directory of its own).
+RUN = Path(os.environ.get("RUN_DIR") or ROOT / ".run")
 PY = sys.executable
 API_PORT = int(os.environ.get("API_PORT", "8000"))
 API_URL = f"http://127.0.0.1:{API_PORT}"
@@ -64,7 +65,7 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 def start(name: str, argv: list[str], env: dict[str, str]) -> subprocess.Popen:
     log = (RUN / f"{name}.log").open("ab")
-    print(f"  starting {name} (log: .run/{name}.log)")
+    print(f"  starting {name} (log: {RUN / name}.log)")
     return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 

@@ -33,6 +33,7 @@ VALUES = {
     "content": {"enabled": True, "replicas": 2, "gunicornWorkers": 2, "publicUrl": "https://content.example.com"},
     "metrics": {"serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}},
     "env": {"RESYNC_INTERVAL_SECONDS": "30"},
+    "catalogStore": {"claim": {"create": True, "storageClassName": "nfs-rwx"}},
 }
 ROLES = ("api", "content", "worker", "beat", "watcher")
 
@@ -286,3 +287,177 @@ def test_the_content_server_is_off_by_default(helm: Callable[..., Any], values_f
     assert not [d for d in rendered if "content" in d["metadata"]["name"]]
     api = next(d for d in rendered if d["kind"] == "Deployment" and d["metadata"]["name"] == "cp-controlplane-api")
     assert env_of(container(api))["CATALOG_BASE_URL"] == "https://cp.example.com"
+
+
+def render(helm: Callable[..., Any], values_file: Callable[..., str], values: dict[str, Any]) -> list[dict[str, Any]]:
+    return [d for d in yaml.safe_load_all(helm("template", "cp", str(CHART), "-f", values_file(values)).stdout) if d]
+
+
+def content_pods(rendered: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The pod specs of the roles that read or write catalog content, by role."""
+    pods = {d["metadata"]["name"].removeprefix("cp-controlplane-"): d["spec"]["template"]["spec"]
+            for d in rendered if d["kind"] == "Deployment"}
+    return {role: pod for role, pod in pods.items() if role in ("api", "worker", "content")}
+
+
+def catalog_volume(pod: dict[str, Any]) -> dict[str, Any] | None:
+    """The volume mounted at the catalog store directory, or None."""
+    (only,) = pod["containers"]
+    names = [m["name"] for m in only["volumeMounts"] if m["mountPath"] == "/var/lib/controlplane/catalogs"]
+    return next((v for v in pod["volumes"] if v["name"] in names), None)
+
+
+def without_store(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if key != "catalogStore"}
+
+
+REQUIRED_ONLY = {key: VALUES[key] for key in ("secrets", "database", "redis", "gatewayChart")}
+SMALLEST = {**REQUIRED_ONLY, "api": {"replicas": 1}, "worker": {"replicas": 1}}
+
+
+@pytest.mark.parametrize(("values", "pods"), [(REQUIRED_ONLY, 4), (SMALLEST, 2), (without_store(VALUES), 7)])
+def test_no_shared_catalog_store_is_refused_naming_the_values(
+    helm: Callable[..., Any], values_file: Callable[..., str], values: dict[str, Any], pods: int
+) -> None:
+    """The API and the workers are separate pods, so even the default and the smallest topology need a shared
+    store: a directory per pod would leave the API's empty for ever."""
+    done = helm("template", "cp", str(CHART), "-f", values_file(values), check=False)
+    assert done.returncode != 0, "a store per pod must not render"
+    assert f"shared by {pods} pods" in done.stderr, done.stderr
+    for name in ("catalogStore.claim.existing", "catalogStore.claim.create", "catalogStore.s3.bucket"):
+        assert name in done.stderr, done.stderr
+
+
+def test_an_existing_claim_is_mounted_by_every_content_pod(
+    helm: Callable[..., Any], values_file: Callable[..., str]
+) -> None:
+    rendered = render(helm, values_file, {**VALUES, "catalogStore": {"claim": {"existing": "shared-catalogs"}}})
+    pods = content_pods(rendered)
+    assert set(pods) == {"api", "worker", "content"}
+    for role, pod in pods.items():
+        claim = {"name": "catalogs", "persistentVolumeClaim": {"claimName": "shared-catalogs"}}
+        assert catalog_volume(pod) == claim, role
+        assert "CATALOG_STORE" not in env_of(pod["containers"][0]), "the directory store is the default"
+    assert not [d for d in rendered if d["kind"] == "PersistentVolumeClaim"], "an existing claim is not created"
+
+
+def test_a_created_claim_is_read_write_many_from_the_storage_class(
+    helm: Callable[..., Any], values_file: Callable[..., str]
+) -> None:
+    store = {"claim": {"create": True, "storageClassName": "nfs-rwx", "size": "20Gi"}}
+    rendered = render(helm, values_file, {**VALUES, "catalogStore": store})
+    (claim,) = [d for d in rendered if d["kind"] == "PersistentVolumeClaim"]
+    assert claim["metadata"]["name"] == "cp-controlplane-catalogs"
+    assert claim["spec"] == {
+        "accessModes": ["ReadWriteMany"], "storageClassName": "nfs-rwx", "resources": {"requests": {"storage": "20Gi"}},
+    }
+    for role, pod in content_pods(rendered).items():
+        assert catalog_volume(pod) == {
+            "name": "catalogs", "persistentVolumeClaim": {"claimName": "cp-controlplane-catalogs"},
+        }, role
+    others = [d for d in rendered if d["kind"] in ("Deployment", "Job") and d["metadata"]["name"].rsplit("-", 1)[1]
+              in ("beat", "watcher", "migrate")]
+    assert len(others) == 3 and all(catalog_volume(d["spec"]["template"]["spec"]) is None for d in others)
+
+
+S3_STORE = {
+    "bucket": "catalog-content", "prefix": "cp/prod", "endpointUrl": "https://minio.example.com:9000",
+    "region": "eu-west-1", "addressingStyle": "path", "verifyTls": True,
+    "caBundle": {"configMap": "minio-ca", "key": "ca.pem"},
+    "credentials": {"existingSecret": "catalog-s3", "accessKeyIdKey": "id", "secretAccessKeyKey": "secret"},
+}
+
+
+def test_s3_is_wired_to_every_content_pod_with_credentials_from_a_secret(
+    helm: Callable[..., Any], values_file: Callable[..., str]
+) -> None:
+    rendered = render(helm, values_file, {**VALUES, "catalogStore": {"s3": S3_STORE}})
+    assert not [d for d in rendered if d["kind"] == "PersistentVolumeClaim"]
+    pods = content_pods(rendered)
+    assert set(pods) == {"api", "worker", "content"}
+    for role, pod in pods.items():
+        env = env_of(pod["containers"][0])
+        assert {name: env.get(name) for name in env if name.startswith("CATALOG_S")} == {
+            "CATALOG_STORE": "s3", "CATALOG_S3_BUCKET": "catalog-content", "CATALOG_S3_PREFIX": "cp/prod",
+            "CATALOG_S3_ENDPOINT_URL": "https://minio.example.com:9000", "CATALOG_S3_REGION": "eu-west-1",
+            "CATALOG_S3_ADDRESSING_STYLE": "path",
+            "CATALOG_S3_CA_BUNDLE": "/etc/controlplane/catalog-s3-ca/ca-bundle.pem",
+            "CATALOG_S3_ACCESS_KEY_ID": {"secretKeyRef": {"name": "catalog-s3", "key": "id"}},
+            "CATALOG_S3_SECRET_ACCESS_KEY": {"secretKeyRef": {"name": "catalog-s3", "key": "secret"}},
+        }, role
+        assert catalog_volume(pod) is None, f"{role}: no volume for content with S3"
+        ca = next(v for v in pod["volumes"] if v["name"] == "catalog-s3-ca")
+        assert ca["configMap"] == {"name": "minio-ca", "items": [{"key": "ca.pem", "path": "ca-bundle.pem"}]}
+        assert {"name": "catalog-s3-ca", "mountPath": "/etc/controlplane/catalog-s3-ca", "readOnly": True} in (
+            pod["containers"][0]["volumeMounts"])
+    for workload in (d for d in rendered if d["kind"] in ("Deployment", "Job")):
+        if workload["metadata"]["name"].rsplit("-", 1)[1] in ("beat", "watcher", "migrate"):
+            assert not [n for n in env_of(container(workload)) if n.startswith("CATALOG_S")], "fs settings elsewhere"
+    assert "catalog-s3" not in [d["metadata"]["name"] for d in rendered if d["kind"] == "Secret"]
+
+
+def test_s3_on_aws_needs_only_a_bucket(helm: Callable[..., Any], values_file: Callable[..., str]) -> None:
+    """Without credentials boto3's own chain applies (web identity, instance profile)."""
+    rendered = render(helm, values_file, {**VALUES, "catalogStore": {"s3": {"bucket": "catalog-content"}}})
+    for pod in content_pods(rendered).values():
+        env = env_of(pod["containers"][0])
+        assert {name: env[name] for name in env if name.startswith("CATALOG_S")} == {
+            "CATALOG_STORE": "s3", "CATALOG_S3_BUCKET": "catalog-content", "CATALOG_S3_ADDRESSING_STYLE": "auto",
+        }
+        assert [v["name"] for v in pod["volumes"] if v["name"].startswith("catalog")] == []
+
+
+@pytest.mark.parametrize(("store", "message"), [
+    ({"claim": {"existing": "shared"}, "s3": {"bucket": "catalog-content"}}, "not both"),
+    ({"claim": {"existing": "shared", "create": True, "storageClassName": "nfs"}}, "not both"),
+    ({"claim": {"create": True}}, "catalogStore.claim.storageClassName"),
+    ({"s3": {"endpointUrl": "https://minio:9000", "credentials": {"existingSecret": "keys"}}},
+     "catalogStore.s3.bucket"),
+    ({"s3": {"verifyTls": False}}, "catalogStore.s3.bucket"),
+    ({"s3": {"bucket": "catalog-content", "verifyTls": False, "caBundle": {"configMap": "ca"}}},
+     "catalogStore.s3.verifyTls"),
+    ({"s3": {"bucket": "catalog-content", "endpointUrl": "http://minio:9000", "verifyTls": False}},
+     "catalogStore.s3.endpointUrl is plain http"),
+])
+def test_a_half_configured_store_is_refused(
+    helm: Callable[..., Any], values_file: Callable[..., str], store: dict[str, Any], message: str
+) -> None:
+    done = helm("template", "cp", str(CHART), "-f", values_file(without_store(VALUES)),
+                "-f", values_file({"catalogStore": store}, "store.yaml"), check=False)
+    assert done.returncode != 0 and message in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(("store", "message"), [
+    ({"s3": {"bucket": "Not_A_Bucket"}}, "bucket"),
+    ({"s3": {"addressingStyle": "dns"}}, "addressingStyle"),
+    ({"claim": {"size": "lots"}}, "size"),
+    ({"existingClaim": "legacy"}, "existingClaim"),
+    ({"s3": {"credentials": {"secretAccessKey": "inline"}}}, "secretAccessKey"),
+])
+def test_the_schema_types_the_catalog_store(
+    helm: Callable[..., Any], values_file: Callable[..., str], store: dict[str, Any], message: str
+) -> None:
+    done = helm("lint", "--strict", str(CHART), "-f", values_file(VALUES),
+                "-f", values_file({"catalogStore": store}, "store.yaml"), check=False)
+    assert done.returncode != 0 and message in done.stdout + done.stderr
+
+
+def test_a_read_write_once_claim_is_refused_at_install(
+    helm: Callable[..., Any], cluster: DevCluster, values_file: Callable[..., str]
+) -> None:
+    """The chart reads an existing claim's access modes from the cluster: one node's volume cannot be shared."""
+    namespace = cluster.create_namespace("cp-rwo")
+    claims = f"/api/v1/namespaces/{namespace}/persistentvolumeclaims"
+    for name, mode in (("node-local", "ReadWriteOnce"), ("shared", "ReadWriteMany")):
+        cluster.call("POST", claims, {
+            "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name},
+            "spec": {"accessModes": [mode], "resources": {"requests": {"storage": "1Gi"}}},
+        })
+    values = {**VALUES, "catalogStore": {"claim": {"existing": "node-local"}}}
+    done = helm("install", "cp", str(CHART), "-n", namespace, "-f", values_file(values), "--dry-run=server",
+                check=False)
+    assert done.returncode != 0
+    assert 'claim "node-local" is ReadWriteOnce' in done.stderr and "ReadWriteMany" in done.stderr, done.stderr
+    values = {**VALUES, "catalogStore": {"claim": {"existing": "shared"}}}
+    helm("install", "cp", str(CHART), "-n", namespace, "-f", values_file(values), "--dry-run=server")
+    cluster.delete_namespace(namespace)

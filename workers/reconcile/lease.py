@@ -4,21 +4,27 @@ A lease expires on its own, so a worker killed mid-pass never wedges the object.
 a background thread renews the lease, so a pass may outlive the lease duration (a long helm call)
 without a second worker taking the object. The token fences writes: a pass publishes only while
 the row still names its token (see ``publish``).
+
+A pass that ends in a transient database error (lock contention) still releases its lease: the release
+tries again a few times, so the task's retry finds the object free instead of waiting out the lease.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import Model, Q
 from django.utils import timezone
+
+from workers.reconcile.transient import is_transient
 
 __all__ = ["Lease", "held_lease"]
 
@@ -26,6 +32,9 @@ log = logging.getLogger(__name__)
 
 # Renew when a third of the lease has passed, so two renewals may fail before the lease lapses.
 RENEW_FRACTION = 3
+# Releasing under lock contention: attempts, and the pause before the next (doubling).
+RELEASE_ATTEMPTS = 4
+RELEASE_PAUSE_SECONDS = 0.25
 
 
 @dataclass
@@ -51,7 +60,14 @@ class Lease:
         interval = self.ttl.total_seconds() / RENEW_FRACTION
         try:
             while not self._stop.wait(interval):
-                if not self.renew():
+                try:
+                    renewed = self.renew()
+                except OperationalError as exc:
+                    if not is_transient(exc):
+                        raise
+                    log.warning("renewing the lease on %s %s met %s; trying again", self.model.__name__, self.pk, exc)
+                    continue
+                if not renewed:
                     log.warning("lease on %s %s was taken over; this pass cannot publish", self.model.__name__, self.pk)
                     return
         except Exception:
@@ -64,6 +80,18 @@ def _take(model: type[Model], pk: object, token: str, ttl: timedelta) -> bool:
     now = timezone.now()
     free = Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
     return bool(model.objects.filter(pk=pk).filter(free).update(lease_owner=token, lease_expires_at=now + ttl))
+
+
+def _release(model: type[Model], pk: object, token: str) -> None:
+    """Free the object if it still names ``token``, trying again through transient lock contention."""
+    for attempt in range(RELEASE_ATTEMPTS):
+        try:
+            model.objects.filter(pk=pk, lease_owner=token).update(lease_owner="", lease_expires_at=None)
+            return
+        except OperationalError as exc:
+            if not is_transient(exc) or attempt == RELEASE_ATTEMPTS - 1:
+                raise
+            time.sleep(RELEASE_PAUSE_SECONDS * 2**attempt)
 
 
 @contextmanager
@@ -89,4 +117,4 @@ def held_lease(
     finally:
         lease._stop.set()
         renewer.join()
-        model.objects.filter(pk=pk, lease_owner=token).update(lease_owner="", lease_expires_at=None)
+        _release(model, pk, token)

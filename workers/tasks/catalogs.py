@@ -5,21 +5,22 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.signals import worker_ready
 
 from catalogs import cleanup
 from controlplane.metrics import timed_pass
 from workers.reconcile.catalog import polling
 from workers.reconcile.catalog.run import run_pass
+from workers.tasks.transient import retried_when_transient
 
 __all__ = ["gc_catalog_content", "poll_catalogs", "reconcile_catalog"]
 
 log = logging.getLogger(__name__)
 
-@shared_task(name="workers.tasks.reconcile_catalog", ignore_result=True)
-def reconcile_catalog(catalog_id: str) -> None:
-    with timed_pass("catalog") as pass_:
+@shared_task(bind=True, name="workers.tasks.reconcile_catalog", ignore_result=True)
+def reconcile_catalog(self: Task, catalog_id: str) -> None:
+    with retried_when_transient(self), timed_pass("catalog") as pass_:
         pass_.result, requeue_after = run_pass(catalog_id)
     if requeue_after is not None:
         reconcile_catalog.apply_async((catalog_id,), countdown=requeue_after)

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from workers.reconcile.rollout import controller
+from workers.tasks.transient import retried_when_transient
 
 __all__ = ["advance_rollout", "advance_rollouts"]
 
 
-@shared_task(name="workers.tasks.advance_rollout", ignore_result=True)
-def advance_rollout(rollout_id: str) -> None:
-    controller.advance(rollout_id)
-
-
-@shared_task(name="workers.tasks.advance_rollouts", ignore_result=True)
-def advance_rollouts() -> None:
-    """The periodic tick (ROLLOUT_INTERVAL_SECONDS): one step of each rollout, in this task (database work only)."""
-    for rollout_id in controller.active_rollout_ids():
+@shared_task(bind=True, name="workers.tasks.advance_rollout", ignore_result=True)
+def advance_rollout(self: Task, rollout_id: str) -> None:
+    with retried_when_transient(self):
         controller.advance(rollout_id)
+
+
+@shared_task(bind=True, name="workers.tasks.advance_rollouts", ignore_result=True)
+def advance_rollouts(self: Task) -> None:
+    """The periodic tick (ROLLOUT_INTERVAL_SECONDS): one step of each rollout, in this task (database work only)."""
+    with retried_when_transient(self):
+        for rollout_id in controller.active_rollout_ids():
+            controller.advance(rollout_id)

@@ -50,6 +50,101 @@ valueFrom:
 {{- if and (hasPrefix "oci://" .Values.gatewayChart.ref) (not .Values.gatewayChart.version) (not (contains "@sha256:" .Values.gatewayChart.ref)) -}}
 {{- fail "gatewayChart.version is required for an oci:// chart that is not pinned by digest" -}}
 {{- end -}}
+{{- include "cp.catalogStore.validate" . -}}
+{{- end -}}
+
+{{/* Pods that read or write catalog content: the API, the workers and the content server (HPA minimums). */}}
+{{- define "cp.catalogStore.pods" -}}
+{{- $api := ternary .Values.api.autoscaling.minReplicas .Values.api.replicas .Values.api.autoscaling.enabled -}}
+{{- $worker := ternary .Values.worker.autoscaling.minReplicas .Values.worker.replicas .Values.worker.autoscaling.enabled -}}
+{{- add $api $worker (ternary .Values.content.replicas 0 .Values.content.enabled) -}}
+{{- end -}}
+
+{{/* Where catalog content lives: "claim" (one shared volume) or "s3"; empty when neither is configured. */}}
+{{- define "cp.catalogStore.kind" -}}
+{{- $store := .Values.catalogStore -}}
+{{- if or $store.claim.existing $store.claim.create -}}claim{{- else if $store.s3.bucket -}}s3{{- end -}}
+{{- end -}}
+
+{{- define "cp.catalogStore.claimName" -}}
+{{- .Values.catalogStore.claim.existing | default (printf "%s-catalogs" (include "cp.fullname" .)) -}}
+{{- end -}}
+
+{{/*
+The API and the workers are separate pods, so there are always at least two pods that share catalog content:
+a store per pod (an emptyDir) cannot serve, and the chart refuses to render without a shared one.
+*/}}
+{{- define "cp.catalogStore.validate" -}}
+{{- $store := .Values.catalogStore -}}
+{{- $s3 := $store.s3 -}}
+{{- $claimSet := or $store.claim.existing $store.claim.create -}}
+{{- $s3Set := or $s3.bucket $s3.prefix $s3.endpointUrl $s3.region $s3.credentials.existingSecret $s3.caBundle.configMap (not $s3.verifyTls) (ne $s3.addressingStyle "auto") -}}
+{{- if and $claimSet $s3Set -}}
+{{- fail "set either catalogStore.claim or catalogStore.s3, not both" -}}
+{{- end -}}
+{{- if not (or $claimSet $s3Set) -}}
+{{- fail (printf "catalog content is shared by %s pods (the API, the workers and any content server) and needs one store they all reach: set catalogStore.claim.existing (a ReadWriteMany claim), catalogStore.claim.create with catalogStore.claim.storageClassName (a ReadWriteMany storage class), or catalogStore.s3.bucket" (include "cp.catalogStore.pods" .)) -}}
+{{- end -}}
+{{- if and $store.claim.existing $store.claim.create -}}
+{{- fail "set catalogStore.claim.existing or catalogStore.claim.create, not both" -}}
+{{- end -}}
+{{- if and $store.claim.create (not $store.claim.storageClassName) -}}
+{{- fail "catalogStore.claim.create needs catalogStore.claim.storageClassName: a storage class that provisions ReadWriteMany volumes" -}}
+{{- end -}}
+{{- with $store.claim.existing -}}
+{{- $found := lookup "v1" "PersistentVolumeClaim" $.Release.Namespace . -}}
+{{- if and $found (not (has "ReadWriteMany" ($found.spec.accessModes | default list))) -}}
+{{- fail (printf "catalogStore.claim.existing: claim %q is %s, but %s pods mount it: use a ReadWriteMany claim, or catalogStore.s3" . (join "," $found.spec.accessModes) (include "cp.catalogStore.pods" $)) -}}
+{{- end -}}
+{{- end -}}
+{{- if and $s3Set (not $s3.bucket) -}}
+{{- fail "catalogStore.s3 is set without catalogStore.s3.bucket: set the bucket, or unset catalogStore.s3" -}}
+{{- end -}}
+{{- if and $s3.caBundle.configMap (not $s3.verifyTls) -}}
+{{- fail "catalogStore.s3.caBundle.configMap is set but catalogStore.s3.verifyTls is false: unset one of them" -}}
+{{- end -}}
+{{- if and (hasPrefix "http://" $s3.endpointUrl) (or $s3.caBundle.configMap (not $s3.verifyTls)) -}}
+{{- fail "catalogStore.s3.endpointUrl is plain http: unset catalogStore.s3.verifyTls and catalogStore.s3.caBundle, or use https" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The catalog store's environment, for the pods that read or write content. */}}
+{{- define "cp.catalogStore.env" -}}
+{{- if eq (include "cp.catalogStore.kind" .) "s3" -}}
+{{- $s3 := .Values.catalogStore.s3 -}}
+- name: CATALOG_STORE
+  value: s3
+- name: CATALOG_S3_BUCKET
+  value: {{ $s3.bucket | quote }}
+{{- with $s3.prefix }}
+- name: CATALOG_S3_PREFIX
+  value: {{ . | quote }}
+{{- end }}
+{{- with $s3.endpointUrl }}
+- name: CATALOG_S3_ENDPOINT_URL
+  value: {{ . | quote }}
+{{- end }}
+{{- with $s3.region }}
+- name: CATALOG_S3_REGION
+  value: {{ . | quote }}
+{{- end }}
+- name: CATALOG_S3_ADDRESSING_STYLE
+  value: {{ $s3.addressingStyle | quote }}
+{{- if not $s3.verifyTls }}
+- name: CATALOG_S3_VERIFY_TLS
+  value: "false"
+{{- end }}
+{{- with $s3.caBundle.configMap }}
+- name: CATALOG_S3_CA_BUNDLE
+  value: /etc/controlplane/catalog-s3-ca/ca-bundle.pem
+{{- end }}
+{{- with $s3.credentials.existingSecret }}
+- name: CATALOG_S3_ACCESS_KEY_ID
+  {{- include "cp.secretRef" (dict "root" $ "name" . "key" $s3.credentials.accessKeyIdKey) | nindent 2 }}
+- name: CATALOG_S3_SECRET_ACCESS_KEY
+  {{- include "cp.secretRef" (dict "root" $ "name" . "key" $s3.credentials.secretAccessKeyKey) | nindent 2 }}
+{{- end }}
+{{- end -}}
 {{- end -}}
 
 {{/* Environment of every container: secrets by reference, settings from values. */}}
@@ -122,6 +217,9 @@ affinity:
   args: {{ toJson .args }}
   env:
     {{- include "cp.env" .root | nindent 4 }}
+    {{- if .catalogs }}
+    {{- include "cp.catalogStore.env" .root | nindent 4 }}
+    {{- end }}
     {{- range $name, $value := .env }}
     - name: {{ $name }}
       value: {{ $value | quote }}
@@ -138,8 +236,14 @@ affinity:
     - name: state
       mountPath: /var/lib/controlplane
     {{- if .catalogs }}
+    {{- if eq (include "cp.catalogStore.kind" .root) "claim" }}
     - name: catalogs
       mountPath: /var/lib/controlplane/catalogs
+    {{- else if .root.Values.catalogStore.s3.caBundle.configMap }}
+    - name: catalog-s3-ca
+      mountPath: /etc/controlplane/catalog-s3-ca
+      readOnly: true
+    {{- end }}
     {{- end }}
     {{- if .metrics }}
     - name: metrics
@@ -154,13 +258,22 @@ affinity:
 - name: state
   emptyDir: {}
 {{- if .catalogs }}
+{{- if eq (include "cp.catalogStore.kind" .root) "claim" }}
 - name: catalogs
-  {{- if .root.Values.catalogStore.existingClaim }}
   persistentVolumeClaim:
-    claimName: {{ .root.Values.catalogStore.existingClaim }}
-  {{- else }}
-  emptyDir: {}
-  {{- end }}
+    claimName: {{ include "cp.catalogStore.claimName" .root }}
+{{- else }}
+{{- with .root.Values.catalogStore.s3.caBundle }}
+{{- if .configMap }}
+- name: catalog-s3-ca
+  configMap:
+    name: {{ .configMap }}
+    items:
+      - key: {{ .key }}
+        path: ca-bundle.pem
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- if .metrics }}
 - name: metrics

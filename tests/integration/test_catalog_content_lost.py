@@ -183,3 +183,22 @@ def test_a_loss_is_queued_once_per_interval(catalog_store: object, registry: Reg
         assert Client().get("/catalogs/storm/api/v1/all").status_code == 503
     assert len(queued()) == 2
     assert events(catalog) == [("Normal", "Unpacked"), ("Warning", "ContentLost")]  # already says so: no new event
+
+
+def test_a_pass_that_finds_a_corrupt_entry_replaces_it(content_store: str, registry: Registry, repository: str) -> None:
+    """A pass for another reason (a resync) checks the entry itself, index included, and writes it whole again."""
+    catalog = served_catalog(registry, repository, "rewritten", pinned=True)
+    digest = catalog.content_digest
+    corrupt = b'{"version": 1, "entries": [[0, 2'
+    if content_store == "fs":
+        (store.get().content_dir(digest) / store.INDEX_FILE).write_bytes(corrupt)  # type: ignore[attr-defined]
+    else:
+        put_raw(f"content/{store.entry_name(digest)}/{store.INDEX_FILE}", corrupt)
+
+    reconcile_catalog(str(catalog.pk))
+
+    assert store.get().read(digest, store.INDEX_FILE) != corrupt
+    assert serving(catalog) == ("True", "Available") and catalog.content_digest == digest
+    assert events(catalog) == [("Normal", "Unpacked"), ("Normal", "ContentRestored")]
+    metas = Client().get("/catalogs/rewritten/api/v1/metas?schema=olm.package")
+    assert metas.status_code == 200 and body(metas)

@@ -25,3 +25,5 @@ class Reason(models.TextChoices):
     AVAILABLE = "Available"
     UNAVAILABLE = "Unavailable"
     USER_SPECIFIED_UNAVAILABLE = "UserSpecifiedUnavailable"
+    CONTENT_LOST = "ContentLost"  # Serving: the served entry is missing or corrupt in the store
+    CONTENT_RESTORED = "ContentRestored"  # the event when the same entry is served again

@@ -242,6 +242,9 @@ CATALOG_GC_GRACE_SECONDS = env_int("CATALOG_GC_GRACE_SECONDS", 600, minimum=0)
 # Content switches remembered per catalog (for diffs); the GC keeps the content of each.
 CATALOG_HISTORY_LIMIT = env_int("CATALOG_HISTORY_LIMIT", 10, minimum=1)
 CATALOG_RETRY_AFTER_SECONDS = env_int("CATALOG_RETRY_AFTER_SECONDS", 10, minimum=1)
+# Served content found missing or corrupt (by a reader or the GC sweep) queues one reconcile per catalog and
+# digest per this many seconds (see catalogs.lost_content).
+CATALOG_CONTENT_LOST_REQUEUE_SECONDS = env_int("CATALOG_CONTENT_LOST_REQUEUE_SECONDS", 60, minimum=1)
 CATALOG_GZIP_MIN_BYTES = env_int("CATALOG_GZIP_MIN_BYTES", 1024, minimum=0)
 # GraphQL queries on catalog content (/catalogs/<name>/api/v1/graphql): each limit crossed is a 400.
 CATALOG_GRAPHQL_MAX_BODY_BYTES = env_int("CATALOG_GRAPHQL_MAX_BODY_BYTES", 1024 * 1024, minimum=1024)

@@ -37,7 +37,7 @@ from graphql.execution.values import VariableValues, get_variable_values
 from catalogs.content.graphql_limits import LimitExceeded, Limits, check_limits
 from catalogs.content.graphql_request import BadRequest, GraphQLRequest, etag_for_query, from_body, from_params
 from catalogs.content.graphql_store import EntryDocuments, EntryGone, schema_for
-from catalogs.content.lookup import entry_index, find_content, store_errors_unavailable, unavailable
+from catalogs.content.lookup import content_lost, entry_index, find_content, store_errors_unavailable
 from catalogs.content.negotiation import GZIP_SUFFIX, accepts_gzip
 from controlplane.http_errors import allow_methods, error_body
 
@@ -88,7 +88,7 @@ def graphql_view(request: HttpRequest, name: str) -> HttpResponse:
     except _Invalid as problem:
         return _bad_request(problem)
     except EntryGone:
-        return unavailable(found.name)
+        return content_lost(found, "A reader found the served content missing")
     body = json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
     response = HttpResponse(gzip.compress(body, compresslevel=6, mtime=0) if gzipped else body,
                             content_type="application/json")

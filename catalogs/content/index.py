@@ -15,11 +15,13 @@ from functools import lru_cache
 
 from catalogs.store import INDEX_FILE, ContentStore
 
-__all__ = ["FILTER_KEYS", "CatalogIndex", "load_index", "parse_index"]
+__all__ = ["FILTER_KEYS", "UNREADABLE", "CatalogIndex", "load_index", "parse_index"]
 
 FILTER_KEYS = ("schema", "package", "name")
 SUPPORTED_VERSION = 1
 CACHED_INDEXES = 8
+# What parse_index raises for an index that is not one (truncated, corrupt or of another version).
+UNREADABLE = (ValueError, KeyError, TypeError, IndexError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,11 @@ class CatalogIndex:
             keys=tuple((entry[2], entry[3], entry[4]) for entry in entries),
             by_key=tuple({value: tuple(numbers) for value, numbers in m.items()} for m in maps),
         )
+
+    @property
+    def extent(self) -> int:
+        """The bytes of the catalog the index covers: where its last line ends (0 for an empty catalog)."""
+        return self.offsets[-1] + self.lengths[-1] if self.offsets else 0
 
     def lines(self, filters: dict[str, str]) -> Sequence[int]:
         """Numbers of the lines matching every filter, in file order: the rarest filter's, checked against the rest."""

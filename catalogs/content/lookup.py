@@ -1,8 +1,9 @@
 """Which stored entry a catalog serves, and the answers for when there is none to serve (shared by the views).
 
 A catalog that exists and is Available but has no content yet is a 503 with Retry-After, never a
-transient 404; so is an entry collected since the DB read, a store that cannot be reached, and
-a corrupt index (which is discarded, and the catalog's reconcile enqueued to unpack it afresh).
+transient 404; so is a store that cannot be reached. So is an entry that is missing, or whose index is
+corrupt or does not cover the catalog's bytes: that is reported as lost (``catalogs.lost_content``), which
+marks the catalog not serving and queues its reconcile, at most once per interval, to unpack it again.
 """
 
 from __future__ import annotations
@@ -19,16 +20,15 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from catalogs import store
 from catalogs.choices import AvailabilityMode
-from catalogs.content.index import CatalogIndex, load_index
+from catalogs.content.index import UNREADABLE, CatalogIndex, load_index
+from catalogs.lost_content import report
 from catalogs.models import Catalog
-from controlplane.dispatch import send
 from controlplane.http_errors import json_error
 from controlplane.validators import validate_dns1123_subdomain
 
-__all__ = ["Content", "discard_corrupt", "entry_index", "find_content", "store_errors_unavailable", "unavailable"]
+__all__ = ["Content", "content_lost", "entry_index", "find_content", "store_errors_unavailable", "unavailable"]
 
 log = logging.getLogger(__name__)
-RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
 
 
 @dataclass(frozen=True)
@@ -65,9 +65,10 @@ def find_content(name: str) -> Content | HttpResponse:
         return unavailable(name)
     content = store.get()
     entry = content.stat(digest)
+    found = Content(str(pk), name, digest, last_unpacked, content, entry.sizes if entry else {})
     if entry is None or not all(part in entry.sizes for part in store.ENTRY_FILES):
-        return unavailable(name)  # collected or switched since the DB read, or never whole
-    return Content(str(pk), name, digest, last_unpacked, content, entry.sizes)
+        return content_lost(found, "A reader found the served content missing")  # or switched since the DB read
+    return found
 
 
 def store_errors_unavailable(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -84,19 +85,24 @@ def store_errors_unavailable(view: Callable[..., HttpResponse]) -> Callable[...,
     return wrapper
 
 
-def discard_corrupt(content: Content, exc: Exception) -> HttpResponse:
-    """Discard an entry whose index cannot be read and have a worker unpack the catalog again."""
-    log.error("catalog %s: index of %s is corrupt (%s); discarding it for a re-unpack", content.name,
-              content.digest, exc)
-    content.store.remove(content.digest)
-    send(RECONCILE_CATALOG, content.catalog_id)
-    return unavailable(content.name, "has corrupt content that is being unpacked again")
+def content_lost(content: Content, why: str) -> HttpResponse:
+    """Report the entry lost (a reader that raced a content switch reports nothing) and answer 503."""
+    try:
+        report(content.catalog_id, content.digest, why)
+    except Exception:
+        log.exception("catalog %s: could not report lost content %s", content.name, content.digest)
+    return unavailable(content.name, "has content that is missing from the store and being restored")
 
 
 def entry_index(content: Content) -> CatalogIndex | HttpResponse:
-    """The entry's parsed index, or the 503 for an entry that is gone or whose index is corrupt."""
+    """The entry's parsed index, or the 503 for an entry that is gone, or whose index is corrupt or does not
+    cover the catalog's bytes (a truncated JSONL)."""
     try:
         index = load_index(content.store, content.digest)
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-        return discard_corrupt(content, exc)
-    return unavailable(content.name) if index is None else index
+    except UNREADABLE as exc:
+        return content_lost(content, f"A reader found the index of the served content corrupt ({exc})")
+    if index is None:
+        return content_lost(content, "A reader found the index of the served content missing")
+    if index.extent != content.sizes[store.ALL_FILE]:
+        return content_lost(content, "A reader found the served content truncated: its index does not match it")
+    return index

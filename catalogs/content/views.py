@@ -6,8 +6,8 @@ content yet gets 503 with Retry-After: transient state is never reported as "not
 
 The views use only the ``ContentStore`` interface, so either store serves alike. An entry that is
 gone when its bytes are opened (a content switch collected it since the DB read) is a 503, never
-a 500, and so is a store that cannot be reached. A corrupt index is a 503 too: the entry is
-discarded and the catalog's reconcile enqueued, so a worker unpacks it afresh.
+a 500, and so is a store that cannot be reached. Missing or corrupt served content is a 503 too: it is
+reported lost (``catalogs.lost_content``), so the catalog stops serving and a worker unpacks it afresh.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 
 from catalogs import store
 from catalogs.content.index import FILTER_KEYS
-from catalogs.content.lookup import Content, entry_index, find_content, store_errors_unavailable, unavailable
+from catalogs.content.lookup import Content, content_lost, entry_index, find_content, store_errors_unavailable
 from catalogs.content.negotiation import (
     accepts_gzip,
     etag_for,
@@ -108,7 +108,7 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         start, length = wanted
         body = iter(()) if head else found.store.open_range(found.digest, store.ALL_FILE, [(start, length)])
         if body is None:
-            return unavailable(found.name)
+            return content_lost(found, "A reader found the served content missing")
         response = StreamingHttpResponse(body, status=206, content_type=CONTENT_TYPE)
         response["Content-Range"] = f"bytes {start}-{start + length - 1}/{size}"
     else:
@@ -116,7 +116,7 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         stored = store.ALL_GZ_FILE if gzipped else store.ALL_FILE
         handle = io.BytesIO() if head else found.store.open(found.digest, stored)
         if handle is None:
-            return unavailable(found.name)
+            return content_lost(found, "A reader found the served content missing")
         response = FileResponse(handle, content_type=CONTENT_TYPE, filename=store.ALL_FILE)
         response.block_size = STREAM_CHUNK
         if gzipped:
@@ -156,7 +156,7 @@ def _metas_response(request: HttpRequest, found: Content, spans: list[tuple[int,
         return decided
     body = iter(()) if request.method == "HEAD" else found.store.open_range(found.digest, store.ALL_FILE, spans)
     if body is None:
-        return unavailable(found.name)
+        return content_lost(found, "A reader found the served content missing")
     if gzipped:
         response = StreamingHttpResponse(_gzip(body), content_type=CONTENT_TYPE)
         response["Content-Encoding"] = "gzip"

@@ -74,8 +74,8 @@ def test_readers_racing_content_switches_get_200_or_503_never_500(content_store:
     assert statuses <= {200, 503} and 200 in statuses
 
 
-@pytest.mark.django_db
-def test_corrupt_index_is_503_discarded_and_reconcile_enqueued(content_store: str) -> None:
+@pytest.mark.django_db(transaction=True)
+def test_corrupt_index_is_503_lost_and_reconcile_enqueued(content_store: str) -> None:
     redis.Redis.from_url(settings.CELERY_BROKER_URL).delete("celery")
     digest = stored_content("v1")
     catalog = Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", content_digest=digest, last_unpacked=UNPACKED)
@@ -88,12 +88,18 @@ def test_corrupt_index_is_503_discarded_and_reconcile_enqueued(content_store: st
     assert response.status_code == 503 and int(response["Retry-After"]) > 0
     assert response.json()["error"]["code"] == "unavailable"
     assert not store.get().has(digest)
-    assert Catalog.objects.get(pk=catalog.pk).content_digest == digest  # the worker decides, not the view
+    catalog.refresh_from_db()
+    assert catalog.content_digest == digest  # the worker decides what is served, not the view
+    assert [(c["status"], c["reason"]) for c in catalog.conditions if c["type"] == "Serving"] == [
+        ("False", "ContentLost"),
+    ]
+    assert list(catalog.events.values_list("type", "reason")) == [("Warning", "ContentLost")]
     assert [(h["task"], h["argsrepr"]) for h in broker_messages()] == [
         ("workers.tasks.reconcile_catalog", repr([str(catalog.pk)])),
     ]
     again = Client().get("/catalogs/ops/api/v1/all")
     assert again.status_code == 503
+    assert len(broker_messages()) == 1  # once per interval
 
 
 @pytest.mark.django_db

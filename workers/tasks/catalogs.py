@@ -1,4 +1,5 @@
-"""Catalog tasks: reconcile one catalog, poll the due ones, and collect unreferenced content."""
+"""Catalog tasks: reconcile one catalog, poll the due ones, and collect unreferenced content (and notice served
+content gone from the store, so it is unpacked again even if nobody reads it)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from celery import Task, shared_task
 from celery.signals import worker_ready
 
-from catalogs import cleanup
+from catalogs import cleanup, lost_content
 from controlplane.metrics import timed_pass
 from workers.reconcile.catalog import polling
 from workers.reconcile.catalog.run import run_pass
@@ -36,6 +37,9 @@ def poll_catalogs() -> None:
 def gc_catalog_content() -> None:
     result = cleanup.sweep()
     log.info("catalog GC: removed %d, kept %d, failed %d", len(result.removed), result.kept, result.failures)
+    lost = lost_content.sweep_served()
+    if lost:
+        log.warning("catalog GC: %d catalogs lost their served content; queued to unpack it again", lost)
 
 
 @worker_ready.connect

@@ -12,7 +12,7 @@ from workers.reconcile.catalog.policy import Failure
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.events import EventNote
 
-__all__ = ["Outcome", "Switch", "dropped", "failed", "in_sync", "unpacked", "verified"]
+__all__ = ["Outcome", "Switch", "dropped", "failed", "in_sync", "restored", "unpacked", "verified"]
 
 TRUE, FALSE = "True", "False"
 NO_CONTENT: dict[str, Any] = {
@@ -77,9 +77,20 @@ def _serving_available(resolved_ref: str) -> tuple[str, str, str]:
     return TRUE, Reason.AVAILABLE, f"Serving content unpacked from {resolved_ref}"
 
 
-def unpacked(
-    request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime, switch: Switch
-) -> Outcome:
+def _was_lost(request: CatalogRequest) -> bool:
+    """Serving says the content was lost from the store (``catalogs.lost_content``)."""
+    serving = find_condition(list(request.conditions), ConditionType.SERVING)
+    return serving is not None and serving["reason"] == Reason.CONTENT_LOST
+
+
+def _restored_event(request: CatalogRequest, resolved_ref: str) -> EventNote:
+    message = f"Serving {request.content_digest} from {resolved_ref} again: it was lost from the store"
+    return EventNote.normal(Reason.CONTENT_RESTORED, message)
+
+
+def _stored(
+    request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime
+) -> tuple[list[Condition], dict[str, Any]]:
     fields = {
         "resolved_ref": resolved_ref, "base_url": base_url, "last_unpacked": now, "content_digest": content_digest,
         "verified_keys": request.keys_fingerprint, **RECOVERED,
@@ -89,6 +100,13 @@ def unpacked(
         (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"),
         _serving_available(resolved_ref),
     )
+    return conditions, fields
+
+
+def unpacked(
+    request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime, switch: Switch
+) -> Outcome:
+    conditions, fields = _stored(request, resolved_ref, content_digest, base_url, now)
     verified = ", its signature verified" if request.signature_keys else ""
     event = EventNote.normal("Unpacked", f"{switch.summary}; serving {content_digest} from {resolved_ref}{verified}")
     return Outcome(
@@ -96,14 +114,26 @@ def unpacked(
     )
 
 
+def restored(request: CatalogRequest, resolved_ref: str, base_url: str, now: datetime) -> Outcome:
+    """The content served, lost from the store, was unpacked again: the same digest, so no switch in the history."""
+    conditions, fields = _stored(request, resolved_ref, request.content_digest, base_url, now)
+    return Outcome(
+        conditions, fields, content_present=True, event=_restored_event(request, resolved_ref),
+        require_content=request.content_digest,
+    )
+
+
 def in_sync(request: CatalogRequest, now: datetime) -> Outcome:
+    """Serving what the ref names; after a loss (the entry written again meanwhile, e.g. for another catalog
+    serving the same digest), the restore gets its event here."""
     conditions = _conditions(
         request, now,
         (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {request.resolved_ref}"),
         _serving_available(request.resolved_ref),
     )
     changed = _changed(request, conditions)
-    return Outcome(conditions, request.status_fields() | RECOVERED, content_present=True, changes=changed)
+    event = _restored_event(request, request.resolved_ref) if _was_lost(request) else None
+    return Outcome(conditions, request.status_fields() | RECOVERED, content_present=True, event=event, changes=changed)
 
 
 def verified(request: CatalogRequest, now: datetime) -> Outcome:

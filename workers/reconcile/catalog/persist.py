@@ -13,6 +13,7 @@ from django.db import transaction
 from catalogs import history, store
 from catalogs.choices import AvailabilityMode
 from catalogs.cleanup import lock_content, release_after_commit
+from catalogs.integrity import entry_intact
 from catalogs.models import Catalog, CatalogEvent
 from workers.reconcile.catalog.outcome import Outcome
 from workers.reconcile.catalog.request import CatalogRequest
@@ -44,7 +45,8 @@ def load(pk: str) -> CatalogRequest | None:
         base_url=catalog.base_url,
         last_unpacked=catalog.last_unpacked,
         content_digest=digest,
-        content_present=bool(digest) and store.get().has(digest),
+        # Checked against the store, index included: a lost, truncated or corrupt entry is unpacked again.
+        content_present=bool(digest) and entry_intact(store.get(), digest),
         failure_count=catalog.failure_count,
         signature_keys=catalog.signature_keys,
         verified_keys=catalog.verified_keys,

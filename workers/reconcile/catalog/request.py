@@ -49,6 +49,10 @@ class CatalogRequest:
         """The manifest digest the current content came from ('' when nothing is served)."""
         return self.resolved_ref.rpartition("@")[2] if self.content_present else ""
 
+    def restores(self, content_digest: str) -> bool:
+        """Whether writing ``content_digest`` restores the entry served, lost from the store since."""
+        return bool(self.content_digest) and not self.content_present and self.content_digest == content_digest
+
     @property
     def secrets(self) -> tuple[str, ...]:
         return (self.pull_password,) if self.pull_password else ()

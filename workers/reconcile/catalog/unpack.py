@@ -25,7 +25,8 @@ def run(request: CatalogRequest, digest: str, now: datetime) -> Outcome:
     """Everything happens in scratch space; only a complete entry is written to the store.
 
     With signature keys, a signature is checked before any layer is pulled; content already served
-    from ``digest`` that only lacked that check is not pulled again."""
+    from ``digest`` that only lacked that check is not pulled again. Content lost from the store (the same
+    digest, not intact) is restored: its remnant is replaced, and the history records no switch."""
     with source.client_for(request) as client:
         if request.signature_keys:
             verify_signatures(client.signatures(digest), load_public_keys(request.signature_keys), digest)
@@ -42,7 +43,11 @@ def run(request: CatalogRequest, digest: str, now: datetime) -> Outcome:
                 iter_metas(configs, rootfs),
                 staged / store.ALL_FILE, staged / store.ALL_GZ_FILE, staged / store.INDEX_FILE,
             )
+            if request.restores(written.digest) and content.stat(written.digest) is not None:
+                content.remove(written.digest)  # a corrupt remnant, which write_entry would keep
             content.write_entry(staged, written.digest)
-    switch = describe_switch(content, request.content_digest if request.content_present else None, written.digest)
     base_url = f"{settings.CATALOG_BASE_URL}/catalogs/{request.name}"
+    if request.restores(written.digest):
+        return outcome.restored(request, source.resolved_ref(request, digest), base_url, now)
+    switch = describe_switch(content, request.content_digest if request.content_present else None, written.digest)
     return outcome.unpacked(request, source.resolved_ref(request, digest), written.digest, base_url, now, switch)

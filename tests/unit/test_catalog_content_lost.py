@@ -1,0 +1,87 @@
+"""Pure parts of healing lost catalog content: the ContentLost transition, the restore outcome, the index extent."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from catalogs.content.index import CatalogIndex
+from catalogs.lost_content import lost_conditions
+from controlplane.conditions import Condition, set_condition
+from workers.reconcile.catalog import outcome
+from workers.reconcile.catalog.request import CatalogRequest
+
+NOW = datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
+DIGEST = "sha256:" + "c" * 64
+
+
+def serving(status: str, reason: str) -> list[Condition]:
+    return set_condition([], type_="Serving", status=status, reason=reason, message="m", generation=1, now=NOW)
+
+
+def request(conditions: list[Condition], *, digest: str = DIGEST, present: bool = False) -> CatalogRequest:
+    return CatalogRequest(
+        pk="p", name="ops", generation=1, image_ref="r.io/ops@sha256:" + "d" * 64, available=True, pull_username="",
+        pull_password="", ca="", conditions=tuple(conditions), observed_generation=1,
+        resolved_ref="r.io/ops@sha256:" + "d" * 64, base_url="http://b/catalogs/ops", last_unpacked=NOW,
+        content_digest=digest, content_present=present,
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "marked"),
+    [
+        ([], True),
+        (serving("True", "Available"), True),
+        (serving("False", "Unavailable"), True),
+        (serving("False", "ContentLost"), False),
+    ],
+    ids=["no-conditions", "serving", "unavailable", "already-lost"],
+)
+def test_lost_conditions_turn_serving_false_once(before: list[Condition], marked: bool) -> None:
+    after = lost_conditions(before, digest=DIGEST, generation=3, now=NOW)
+    if not marked:
+        assert after is None
+        return
+    assert after is not None
+    (condition,) = after
+    assert (condition["status"], condition["reason"], condition["observedGeneration"]) == ("False", "ContentLost", 3)
+    assert DIGEST in condition["message"]
+
+
+@pytest.mark.parametrize(
+    ("digest", "present", "written", "restores"),
+    [
+        (DIGEST, False, DIGEST, True),
+        (DIGEST, True, DIGEST, False),
+        (DIGEST, False, "sha256:" + "e" * 64, False),
+        ("", False, DIGEST, False),
+    ],
+    ids=["lost-same-digest", "present", "lost-other-digest", "first-unpack"],
+)
+def test_restores_only_the_same_digest_lost(digest: str, present: bool, written: str, restores: bool) -> None:
+    assert request([], digest=digest, present=present).restores(written) is restores
+
+
+def test_restored_serves_again_with_its_event_and_no_switch() -> None:
+    lost = request(serving("False", "ContentLost"))
+    step = outcome.restored(lost, lost.resolved_ref, lost.base_url, NOW)
+    serving_after = next(c for c in step.conditions if c["type"] == "Serving")
+    assert (serving_after["status"], serving_after["reason"]) == ("True", "Available")
+    assert step.event is not None and (step.event.type, step.event.reason) == ("Normal", "ContentRestored")
+    assert step.switch is None and step.require_content == DIGEST and step.fields["content_digest"] == DIGEST
+
+
+@pytest.mark.parametrize(("reason", "event"), [("ContentLost", "ContentRestored"), ("Available", None)])
+def test_in_sync_after_a_loss_notes_the_restore(reason: str, event: str | None) -> None:
+    step = outcome.in_sync(request(serving("False" if event else "True", reason), present=True), NOW)
+    assert (step.event.reason if step.event else None) == event
+
+
+@pytest.mark.parametrize(
+    ("entries", "extent"),
+    [([], 0), ([[0, 10, "olm.package", "etcd", "etcd"]], 10), ([[0, 4, "a", "", ""], [4, 6, "b", "", ""]], 10)],
+)
+def test_index_extent_is_where_the_last_line_ends(entries: list[list], extent: int) -> None:
+    assert CatalogIndex.from_entries(entries).extent == extent

@@ -80,7 +80,7 @@ def _pull(ref: str, version: str | None) -> Path:
         archive = helm().pull(ref, Path(settings.HELM_HOME) / "charts" / digest, version=version)
     except DriverError as exc:
         failures = failed.failures + 1 if failed else 1
-        retry_at = now + _pull_policy().delay(failures)
+        retry_at = timezone.now() + _pull_policy().delay(failures)  # from the end: helm retries a 5xx itself
         message = f"cannot pull {ref}{' ' + version if version else ''}: {exc.message}"
         _failed_pulls[key] = _FailedPull(failures, retry_at, message)
         raise ChartUnavailable(message, retry_at) from exc

@@ -31,8 +31,13 @@ RUN pip install --no-cache-dir --require-hashes --only-binary=:all: -r requireme
 COPY scripts/install_helm.py scripts/
 RUN python scripts/install_helm.py .tools
 
-# tests/, bench/, devcluster/ and deploy/ stay out (.dockerignore); the image installs the upstream gateway
-# chart from its OCI default unless GATEWAY_CHART says otherwise.
+# The default gateway chart (the GATEWAY_CHART default), embedded so that a worker starts without a registry:
+# pulled at the version scripts/gateway_chart.pin pins, and refused (the build fails) unless its sha256 is the
+# pinned one. An oci:// GATEWAY_CHART with its GATEWAY_CHART_VERSION overrides it.
+COPY scripts/gateway_chart.pin scripts/embed_gateway_chart.py scripts/
+RUN python scripts/embed_gateway_chart.py scripts/gateway_chart.pin /opt/controlplane/charts/gateway-chart.tgz
+
+# tests/, bench/, devcluster/, deploy/ and a local charts/ stay out (.dockerignore).
 COPY . .
 # collectstatic needs settings; these build-time values are never used at run time.
 RUN SECRET_KEY=build FIELD_ENCRYPTION_KEY=YnVpbGQtb25seS1rZXktbmV2ZXItdXNlZC1hdC1ydW4= \

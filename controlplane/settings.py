@@ -191,8 +191,8 @@ HELM_BINARY = env_path("HELM_BINARY", BASE_DIR / ".tools" / "helm")
 HELM_TIMEOUT_SECONDS = env_int("HELM_TIMEOUT_SECONDS", 300, minimum=5)
 HELM_HOME = env_path("HELM_HOME", BASE_DIR / ".run" / "helm")
 # Gateways: the chart is a local .tgz or directory, or oci://... pinned by GATEWAY_CHART_VERSION (or @sha256:...).
-# The default is the upstream chart; unpinned, the worker refuses to start. Local runs and tests set a local chart.
-GATEWAY_CHART = env_str("GATEWAY_CHART", "oci://ghcr.io/nvidia/openshell/helm-chart")
+# The default is the upstream chart the image embeds (scripts/gateway_chart.pin); local runs and tests set a chart.
+GATEWAY_CHART = env_str("GATEWAY_CHART", str(BASE_DIR / "charts" / "gateway-chart.tgz"))
 GATEWAY_CHART_VERSION = env_str("GATEWAY_CHART_VERSION", "")
 GATEWAY_ROUTE_GATEWAY_NAME = env_str("GATEWAY_ROUTE_GATEWAY_NAME", "shared-gateway")
 GATEWAY_ROUTE_GATEWAY_NAMESPACE = env_str("GATEWAY_ROUTE_GATEWAY_NAMESPACE", "gateway-system")

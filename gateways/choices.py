@@ -2,7 +2,7 @@
 
 from django.db import models
 
-__all__ = ["DatabaseProvider", "Phase", "PlanAction", "PlanStatus", "ReleaseStatus"]
+__all__ = ["DatabaseProvider", "Phase", "PlanAction", "PlanStatus", "ReleaseReason", "ReleaseStatus"]
 
 
 class Phase(models.TextChoices):
@@ -38,3 +38,9 @@ class ReleaseStatus(models.TextChoices):
     PENDING = "Pending"
     READY = "Ready"
     INVALID = "Invalid"
+
+
+class ReleaseReason(models.TextChoices):
+    """Why a release is still Pending: its remote chart could not be pulled (retried with backoff)."""
+
+    CHART_UNAVAILABLE = "ChartUnavailable"

@@ -23,7 +23,7 @@ from controlplane.validators import (
 )
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem, local_chart_defaults
-from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseStatus
+from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseReason, ReleaseStatus
 from gateways.values import default_route_host, host_in_domains
 
 __all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "validate_image"]
@@ -54,8 +54,9 @@ class GatewayRelease(models.Model):
 
     The chart, version and values never change once created (a new release is a new row), so a worker
     may cache the pulled chart by reference and version. ``status`` is written by the worker that
-    first loads the chart: Ready, or Invalid with ``message``. Exactly one release is the ``default``,
-    which new gateways get.
+    first loads the chart: Ready, or Invalid with ``message``; while a remote chart cannot be pulled it stays
+    Pending with ``reason`` ChartUnavailable (retried, never Invalid for that). Exactly one release is the
+    ``default``, which new gateways get.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -67,6 +68,7 @@ class GatewayRelease(models.Model):
     status = models.CharField(
         max_length=16, choices=ReleaseStatus.choices, default=ReleaseStatus.PENDING, editable=False
     )
+    reason = models.CharField(max_length=32, choices=ReleaseReason.choices, blank=True, editable=False)
     message = models.CharField(max_length=2000, blank=True, editable=False)
     chart_version = models.CharField(max_length=64, blank=True, editable=False)
     validated_at = models.DateTimeField(null=True, blank=True, editable=False)

@@ -6,6 +6,8 @@
 - The first worker to load a release validates it and records the verdict on the row: Ready, or
   Invalid with a message (the chart cannot be loaded, or its values overrides set keys the chart does
   not have or of the wrong type, alone or merged with everything the mapping can set).
+- A remote chart that cannot be pulled (a registry outage) is no verdict: the release stays Pending with
+  reason ChartUnavailable, its gateways stall without running helm, and the pull is retried with backoff.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gateways.chart_keys import type_mismatches, unknown_keys
-from gateways.choices import ReleaseStatus
+from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
 from gateways.values import gateway_values, merge_values, routing_problems
 from workers import runtime
@@ -31,7 +33,7 @@ __all__ = ["UNAVAILABLE", "default_release", "load", "release_of", "validate"]
 
 log = logging.getLogger(__name__)
 
-# The chart of an Invalid release: never used, since such a pass stalls before any helm call.
+# The chart of an Invalid or unavailable release: never used, since such a pass stalls before any helm call.
 UNAVAILABLE = Chart(ref="", version=None, chart_version="", defaults={})
 
 
@@ -77,18 +79,34 @@ def _problems(release: GatewayRelease, chart: Chart) -> list[str]:
     return sorted(set(problems))
 
 
+def _unavailable(release: GatewayRelease, message: str) -> GatewayRelease:
+    """Record on a Pending release that its chart could not be pulled (written only when the message changes)."""
+    message = message[:2000]
+    GatewayRelease.objects.filter(pk=release.pk, status=ReleaseStatus.PENDING).exclude(
+        reason=ReleaseReason.CHART_UNAVAILABLE, message=message
+    ).update(reason=ReleaseReason.CHART_UNAVAILABLE, message=message, updated_at=timezone.now())
+    release.refresh_from_db()
+    return release
+
+
 def validate(release: GatewayRelease) -> GatewayRelease:
-    """Load a Pending release's chart and record Ready or Invalid (once; later calls return the verdict)."""
+    """Load a Pending release's chart and record Ready or Invalid (once; later calls return the verdict).
+
+    A chart that cannot be pulled leaves the release Pending, with reason ChartUnavailable.
+    """
     if release.status != ReleaseStatus.PENDING:
         return release
     chart_version, problems = "", []
     try:
         chart = runtime.chart(release.chart, release.version or None)
         chart_version, problems = chart.chart_version, _problems(release, chart)
+    except runtime.ChartUnavailable as exc:
+        log.warning("release %s: %s; retried from %s", release.name, exc.message, exc.retry_at)
+        return _unavailable(release, exc.message)
     except DriverError as exc:
         problems = [f"cannot load the chart: {exc}"]
     status = ReleaseStatus.INVALID if problems else ReleaseStatus.READY
-    fields = {"status": status, "message": "; ".join(problems)[:2000], "chart_version": chart_version,
+    fields = {"status": status, "reason": "", "message": "; ".join(problems)[:2000], "chart_version": chart_version,
               "validated_at": timezone.now(), "updated_at": timezone.now()}
     GatewayRelease.objects.filter(pk=release.pk, status=ReleaseStatus.PENDING).update(**fields)
     release.refresh_from_db()
@@ -102,5 +120,9 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     if release.status == ReleaseStatus.INVALID:
         problem = f"Release {release.name} is Invalid: {release.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), problem=problem)
-    chart = runtime.chart(release.chart, release.version or None)
+    try:
+        chart = runtime.chart(release.chart, release.version or None)
+    except runtime.ChartUnavailable as exc:  # Pending, or Ready elsewhere while this worker cannot pull it
+        unavailable = f"The chart of release {release.name} is unavailable: {exc.message}"
+        return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=exc.retry_at)
     return chart, ReleaseInputs(str(release.pk), overrides=dict(release.values))

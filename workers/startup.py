@@ -1,4 +1,8 @@
-"""Worker start-up checks: refuse to start on configuration that could only fail later, with a clear message."""
+"""Worker start-up checks: refuse to start on configuration that could only fail later, with a clear message.
+
+A remote chart that cannot be pulled is not such a problem: the registry may be down for a while. The worker
+starts, says so, and the releases on that chart wait (ChartUnavailable) while catalogs and other releases go on.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_p
 from workers import runtime
 from workers.drivers.errors import DriverError
 from workers.reconcile.gateway.load import routing_config
+from workers.reconcile.gateway.request import Chart
 
 __all__ = ["MAXIMAL_SPEC", "check_configuration", "cluster_shapes"]
 
@@ -47,7 +52,10 @@ def check_configuration() -> list[str]:
     if unpinned:
         return [unpinned]
     try:
-        chart = runtime.gateway_chart()
+        chart: Chart | None = runtime.gateway_chart()
+    except runtime.ChartUnavailable as exc:
+        log.warning("GATEWAY_CHART: %s; its releases wait and the pull is retried from %s", exc, exc.retry_at)
+        chart = None
     except DriverError as exc:
         return [f"GATEWAY_CHART: cannot load {settings.GATEWAY_CHART!r}: {exc}"]
     problems: list[str] = []
@@ -56,7 +64,7 @@ def check_configuration() -> list[str]:
         if facts.flavour == Flavour.OPENSHIFT and not _has_openshift_without_gateway_api():
             continue
         problems += [f"{facts.flavour} clusters: {p} (see GATEWAY_*)" for p in routing_problems(facts, routing)]
-        if not problems:
+        if not problems and chart is not None:
             values = gateway_values(MAXIMAL_SPEC, facts, routing)
             bad = unknown_keys(values, chart.defaults)
             problems += [f"GATEWAY_CHART: the chart has no values key {p!r}" for p in bad]

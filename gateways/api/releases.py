@@ -20,7 +20,7 @@ from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.serializers import ModelCleanSerializer
 from controlplane.api.views import ReconciledModelViewSet
-from gateways.choices import ReleaseStatus
+from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import GatewayRelease
 
 __all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
@@ -29,7 +29,10 @@ __all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
 class ReleaseStatusSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=ReleaseStatus.choices, read_only=True,
                                      help_text="Set by the worker that first loads the chart.")
-    message = StrictCharField(read_only=True, help_text="Why the release is Invalid.")
+    reason = serializers.ChoiceField(choices=ReleaseReason.choices, read_only=True, allow_blank=True,
+                                     help_text="Why a release is still Pending: ChartUnavailable while its chart "
+                                     "cannot be pulled (retried with backoff).")
+    message = StrictCharField(read_only=True, help_text="Why the release is Invalid, or why its chart is unavailable.")
     chart_version = StrictCharField(read_only=True, help_text="The version in the loaded chart's Chart.yaml.")
     validated_at = serializers.DateTimeField(read_only=True, allow_null=True)
 

@@ -1,22 +1,26 @@
-"""The gateway chart from an OCI registry (oci://... with a pinned version), loaded once per worker."""
+"""The gateway chart from an OCI registry (oci://... with a pinned version), loaded once per worker; a registry
+that cannot serve it leaves its releases Pending (ChartUnavailable) and is asked again with backoff."""
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
+import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from gateways.chart_source import chart_source_problem
-from workers import runtime
+from gateways.choices import ReleaseReason, ReleaseStatus
+from gateways.models import Gateway, GatewayRelease
+from tests.fixtures.charts import MIRROR_CHART, push_chart
+from tests.fixtures.registry_proxy import RegistryProxy
+from workers import releases, runtime
 from workers.drivers.helm import is_loopback_oci
+from workers.reconcile.gateway.load import build_request
+from workers.reconcile.gateway.loop import settled
 
 pytestmark = pytest.mark.integration
-
-ROOT = Path(__file__).resolve().parents[2]
-HELM = ROOT / ".tools" / "helm"
 
 
 @pytest.mark.parametrize(
@@ -34,17 +38,9 @@ def test_plain_http_only_for_loopback(ref: str, loopback: bool) -> None:
 
 
 def test_worker_loads_a_pinned_chart_from_an_oci_registry(registry, tmp_path, settings) -> None:
-    env = {**os.environ, "HOME": str(tmp_path), "HELM_CACHE_HOME": str(tmp_path / "c"),
-           "HELM_CONFIG_HOME": str(tmp_path / "cfg"), "HELM_DATA_HOME": str(tmp_path / "d")}
-    package = subprocess.run([HELM, "package", ROOT / "tests" / "charts" / "gateway", "-d", tmp_path], env=env,
-                             capture_output=True, text=True, check=True)
-    archive = package.stdout.strip().rsplit(": ", 1)[1]
-    pushed = subprocess.run([HELM, "push", archive, f"oci://{registry.host}/charts", "--plain-http"], env=env,
-                            capture_output=True, text=True, check=True)
-
+    _, digest = push_chart(MIRROR_CHART, registry.host, "charts", tmp_path)
     settings.GATEWAY_CHART = f"oci://{registry.host}/charts/openshell-gateway"
     settings.GATEWAY_CHART_VERSION = "0.1.0"
-    digest = re.search(r"Digest: (sha256:[0-9a-f]{64})", pushed.stdout + pushed.stderr).group(1)
     settings.HELM_HOME = str(tmp_path / "worker-helm")
     runtime.chart.cache_clear()
     runtime.helm.cache_clear()
@@ -66,3 +62,48 @@ def test_worker_loads_a_pinned_chart_from_an_oci_registry(registry, tmp_path, se
     finally:
         runtime.chart.cache_clear()
         runtime.helm.cache_clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chart_the_registry_cannot_serve_leaves_its_release_pending_and_is_retried_with_backoff(
+    registry_proxy: RegistryProxy, tmp_path, settings, alice, cluster
+) -> None:
+    push_chart(MIRROR_CHART, registry_proxy.target.host, "outage", tmp_path)
+    settings.HELM_HOME = str(tmp_path / "worker-helm")
+    settings.GATEWAY_RETRY_BASE_SECONDS, settings.GATEWAY_RETRY_CAP_SECONDS = 5, 10
+    runtime.chart.cache_clear()
+    runtime.helm.cache_clear()
+    release = GatewayRelease.objects.create(
+        name="remote", chart=f"oci://{registry_proxy.host}/outage/openshell-gateway", version="0.1.0"
+    )
+    gateway = Gateway(owner=alice, cluster=cluster, name="edge", image="r.test/gw:1", supervisor_image="r.test/s:1",
+                      release=release)
+    gateway.assign_namespace()
+    gateway.save()
+    registry_proxy.fail_with = 503
+    try:
+        pending = releases.validate(release)
+        assert (pending.status, pending.reason) == (ReleaseStatus.PENDING, ReleaseReason.CHART_UNAVAILABLE)
+        assert "503" in pending.message and pending.validated_at is None
+        asked = len(registry_proxy.requests)
+        chart, inputs = releases.load(gateway)  # within the backoff: the registry is not asked again
+        assert len(registry_proxy.requests) == asked and chart is releases.UNAVAILABLE
+        assert inputs.unavailable and "503" in inputs.unavailable
+        assert timezone.now() < inputs.retry_at <= timezone.now() + timedelta(seconds=5)
+        request = build_request(gateway, chart, timezone.now(), inputs)
+        assert request.values is None and request.values_error is None
+        stalled = settled(request)
+        assert stalled is not None and stalled.phase is None and stalled.failure_count is None
+        assert {c.type: c.reason for c in stalled.conditions}["Stalled"] == "ChartUnavailable"
+        assert 1.0 <= stalled.requeue_after <= 5.0
+    finally:
+        registry_proxy.fail_with = None
+    deadline = time.monotonic() + 30
+    while (release := releases.validate(release)).status == ReleaseStatus.PENDING:  # pulled once the backoff ends
+        assert time.monotonic() < deadline, release.message
+        time.sleep(0.1)
+    assert (release.status, release.reason, release.message, release.chart_version) == ("Ready", "", "", "0.1.0")
+    chart, inputs = releases.load(gateway)
+    assert chart.chart_version == "0.1.0" and inputs.unavailable is None
+    runtime.chart.cache_clear()
+    runtime.helm.cache_clear()

@@ -240,3 +240,20 @@ def test_suspended_and_invalid_gateways_touch_nothing(cluster) -> None:
     invalid = reconcile(request(values=None, values_error="bad image"), io)
     assert invalid.phase == "Failed" and conditions(invalid)["Stalled"] == ("True", "InvalidValues")
     assert helm.calls == [] and kube.objects == {}
+
+
+def test_an_unavailable_chart_stalls_without_helm_or_a_failure_and_comes_back_at_the_retry(cluster) -> None:
+    kube, helm, io = cluster
+    unavailable = {"values": None, "chart_unavailable": "cannot pull oci://r.test/c 1.0: 503",
+                   "chart_retry_at": NOW + timedelta(seconds=8), "failure_count": 1}
+    new = reconcile(request(**unavailable), io)
+    assert helm.calls == [] and kube.objects == {}
+    assert new.phase is None and new.failure_count is None and new.requeue_after == 8.0
+    assert conditions(new)["Stalled"] == ("True", "ChartUnavailable")
+    assert conditions(new)["Ready"] == ("False", "ChartUnavailable") and "503" in new.conditions[0].message
+    running = reconcile(request(**unavailable, was_running=True), io)
+    assert running.phase is None and "Ready" not in conditions(running)  # the workload still serves
+    overdue = reconcile(request(**{**unavailable, "chart_retry_at": NOW - timedelta(seconds=3)}), io)
+    assert overdue.requeue_after == 1.0
+    assert reconcile(request(**unavailable, deleting=True), io).delete_row  # deleting needs no chart
+    assert helm.calls == ["uninstall"]

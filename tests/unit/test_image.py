@@ -10,9 +10,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRYPOINT = ROOT / "scripts" / "entrypoint.sh"
+PIN = ROOT / "scripts" / "gateway_chart.pin"
+EMBEDDED = "/opt/controlplane/charts/gateway-chart.tgz"
 
 
 def instructions() -> list[tuple[str, str]]:
@@ -70,6 +73,29 @@ def test_install_script_pins_both_binaries() -> None:
     source = (ROOT / "scripts" / "install_helm.py").read_text()
     for binary in ("helm", "kubectl"):
         assert re.search(rf'"{binary}": \("{binary}/{binary}", "[0-9a-f]{{64}}"\)', source)
+
+
+def pin() -> dict[str, str]:
+    lines = (line.strip() for line in PIN.read_text().splitlines())
+    return dict(line.split("=", 1) for line in lines if line and not line.startswith("#"))
+
+
+def test_the_default_gateway_chart_is_embedded_checked_by_sha256_and_is_every_default() -> None:
+    steps = instructions()
+    embed = f"python scripts/embed_gateway_chart.py scripts/gateway_chart.pin {EMBEDDED}"
+    assert ("COPY", "scripts/gateway_chart.pin scripts/embed_gateway_chart.py scripts/") in steps
+    # Embedded before the code is copied in, and a local charts/ directory never replaces the checked archive.
+    assert steps.index(("RUN", embed)) < steps.index(("COPY", ". ."))
+    assert "charts" in (ROOT / ".dockerignore").read_text().split()
+    script = (ROOT / "scripts" / "embed_gateway_chart.py").read_text()
+    assert "hashlib.sha256(data).hexdigest()" in script and "actual != expected" in script
+    assert pin()["ref"] == "oci://ghcr.io/nvidia/openshell/helm-chart"
+    # The same archive is the settings default (BASE_DIR is the image's WORKDIR) and the deploy chart's default.
+    assert only("WORKDIR") + "/charts/gateway-chart.tgz" == EMBEDDED
+    settings = (ROOT / "controlplane" / "settings.py").read_text()
+    assert 'GATEWAY_CHART = env_str("GATEWAY_CHART", str(BASE_DIR / "charts" / "gateway-chart.tgz"))' in settings
+    values = yaml.safe_load((ROOT / "deploy" / "chart" / "values.yaml").read_text())
+    assert values["gatewayChart"] == {"ref": EMBEDDED, "version": ""}
 
 
 def test_tests_stay_out_of_the_image() -> None:

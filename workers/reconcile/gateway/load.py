@@ -93,12 +93,14 @@ def build_request(
     cluster = gateway.cluster
     spec, facts = GatewaySpec.from_gateway(gateway), ClusterFacts.from_cluster(cluster)
     values, values_error, host = None, None, None
+    unavailable = release.unavailable if release is not None else None
     try:
         if release is not None and release.problem:
             raise ValuesError(release.problem)
-        values = merge_values(release.overrides if release else {}, gateway_values(spec, facts, routing_config()))
-        check_values_keys(values, chart.defaults)
-        host = route_host(spec, facts)
+        if not unavailable:  # else the chart's defaults are unknown until it is pulled: no values yet
+            values = merge_values(release.overrides if release else {}, gateway_values(spec, facts, routing_config()))
+            check_values_keys(values, chart.defaults)
+            host = route_host(spec, facts)
     except (ValuesError, UnknownValuesKeys) as exc:
         values, values_error = None, str(exc)
     external_db = gateway.database_provider == DatabaseProvider.EXTERNAL
@@ -137,4 +139,6 @@ def build_request(
         drift_reported=_drift_reported(gateway),
         missing_apis=tuple(missing_apis(values, chart.defaults, cluster.capabilities or {})) if values else (),
         release_id=release.release_id if release else None,
+        chart_unavailable=unavailable,
+        chart_retry_at=release.retry_at if release else None,
     )

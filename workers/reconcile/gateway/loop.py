@@ -36,12 +36,14 @@ ACTIONS: dict[State, tuple[str, Action]] = {
 }
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
+CHART_RETRY_MIN_SECONDS = 1.0
 REACHABLE = ("ClusterReachable", "True", "Reachable", "The cluster answers")
 APIS_SERVED = ("PrerequisitesMissing", "False", "AllServed", "The cluster serves every API the values need")
 
 
 def settled(request: GatewayRequest) -> PassResult | None:
-    """The outcome of a pass that needs nothing from the cluster (suspended, invalid, or out of retries)."""
+    """The outcome of a pass that needs nothing from the cluster (suspended, invalid, chart unavailable, or out of
+    retries)."""
     result = PassResult()
     if request.suspended:
         result.condition("Reconciling", "False", "Suspended", "Reconciliation is suspended")
@@ -51,6 +53,8 @@ def settled(request: GatewayRequest) -> PassResult | None:
         result.condition("Ready", "False", "InvalidValues", request.values_error)
         result.phase = "Failed"
         return result
+    if request.chart_unavailable:
+        return _chart_unavailable(request, result)
     if request.timing.retry.exhausted(request.failure_count):
         result.phase = "Failed"
         return result
@@ -63,6 +67,19 @@ def settled(request: GatewayRequest) -> PassResult | None:
         result.phase = "Degraded" if request.was_running else "Pending"
         return result
     return None
+
+
+def _chart_unavailable(request: GatewayRequest, result: PassResult) -> PassResult:
+    """The release's chart cannot be pulled: stall without a helm call or a counted failure, keep the phase, and
+    come back when the worker pulls it again (not Invalid: a registry outage passes)."""
+    message = request.chart_unavailable or ""
+    result.condition("Stalled", "True", "ChartUnavailable", message)
+    if not request.was_running:
+        result.condition("Ready", "False", "ChartUnavailable", message)
+    result.condition("Reconciling", "True", "Retrying", "Waiting to pull the chart again (with backoff)")
+    retry_at = request.chart_retry_at or request.now + request.timing.retry.base
+    result.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
+    return result
 
 
 def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:

@@ -38,7 +38,8 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, result: PassResult
             release_status=result.release.status,
             chart_version=result.release.chart_version or "",
         )
-    if not request.deleting and not request.suspended and request.values_error is None and not result.cluster_outage:
+    applicable = request.values_error is None and request.chart_unavailable is None
+    if not request.deleting and not request.suspended and applicable and not result.cluster_outage:
         fields["observed_generation"] = request.generation
         if result.release is not None and request.release_id is not None:
             fields["deployed_release_id"] = uuid.UUID(request.release_id)

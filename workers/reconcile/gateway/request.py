@@ -39,6 +39,9 @@ class ReleaseInputs:
     release_id: str
     overrides: dict[str, Any] = field(default_factory=dict)
     problem: str | None = None  # set for an Invalid release: the pass stalls instead of running helm
+    # Set while the release's remote chart cannot be pulled: the pass waits until ``retry_at``, then tries again.
+    unavailable: str | None = None
+    retry_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,9 @@ class GatewayRequest:
     backend_tls_secret: str | None = None
     # The Pod Security level the namespace enforces (label pod-security.kubernetes.io/enforce); None: no label.
     pod_security: str | None = None
+    # Why the release's chart cannot be pulled now, and when the worker tries again (None: the chart is loaded).
+    chart_unavailable: str | None = None
+    chart_retry_at: datetime | None = None
 
     @property
     def namespace_object_labels(self) -> dict[str, str]:

@@ -36,7 +36,7 @@ class ClusterCapabilitiesSerializer(serializers.Serializer):
     cert_manager = serializers.BooleanField(allow_null=True, read_only=True, help_text="cert-manager.io/v1")
     backend_tls_policy = serializers.BooleanField(
         allow_null=True, read_only=True,
-        help_text="BackendTLSPolicy (gateway.networking.k8s.io v1 or v1alpha3): TLS from a Gateway API route to the pod",
+        help_text="gateway.networking.k8s.io BackendTLSPolicy (v1 or v1alpha3): TLS from a route to the pod",
     )
 
 

@@ -2,6 +2,7 @@
 
 from .action_enum import ActionEnum
 from .availability_mode_enum import AvailabilityModeEnum
+from .blank_enum import BlankEnum
 from .blocked import Blocked
 from .catalog import Catalog
 from .catalog_diff import CatalogDiff
@@ -84,6 +85,7 @@ from .plan_result import PlanResult
 from .provider_enum import ProviderEnum
 from .pull_secret import PullSecret
 from .pull_secret_request import PullSecretRequest
+from .reason_enum import ReasonEnum
 from .release import Release
 from .release_status import ReleaseStatus
 from .release_status_enum import ReleaseStatusEnum
@@ -117,6 +119,7 @@ from .waves_request import WavesRequest
 __all__ = (
     "ActionEnum",
     "AvailabilityModeEnum",
+    "BlankEnum",
     "Blocked",
     "Catalog",
     "CatalogDiff",
@@ -199,6 +202,7 @@ __all__ = (
     "ProviderEnum",
     "PullSecret",
     "PullSecretRequest",
+    "ReasonEnum",
     "Release",
     "ReleaseStatus",
     "ReleaseStatusEnum",

@@ -18,8 +18,8 @@ class ClusterCapabilities:
         grpc_route (bool | None): gateway.networking.k8s.io/v1
         openshift_route (bool | None): route.openshift.io/v1
         cert_manager (bool | None): cert-manager.io/v1
-        backend_tls_policy (bool | None): BackendTLSPolicy (gateway.networking.k8s.io v1 or v1alpha3): TLS from a
-            Gateway API route to the pod
+        backend_tls_policy (bool | None): gateway.networking.k8s.io BackendTLSPolicy (v1 or v1alpha3): TLS from a route
+            to the pod
     """
 
     agent_sandbox: bool | None

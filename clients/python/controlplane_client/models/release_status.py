@@ -7,6 +7,8 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.blank_enum import BlankEnum
+from ..models.reason_enum import ReasonEnum
 from ..models.release_status_enum import ReleaseStatusEnum
 
 T = TypeVar("T", bound="ReleaseStatus")
@@ -19,12 +21,17 @@ class ReleaseStatus:
         status (ReleaseStatusEnum): * `Pending` - Pending
             * `Ready` - Ready
             * `Invalid` - Invalid
-        message (str): Why the release is Invalid.
+        reason (BlankEnum | ReasonEnum): Why a release is still Pending: ChartUnavailable while its chart cannot be
+            pulled (retried with backoff).
+
+            * `ChartUnavailable` - Chart Unavailable
+        message (str): Why the release is Invalid, or why its chart is unavailable.
         chart_version (str): The version in the loaded chart's Chart.yaml.
         validated_at (datetime.datetime | None):
     """
 
     status: ReleaseStatusEnum
+    reason: BlankEnum | ReasonEnum
     message: str
     chart_version: str
     validated_at: datetime.datetime | None
@@ -32,6 +39,12 @@ class ReleaseStatus:
 
     def to_dict(self) -> dict[str, Any]:
         status = self.status.value
+
+        reason: str
+        if isinstance(self.reason, ReasonEnum):
+            reason = self.reason.value
+        else:
+            reason = self.reason.value
 
         message = self.message
 
@@ -48,6 +61,7 @@ class ReleaseStatus:
         field_dict.update(
             {
                 "status": status,
+                "reason": reason,
                 "message": message,
                 "chart_version": chart_version,
                 "validated_at": validated_at,
@@ -60,6 +74,23 @@ class ReleaseStatus:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
         status = ReleaseStatusEnum(d.pop("status"))
+
+        def _parse_reason(data: object) -> BlankEnum | ReasonEnum:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                reason_type_0 = ReasonEnum(data)
+
+                return reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, str):
+                raise TypeError()
+            reason_type_1 = BlankEnum(data)
+
+            return reason_type_1
+
+        reason = _parse_reason(d.pop("reason"))
 
         message = d.pop("message")
 
@@ -82,6 +113,7 @@ class ReleaseStatus:
 
         release_status = cls(
             status=status,
+            reason=reason,
             message=message,
             chart_version=chart_version,
             validated_at=validated_at,

@@ -175,3 +175,18 @@ def test_csrf_is_enforced(root, cluster) -> None:
     gateway.refresh_from_db()
     assert gateway.failure_count == 5
     assert client.get(f"/admin/gateways/gateway/{gateway.pk}/operation/retry/").status_code == 405
+
+
+def test_the_console_says_why_a_gateway_is_not_ready(root, tenant, cluster) -> None:
+    """A refused pod's event, as the reconciler puts it into Ready, is on the gateway's page and in the list."""
+    why = ('the workload is not ready; StatefulSet edge-1-openshell: FailedCreate: create Pod edge-1-openshell-0 in '
+           'StatefulSet edge-1-openshell failed error: pods "edge-1-openshell-0" is forbidden: unable to validate '
+           'against any security context constraint: [provider restricted-v2: .spec.securityContext.fsGroup: '
+           'Invalid value: []int64{1000}: 1000 is not an allowed group]')
+    gateway = make_gateway(tenant, cluster, "edge", phase=Phase.PROVISIONING, conditions=[
+        {"type": "Ready", "status": "False", "reason": "Progressing", "message": why,
+         "lastTransitionTime": "2026-12-02T00:00:00+00:00", "observedGeneration": 1},
+    ])
+    page = client_for(tenant).get(change_url(gateway)).content.decode()
+    assert "unable to validate against any security context constraint" in page
+    assert "1000 is not an allowed group" in page

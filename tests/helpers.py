@@ -48,3 +48,9 @@ def clear_of_a_rate_window_edge(duration: int, margin: float = 60) -> None:
     left = duration - time.time() % duration
     if left < margin:
         time.sleep(left + 0.1)
+
+
+def release_of(namespace: str) -> str:
+    """The Helm release of a gateway whose name has at most 24 characters: its namespace without `gw-`
+    (both are `<name>-<id8>` after the prefix; see Gateway.assign_namespace)."""
+    return namespace.removeprefix("gw-")

@@ -7,6 +7,7 @@ from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
 from tests.fixtures.stack import wait_for
+from tests.helpers import release_of
 
 pytestmark = pytest.mark.e2e
 
@@ -24,7 +25,7 @@ def test_deleted_workload_and_namespace_are_repaired(tenant, wait_for_phase, gat
     wait_for_phase(gw_id, "Running")
     apps, core = client.AppsV1Api(kube_api(gateway_cluster)), client.CoreV1Api(kube_api(gateway_cluster))
 
-    apps.delete_namespaced_stateful_set("steady", namespace)
+    apps.delete_namespaced_stateful_set(release_of(namespace), namespace)
     wait_for(lambda: apps.list_namespaced_stateful_set(namespace).items, "the StatefulSet to be recreated")
     wait_for(lambda: revision(tenant, gw_id) == 2, "the repairing upgrade to be published")
     events = tenant.get(f"/api/v1/gateways/{gw_id}/events/").json()["results"]

@@ -11,6 +11,7 @@ from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
 from tests.fixtures.stack import wait_for
+from tests.helpers import release_of
 
 pytestmark = pytest.mark.e2e
 
@@ -100,7 +101,7 @@ def test_worker_killed_mid_install_converges_without_duplicate_release(
     finally:
         gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
     releases = releases_in(gateway_cluster, namespace)
-    assert {r["name"] for r in releases} == {"victim"}
+    assert {r["name"] for r in releases} == {release_of(namespace)}
     assert [r["status"] for r in releases if r["status"] == "deployed"] == ["deployed"]
     assert running["status"]["release"]["status"] == "deployed"
 

@@ -7,6 +7,7 @@ from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
 from tests.fixtures.stack import wait_for
+from tests.helpers import release_of
 
 pytestmark = pytest.mark.e2e
 
@@ -79,9 +80,12 @@ def test_openshift_gets_scc_binding_and_route(tenant, wait_for_phase, gateway_op
     running = wait_for_phase(gw_id, "Running")
     assert running["status"]["route_address"] == "grpcs://edge.ocp.example.test:443"
     api = kube_api(gateway_openshift_cluster)
-    binding = client.RbacAuthorizationV1Api(api).read_namespaced_role_binding("edge-sandbox-privileged-scc", namespace)
+    release = release_of(namespace)
+    binding = client.RbacAuthorizationV1Api(api).read_namespaced_role_binding(
+        f"{release}-sandbox-privileged-scc", namespace
+    )
     assert binding.role_ref.name == "system:openshift:scc:privileged"
-    assert [(s.kind, s.name) for s in binding.subjects] == [("ServiceAccount", "edge-openshell-sandbox")]
+    assert [(s.kind, s.name) for s in binding.subjects] == [("ServiceAccount", f"{release}-openshell-sandbox")]
     (route,) = client.CustomObjectsApi(api).list_namespaced_custom_object(
         "route.openshift.io", "v1", namespace, "routes"
     )["items"]

@@ -9,6 +9,7 @@ from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.helpers import release_of
 
 pytestmark = pytest.mark.e2e
 
@@ -60,7 +61,8 @@ def test_noop_then_image_change_shows_exactly_the_statefulset_image(
     assert change["action"] == "upgrade", change
     assert change["values_diff"] == [{"path": "image.tag", "change": "changed", "before": "1.0.0", "after": "1.1.0"}]
     (sts,) = change["objects"]
-    assert (sts["kind"], sts["name"], sts["change"]) == ("StatefulSet", "edge", "changed")
+    release = release_of(created.json()["namespace"])  # the mirror chart names its StatefulSet after the release
+    assert (sts["kind"], sts["name"], sts["change"]) == ("StatefulSet", release, "changed")
     assert sts["fields"] == [{
         "path": "spec.template.spec.containers[0].image", "change": "changed", "before": IMAGE, "after": changed_image,
     }]

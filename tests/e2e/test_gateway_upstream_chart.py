@@ -15,6 +15,7 @@ from gateways.values import TRUSTED_CA_CONFIGMAP, chart_fullname, sandbox_servic
 from tests.e2e.conftest import kube_api
 from tests.fixtures.charts import require_upstream_chart
 from tests.fixtures.stack import Stack, wait_for
+from tests.helpers import release_of
 
 pytestmark = pytest.mark.e2e
 
@@ -78,11 +79,11 @@ def test_kubernetes_gateway_on_the_upstream_chart(tenant, wait_for_phase, gatewa
     assert (trusted["status"], trusted["reason"]) == ("True", "Mounted")
 
     api = kube_api(gateway_cluster)
-    sts = client.AppsV1Api(api).read_namespaced_stateful_set(chart_fullname("edge"), namespace)
+    sts = client.AppsV1Api(api).read_namespaced_stateful_set(chart_fullname(release_of(namespace)), namespace)
     (container,) = sts.spec.template.spec.containers
     assert container.image == IMAGE
     env = {e.name: e for e in container.env}
-    assert env["OPENSHELL_DB_URL"].value_from.secret_key_ref.name == "edge-db-credentials"
+    assert env["OPENSHELL_DB_URL"].value_from.secret_key_ref.name == f"{release_of(namespace)}-db-credentials"
     assert env["SSL_CERT_FILE"].value == "/etc/openshell-tls/oidc-ca/ca.crt"
     volumes = {v.name: v for v in sts.spec.template.spec.volumes}
     assert volumes["oidc-ca"].config_map.name == TRUSTED_CA_CONFIGMAP
@@ -96,7 +97,7 @@ def test_kubernetes_gateway_on_the_upstream_chart(tenant, wait_for_phase, gatewa
     assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"image": UPGRADED}).status_code == 200
     upgraded = wait_for_phase(gw_id, "Running", observed_generation=2)
     assert upgraded["status"]["release"]["revision"] == 2
-    sts = client.AppsV1Api(api).read_namespaced_stateful_set(chart_fullname("edge"), namespace)
+    sts = client.AppsV1Api(api).read_namespaced_stateful_set(chart_fullname(release_of(namespace)), namespace)
     assert sts.spec.template.spec.containers[0].image == UPGRADED
     gone(tenant, gw_id, api, namespace)
 
@@ -117,15 +118,16 @@ def test_openshift_gateway_on_the_upstream_chart(tenant, wait_for_phase, gateway
 
     api = kube_api(gateway_openshift_cluster)
     custom = client.CustomObjectsApi(api)
-    route = custom.get_namespaced_custom_object("route.openshift.io", "v1", namespace, "routes", chart_fullname("edge"))
+    release = release_of(namespace)
+    route = custom.get_namespaced_custom_object("route.openshift.io", "v1", namespace, "routes", chart_fullname(release))
     assert route["spec"]["host"] == "edge.ocp-up.example.test" and route["spec"]["tls"]["termination"] == "passthrough"
     certificate = custom.get_namespaced_custom_object(
         "cert-manager.io", "v1", namespace, "certificates", f"{chart_fullname('edge')}-server-external"
     )
     assert certificate["spec"]["issuerRef"]["name"] == "e2e-issuer"
-    binding = client.RbacAuthorizationV1Api(api).read_namespaced_role_binding("edge-sandbox-privileged-scc", namespace)
-    assert [(s.kind, s.name) for s in binding.subjects] == [("ServiceAccount", sandbox_service_account("edge"))]
-    client.CoreV1Api(api).read_namespaced_service_account(sandbox_service_account("edge"), namespace)
-    sts = client.AppsV1Api(api).read_namespaced_stateful_set(chart_fullname("edge"), namespace)
+    binding = client.RbacAuthorizationV1Api(api).read_namespaced_role_binding(f"{release}-sandbox-privileged-scc", namespace)
+    assert [(s.kind, s.name) for s in binding.subjects] == [("ServiceAccount", sandbox_service_account(release))]
+    client.CoreV1Api(api).read_namespaced_service_account(sandbox_service_account(release), namespace)
+    sts = client.AppsV1Api(api).read_namespaced_stateful_set(chart_fullname(release_of(namespace)), namespace)
     assert sts.spec.template.spec.containers[0].image == IMAGE
     gone(tenant, gw_id, api, namespace)

@@ -25,7 +25,9 @@ from tests.fixtures.stack import PROJECT_ROOT, free_port, wait_for
 
 pytestmark = pytest.mark.e2e
 
-BURST = int(os.environ.get("E2E_BURST_GATEWAYS", "50"))
+# 20 in the suite (the burst the issue measured 12 "database is locked" failures with; it keeps the suite under its
+# time budget); E2E_BURST_GATEWAYS=50 runs the issue's 50 (about 2.5 minutes).
+BURST = int(os.environ.get("E2E_BURST_GATEWAYS", "20"))
 # Settings a test session may carry that `make run` must not see: it is run on its own defaults.
 NOT_INHERITED = ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "GATEWAY_CHART", "GATEWAY_CHART_VERSION",
                  "CATALOG_STORE", "CATALOG_STORE_DIR", "HELM_HOME", "PROMETHEUS_MULTIPROC_DIR", "SECRET_KEY",

@@ -119,13 +119,16 @@ def test_openshift_gateway_on_the_upstream_chart(tenant, wait_for_phase, gateway
     api = kube_api(gateway_openshift_cluster)
     custom = client.CustomObjectsApi(api)
     release = release_of(namespace)
-    route = custom.get_namespaced_custom_object("route.openshift.io", "v1", namespace, "routes", chart_fullname(release))
+    route = custom.get_namespaced_custom_object(
+        "route.openshift.io", "v1", namespace, "routes", chart_fullname(release)
+    )
     assert route["spec"]["host"] == "edge.ocp-up.example.test" and route["spec"]["tls"]["termination"] == "passthrough"
     certificate = custom.get_namespaced_custom_object(
-        "cert-manager.io", "v1", namespace, "certificates", f"{chart_fullname('edge')}-server-external"
+        "cert-manager.io", "v1", namespace, "certificates", f"{chart_fullname(release)}-server-external"
     )
     assert certificate["spec"]["issuerRef"]["name"] == "e2e-issuer"
-    binding = client.RbacAuthorizationV1Api(api).read_namespaced_role_binding(f"{release}-sandbox-privileged-scc", namespace)
+    rbac = client.RbacAuthorizationV1Api(api)
+    binding = rbac.read_namespaced_role_binding(f"{release}-sandbox-privileged-scc", namespace)
     assert [(s.kind, s.name) for s in binding.subjects] == [("ServiceAccount", sandbox_service_account(release))]
     client.CoreV1Api(api).read_namespaced_service_account(sandbox_service_account(release), namespace)
     sts = client.AppsV1Api(api).read_namespaced_stateful_set(chart_fullname(release_of(namespace)), namespace)

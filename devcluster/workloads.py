@@ -181,6 +181,23 @@ class Workloads:
         self._recorder.record(owner, NORMAL, success_reason, success(created["metadata"]["name"]), component)
         return None
 
+    def _create_generated_pod(
+        self, owner: dict[str, Any], labels: dict[str, str], component: str, clock: float
+    ) -> float | None:
+        """A pod `<owner>-<5 chars>` from the owner's template (ReplicaSet, DaemonSet, Job); see `_create`."""
+        pod = _pod_from_template(owner, labels)
+        pod["metadata"].pop("name", None)
+        pod["metadata"]["generateName"] = f"{owner['metadata']['name']}-"
+        return self._create(
+            owner,
+            self._rt("", "pods"),
+            pod,
+            component,
+            lambda name, error: f"Error creating: {error}",
+            lambda name: f"Created pod: {name}",
+            clock,
+        )
+
     def _delete_pod(self, owner: dict[str, Any], pod: dict[str, Any], component: str, message: str) -> None:
         with contextlib.suppress(ApiError):
             self._cluster.delete(self._rt("", "pods"), pod["metadata"]["namespace"], pod["metadata"]["name"])
@@ -304,18 +321,7 @@ class Workloads:
         if len(pods) < desired:
             wait = self._backoff.remaining(meta["uid"], clock) or None
             for _ in range(desired - len(pods) if wait is None else 0):
-                pod = _pod_from_template(rs, {})
-                pod["metadata"].pop("name", None)
-                pod["metadata"]["generateName"] = f"{meta['name']}-"
-                wait = self._create(
-                    rs,
-                    self._rt("", "pods"),
-                    pod,
-                    component,
-                    lambda name, error: f"Error creating: {error}",
-                    lambda name: f"Created pod: {name}",
-                    clock,
-                )
+                wait = self._create_generated_pod(rs, {}, component, clock)
                 if wait is not None:
                     break
         elif len(pods) > desired:
@@ -457,18 +463,7 @@ class Workloads:
             wait = self._backoff.remaining(meta["uid"], clock) or None
             if wait is None:
                 labels = {"controller-revision-hash": revision, "pod-template-generation": str(generation_of(ds))}
-                pod = _pod_from_template(ds, labels)
-                pod["metadata"].pop("name", None)
-                pod["metadata"]["generateName"] = f"{meta['name']}-"
-                wait = self._create(
-                    ds,
-                    self._rt("", "pods"),
-                    pod,
-                    component,
-                    lambda name, error: f"Error creating: {error}",
-                    lambda name: f"Created pod: {name}",
-                    clock,
-                )
+                wait = self._create_generated_pod(ds, labels, component, clock)
         for pod in pods[1:]:
             self._delete_pod(ds, pod, component, "Deleted pod: {pod}")
         strategy = ((ds.get("spec") or {}).get("updateStrategy") or {}).get("type", "RollingUpdate")
@@ -538,18 +533,7 @@ class Workloads:
                     "controller-uid": meta["uid"],
                     "job-name": meta["name"],
                 }
-                pod = _pod_from_template(job, labels)
-                pod["metadata"].pop("name", None)
-                pod["metadata"]["generateName"] = f"{meta['name']}-"
-                wait = self._create(
-                    job,
-                    self._rt("", "pods"),
-                    pod,
-                    component,
-                    lambda name, error: f"Error creating: {error}",
-                    lambda name: f"Created pod: {name}",
-                    clock,
-                )
+                wait = self._create_generated_pod(job, labels, component, clock)
                 if wait is not None:
                     break
             status.update(_nonzero(active=len(active), succeeded=succeeded))

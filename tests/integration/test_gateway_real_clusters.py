@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from gateways.models import Gateway, GatewayRelease
 from gateways.values import chart_fullname
 from tests.fixtures.charts import require_upstream_chart
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
-from workers import runtime
+from tests.integration.test_gateway_upstream_chart import upstream_worker  # noqa: F401 (a fixture)
 from workers.reconcile.gateway.backend_tls_objects import backend_ca_name, backend_tls_name
 from workers.reconcile.gateway.run import run_pass
 
@@ -36,19 +35,10 @@ BACKEND_TLS = "/apis/gateway.networking.k8s.io/v1/namespaces/{ns}/backendtlspoli
 
 
 @pytest.fixture
-def worker(settings: Any, tmp_path: Path) -> Iterator[Any]:
-    """This process as a worker whose GATEWAY_CHART is the upstream chart directory."""
-    settings.GATEWAY_CHART = str(require_upstream_chart())
-    settings.GATEWAY_CHART_VERSION = ""
-    settings.HELM_HOME = str(tmp_path / "helm")
-    settings.HELM_TIMEOUT_SECONDS = 60
-    settings.GATEWAY_CERT_ISSUER_NAME = "corp-ca"
-    settings.GATEWAY_POLL_SECONDS = 1
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
-    yield settings
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+def worker(request: pytest.FixtureRequest, settings: Any) -> Any:
+    """This process as a worker on the upstream chart (GATEWAY_CERT_ISSUER_NAME `corp-ca`); its settings."""
+    request.getfixturevalue("upstream_worker")
+    return settings
 
 
 @pytest.fixture(scope="module")

@@ -15,14 +15,17 @@ from typing import Any
 import pytest
 from cryptography import x509
 from django.db import connection
-from django.utils import timezone
 
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway, GatewayRelease
 from gateways.values import chart_fullname
 from tests.fixtures.charts import require_upstream_chart
-from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
-from tests.integration.test_gateway_upstream_chart import upstream_worker  # noqa: F401 (a fixture)
+from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstream_worker is a fixture)
+    delete_through_the_control_plane,
+    get,
+    upstream_worker,
+)
 from workers.reconcile.gateway.backend_tls_objects import backend_ca_name, backend_tls_name
 from workers.reconcile.gateway.run import run_pass
 
@@ -94,27 +97,8 @@ def ready_message(gateway: Gateway) -> str:
     return next((c["message"] for c in gateway.conditions if c["type"] == "Ready"), "")
 
 
-def get(dc: DevCluster, path: str) -> Any:
-    try:
-        return dc.call("GET", path)
-    except DevClusterError as exc:
-        if "404" in str(exc):
-            return None
-        raise
-
-
 def pods(dc: DevCluster, namespace: str) -> list[dict[str, Any]]:
     return dc.call("GET", f"/api/v1/namespaces/{namespace}/pods")["items"]
-
-
-def delete(gateway: Gateway, dc: DevCluster) -> None:
-    Gateway.objects.filter(pk=gateway.pk).update(deletion_requested_at=timezone.now())
-    for _ in range(40):
-        run_pass(str(gateway.pk))
-        if not Gateway.objects.filter(pk=gateway.pk).exists():
-            break
-    assert not Gateway.objects.filter(pk=gateway.pk).exists(), "the row never went"
-    assert get(dc, f"/api/v1/namespaces/{gateway.namespace}") is None, "the namespace is still there"
 
 
 def secret_text(dc: DevCluster, namespace: str, name: str, key: str) -> str:
@@ -138,7 +122,7 @@ def test_the_upstream_chart_runs_under_restricted_v2_with_the_namespaces_uid(ocp
     (container,) = pod["spec"]["containers"]
     assert container["securityContext"]["runAsUser"] == first_uid  # assigned from the namespace's range
     assert pod["status"]["phase"] == "Running"
-    delete(gateway, ocp)
+    delete_through_the_control_plane(gateway, ocp)
 
 
 def test_the_charts_default_uid_is_refused_and_the_gateway_says_which_scc_rule(ocp, worker, alice) -> None:
@@ -158,7 +142,7 @@ def test_the_charts_default_uid_is_refused_and_the_gateway_says_which_scc_rule(o
     statefulset = ocp.call("GET", f"/apis/apps/v1/namespaces/{gateway.namespace}/statefulsets/"
                                   f"{chart_fullname(gateway.helm_release)}")
     assert statefulset["status"].get("readyReplicas", 0) == 0
-    delete(stuck, ocp)
+    delete_through_the_control_plane(stuck, ocp)
 
 
 # ------------------------------------------------------------------------------------- Pod Security (Kubernetes)
@@ -187,7 +171,7 @@ def test_restricted_refuses_the_charts_certgen_hook_and_the_gateway_says_so(k8s_
     assert 'violates PodSecurity "restricted:latest"' in message and "certgen" in message
     namespace = k8s_restricted.call("GET", f"/api/v1/namespaces/{gateway.namespace}")
     assert "pod-security.kubernetes.io/enforce" not in namespace["metadata"]["labels"]
-    delete(failed, k8s_restricted)
+    delete_through_the_control_plane(failed, k8s_restricted)
 
 
 def test_gateway_namespaces_enforce_baseline_which_the_chart_passes(k8s_restricted, worker, alice) -> None:
@@ -198,7 +182,7 @@ def test_gateway_namespaces_enforce_baseline_which_the_chart_passes(k8s_restrict
     namespace = k8s_restricted.call("GET", f"/api/v1/namespaces/{gateway.namespace}")
     assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "baseline"
     assert all(p["status"]["phase"] in ("Running", "Succeeded") for p in pods(k8s_restricted, gateway.namespace))
-    delete(gateway, k8s_restricted)
+    delete_through_the_control_plane(gateway, k8s_restricted)
 
 
 # ------------------------------------------------------------------------------------------ Missing Secrets
@@ -219,7 +203,7 @@ def test_a_secret_that_never_appears_keeps_the_gateway_out_of_running(tmp_path, 
         stuck = converge(gateway, waiting_for_the_secret)
         assert stuck.phase == "Provisioning" and not stuck.route_address
         assert "FailedMount" in ready_message(stuck)
-        delete(stuck, dc)
+        delete_through_the_control_plane(stuck, dc)
 
 
 # ------------------------------------------------------------------------------------- TLS behind the Gateway API
@@ -246,7 +230,7 @@ def test_a_gateway_api_route_keeps_tls_to_the_pod(k8s, worker, alice) -> None:
     gateway = converge(make_gateway(alice, cluster), running)
     assert gateway.route_address == f"grpcs://{gateway.namespace}.gwapi.example.test:443"
     verify_backend_tls(k8s, gateway)
-    delete(gateway, k8s)
+    delete_through_the_control_plane(gateway, k8s)
     for path in (BACKEND_TLS.format(ns=gateway.namespace, name=backend_tls_name(gateway.helm_release)),
                  f"/api/v1/namespaces/{gateway.namespace}/configmaps/{backend_ca_name(gateway.helm_release)}"):
         assert get(k8s, path) is None
@@ -265,7 +249,7 @@ def test_in_cert_manager_mode_the_policy_trusts_the_charts_ca(k8s, worker, alice
     policy_ca = k8s.call("GET", f"/api/v1/namespaces/{gateway.namespace}/configmaps/"
                                 f"{backend_ca_name(gateway.helm_release)}")["data"]["ca.crt"]
     assert x509.load_pem_x509_certificate(policy_ca.encode()) == x509.load_pem_x509_certificate(ca_secret.encode())
-    delete(gateway, k8s)
+    delete_through_the_control_plane(gateway, k8s)
 
 
 # ----------------------------------------------------------------------------------- Tenants sharing a cluster
@@ -321,10 +305,10 @@ def test_two_owners_gateways_named_edge_each_get_their_own_cluster_rbac(k8s, wor
     assert_own_rbac(k8s, first)
     assert_own_rbac(k8s, second)
 
-    delete(first, k8s)
+    delete_through_the_control_plane(first, k8s)
     assert node_reader(k8s, first) == (None, None)
     assert_own_rbac(k8s, second)  # uninstalling one gateway leaves the other's objects
-    delete(second, k8s)
+    delete_through_the_control_plane(second, k8s)
     assert node_reader(k8s, second) == (None, None)
 
 
@@ -341,4 +325,4 @@ def test_a_gateway_installed_before_the_change_keeps_its_release(k8s, worker, al
         run_pass(str(gateway.pk))
     again = Gateway.objects.get(pk=gateway.pk)
     assert (again.phase, again.release_name, again.release_revision) == ("Running", "edge", 1)
-    delete(again, k8s)
+    delete_through_the_control_plane(again, k8s)

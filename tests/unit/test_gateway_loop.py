@@ -201,7 +201,9 @@ def test_an_unready_workload_is_provisioning_and_polled(cluster) -> None:
     result = reconcile(request(), io)
     assert result.phase == "Provisioning" and result.requeue_after == 5.0
     assert conditions(result)["Ready"] == ("False", "Progressing")
-    degraded = reconcile(request(was_running=True), io)
+    rolling = reconcile(request(was_running=True), io)  # an upgrade of a Running gateway, still rolling out
+    assert rolling.phase == "Provisioning" and rolling.requeue_after == 5.0
+    degraded = reconcile(request(was_running=True, now=NOW + timedelta(minutes=10)), io)
     assert degraded.phase == "Degraded" and degraded.requeue_after is None  # the watcher wakes it
 
 

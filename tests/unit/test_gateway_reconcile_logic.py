@@ -37,7 +37,9 @@ def test_backoff_base_and_cap_are_configurable() -> None:
         ({"released": True, "ready": True}, "Running"),
         ({"released": True, "deployed_at": NOW - MIN}, "Provisioning"),
         ({"released": True, "deployed_at": NOW - 10 * MIN}, "Degraded"),
-        ({"released": True, "was_running": True, "deployed_at": NOW}, "Degraded"),
+        ({"released": True, "was_running": True, "deployed_at": NOW}, "Provisioning"),
+        ({"released": True, "was_running": True, "deployed_at": NOW - 10 * MIN}, "Degraded"),
+        ({"released": True, "was_running": True}, "Degraded"),
         ({"was_running": True}, "Provisioning"),
     ],
 )

@@ -18,7 +18,10 @@ def phase_for(
     now: datetime,
     grace: timedelta,
 ) -> str:
-    """The one phase that summarises a pass. Degraded is recoverable; Failed needs a change or a retry."""
+    """The one phase that summarises a pass. Degraded is recoverable; Failed needs a change or a retry.
+
+    A release deployed less than ``grace`` ago is still rolling out, so an unready workload is Provisioning even on
+    a gateway that was Running (as Flux and Argo CD report Progressing during a rollout); later, it is Degraded."""
     if deleting:
         return "Deleting"
     if stalled:
@@ -27,6 +30,6 @@ def phase_for(
         return "Provisioning" if deployed_at or was_running else "Pending"
     if ready:
         return "Running"
-    if was_running or (deployed_at is not None and now - deployed_at > grace):
-        return "Degraded"
-    return "Provisioning"
+    if deployed_at is not None and now - deployed_at <= grace:
+        return "Provisioning"
+    return "Degraded" if was_running or deployed_at is not None else "Provisioning"

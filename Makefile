@@ -35,7 +35,7 @@ run: setup
 	$(BIN)/python scripts/run_local.py
 
 test: setup $(VENV)/.dev
-	scripts/ensure_services.sh redis postgres registry chromium
+	scripts/ensure_services.sh redis postgres registry chromium promtool
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest

@@ -20,21 +20,34 @@ CLEANUP_FAILURES = Counter(
 )
 
 
+SERVING_HELP = "1 when the catalog's Serving condition is True, else 0; reason is the condition's reason."
+
+
 class CatalogCollector(Collector):
-    """Catalogs known, content entries stored, and entries no catalog or history references (orphans)."""
+    """Catalogs known, whether each serves, content entries stored, and entries no catalog or history
+    references (orphans)."""
 
     def describe(self) -> Iterator[Metric]:
         """Named up front so registering the collector never queries the database."""
         yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.")
+        yield GaugeMetricFamily("catalog_serving", SERVING_HELP)
         yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.")
         yield GaugeMetricFamily("catalog_content_orphans", "Content entries no catalog or catalog history references.")
 
     def collect(self) -> Iterator[Metric]:
         from catalogs import store
+        from catalogs.choices import ConditionType
         from catalogs.history import referenced_digests
         from catalogs.models import Catalog
 
-        yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.", value=Catalog.objects.count())
+        serving = GaugeMetricFamily("catalog_serving", SERVING_HELP, labels=["catalog", "reason"])
+        known = 0
+        for name, conditions in Catalog.objects.values_list("name", "conditions"):
+            known += 1
+            condition = next((c for c in conditions if c.get("type") == ConditionType.SERVING), {})
+            serving.add_metric([name, condition.get("reason", "")], 1 if condition.get("status") == "True" else 0)
+        yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.", value=known)
+        yield serving
         referenced = referenced_digests()
         try:
             stored = {entry.digest for entry in store.get().entries()}

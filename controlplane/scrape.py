@@ -26,6 +26,7 @@ from controlplane.metrics import scrape_registry
 from controlplane.models import ManagedCluster
 from gateways.choices import Phase
 from gateways.models import Gateway
+from rollouts.metrics import RolloutCollector
 
 __all__ = ["FleetCollector", "QueueCollector", "metrics_view", "queue_keys"]
 
@@ -33,12 +34,17 @@ __all__ = ["FleetCollector", "QueueCollector", "metrics_view", "queue_keys"]
 REDIS_TIMEOUT_SECONDS = 0.5
 
 
+RETRYING_HELP = "Gateways whose last pass failed and that will be retried (not yet Failed), by cluster."
+
+
 class FleetCollector(Collector):
-    """Gateways by phase and cluster (every phase, zeros included), and whether each cluster answered."""
+    """Gateways by phase and cluster (every phase, zeros included), those retrying after a failed pass, and
+    whether each cluster answered."""
 
     def describe(self) -> Iterator[Metric]:
         """Named up front so registering the collector never queries the database."""
         yield GaugeMetricFamily("gateways", "Gateways by phase and cluster.")
+        yield GaugeMetricFamily("gateways_retrying", RETRYING_HELP)
         yield GaugeMetricFamily("cluster_reachable", "1 when the last probe succeeded, else 0 (never probed too).")
 
     def collect(self) -> Iterator[Metric]:
@@ -47,15 +53,22 @@ class FleetCollector(Collector):
             (row["cluster__name"], row["phase"]): row["n"]
             for row in Gateway.objects.values("cluster__name", "phase").annotate(n=Count("id"))
         }
+        retrying_counts = dict(
+            Gateway.objects.filter(failure_count__gt=0).exclude(phase=Phase.FAILED)
+            .values_list("cluster__name").annotate(n=Count("id"))
+        )
         gateways = GaugeMetricFamily("gateways", "Gateways by phase and cluster.", labels=["phase", "cluster"])
+        retrying = GaugeMetricFamily("gateways_retrying", RETRYING_HELP, labels=["cluster"])
         reachable = GaugeMetricFamily(
             "cluster_reachable", "1 when the last probe succeeded, else 0 (never probed too).", labels=["cluster"]
         )
         for name, up in clusters.items():
             reachable.add_metric([name], 1 if up else 0)
+            retrying.add_metric([name], retrying_counts.get(name, 0))
             for phase in Phase.values:
                 gateways.add_metric([phase, name], counts.get((name, phase), 0))
         yield gateways
+        yield retrying
         yield reachable
 
 
@@ -98,7 +111,7 @@ class QueueCollector(Collector):
         yield GaugeMetricFamily("celery_broker_up", "1 when the broker answered this scrape.", value=1)
 
 
-SCRAPED = (CatalogCollector(), FleetCollector(), QueueCollector())
+SCRAPED = (CatalogCollector(), FleetCollector(), QueueCollector(), RolloutCollector())
 
 
 @allow_methods("GET", "HEAD")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the local services the project needs answer on loopback; start (and, if missing,
-# install from Debian's packages) what does not. Usage: scripts/ensure_services.sh redis [postgres] [chromium]
+# install from Debian's packages) what does not. Usage: scripts/ensure_services.sh redis [postgres] [chromium] ...
 set -euo pipefail
 
 answers() { timeout 2 bash -c ": </dev/tcp/127.0.0.1/$1" 2>/dev/null; }
@@ -59,6 +59,11 @@ ensure_chromium() {
   apt_install chromium chromium-driver
 }
 
+# The chart's alert rules are checked and evaluated by promtool (Debian's prometheus package; its daemon is not run).
+ensure_promtool() {
+  command -v promtool >/dev/null || apt_install prometheus
+}
+
 for service in "$@"; do
   case "$service" in
     redis) ensure_redis ;;
@@ -66,6 +71,7 @@ for service in "$@"; do
     chromium) ensure_chromium ;;
     registry) ensure_registry ;;
     nginx) ensure_nginx ;;
+    promtool) ensure_promtool ;;
     *) echo "ensure_services: unknown service $service" >&2; exit 2 ;;
   esac
 done

@@ -7,9 +7,11 @@ import signal
 import time
 
 import pytest
+import requests
 from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
+from tests.fixtures.alerts import alerts, evaluate, rendered_rules, scraped_series
 from tests.fixtures.stack import wait_for
 from tests.helpers import release_of
 
@@ -26,12 +28,31 @@ def create(tenant, cluster: str, name: str = "edge") -> tuple[str, str]:
     return response.json()["id"], response.json()["namespace"]
 
 
+def assert_only_gateway_failed_fires(live_stack, workdir, cluster: str) -> None:
+    """The chart's alerts, evaluated by promtool on the cluster's series from a real scrape of /metrics."""
+    def scraped() -> str | None:
+        text = requests.get(f"{live_stack.api_url}/metrics", timeout=10).text
+        return text if f'cluster_reachable{{cluster="{cluster}"}} 1.0' in text else None
+
+    series = scraped_series(wait_for(scraped, f"{cluster} to be probed reachable"), cluster=cluster)
+    rules = rendered_rules()
+    description = alerts(rules)["ControlPlaneGatewayFailed"]["annotations"]["description"]
+    expected = {"ControlPlaneGatewayFailed": [{
+        "exp_labels": {"cluster": cluster, "severity": "critical"},
+        "exp_annotations": {"summary": f"1 gateway(s) Failed on cluster {cluster}", "description": description},
+    }]}
+    done = evaluate(workdir, rules, series, expected)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def releases_in(dc, namespace: str) -> list[dict]:
     secrets = client.CoreV1Api(kube_api(dc)).list_namespaced_secret(namespace, label_selector="owner=helm").items
     return [s.metadata.labels for s in secrets]
 
 
-def test_failing_install_backs_off_fails_after_five_and_recovers_with_retry(tenant, wait_for_phase, gateway_cluster):
+def test_failing_install_backs_off_fails_after_five_and_recovers_with_retry(
+    tenant, wait_for_phase, gateway_cluster, live_stack, tmp_path
+):
     register(gateway_cluster, "flaky")
     fault = gateway_cluster.add_fault(
         path_regex=r"/apis/apps/v1/namespaces/gw-broken-[^/]+/statefulsets/", method="PATCH", status=500
@@ -45,6 +66,7 @@ def test_failing_install_backs_off_fails_after_five_and_recovers_with_retry(tena
         events = tenant.get(f"/api/v1/gateways/{gw_id}/events/").json()["results"]
         failures = sorted(e["timestamp"] for e in events if e["reason"] in ("InstallFailed", "UpgradeFailed"))
         assert len(failures) == 5
+        assert_only_gateway_failed_fires(live_stack, tmp_path, "flaky")
     finally:
         gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
     retried = tenant.post(f"/api/v1/gateways/{gw_id}/retry/")

@@ -12,9 +12,12 @@ from django.conf import settings
 from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
+from catalogs.models import Catalog
 from controlplane.models import ManagedCluster
 from gateways.choices import Phase
-from gateways.models import Gateway
+from gateways.models import Gateway, GatewayRelease
+from rollouts.choices import RolloutPhase
+from rollouts.models import Rollout
 from tests.helpers import KUBECONFIG
 
 pytestmark = pytest.mark.integration
@@ -52,6 +55,39 @@ def test_gateways_by_phase_and_cluster_and_reachability(admin_user: object) -> N
     assert len([name for name, _ in figures if name == "gateways"]) == 3 * len(Phase.values)
     reachable = {dict(labels)["cluster"]: v for (name, labels), v in figures.items() if name == "cluster_reachable"}
     assert reachable == {"east": 1, "west": 0, "new": 0}
+
+
+def by_label(figures: dict[tuple[str, frozenset], float], name: str, label: str) -> dict[str, float]:
+    return {dict(labels)[label]: v for (n, labels), v in figures.items() if n == name}
+
+
+@pytest.mark.django_db
+def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: object) -> None:
+    """The gauges the shipped alerts read: a Failed gateway is not retrying; a Halted rollout; a catalog whose
+    Serving condition is False, with its reason."""
+    east = ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="e.test", reachable=True)
+    for name, phase, failures in [("a", Phase.PROVISIONING, 2), ("b", Phase.FAILED, 5), ("c", Phase.RUNNING, 0)]:
+        gateway = Gateway(owner=admin_user, cluster=east, name=name, image="r.io/g:1", supervisor_image="r.io/s:1",
+                          phase=phase, failure_count=failures)
+        gateway.assign_namespace()
+        gateway.save()
+    release = GatewayRelease.objects.create(name="v2", chart="/charts/gateway")
+    Rollout.objects.create(name="halted", target_release=release, phase=RolloutPhase.HALTED)
+    Rollout.objects.create(name="done", target_release=release, phase=RolloutPhase.COMPLETED)
+    serving = {"type": "Serving", "status": "True", "reason": "Available"}
+    Catalog.objects.create(name="ok", image_ref="r.io/ok:v1", conditions=[serving])
+    Catalog.objects.create(name="lost", image_ref="r.io/lost:v1",
+                           conditions=[{**serving, "status": "False", "reason": "ContentLost"}])
+    Catalog.objects.create(name="new", image_ref="r.io/new:v1")
+    figures = scrape()
+    assert by_label(figures, "gateways_retrying", "cluster") == {"east": 1}
+    assert by_label(figures, "rollouts", "phase") == {
+        phase: (1 if phase in (RolloutPhase.HALTED, RolloutPhase.COMPLETED) else 0) for phase in RolloutPhase.values
+    }
+    catalogs = {(dict(labels)["catalog"], dict(labels)["reason"]): v
+                for (n, labels), v in figures.items() if n == "catalog_serving"}
+    assert catalogs == {("ok", "Available"): 1, ("lost", "ContentLost"): 0, ("new", ""): 0}
+    assert figures[key("catalogs_known")] == 3
 
 
 @pytest.mark.django_db

@@ -2,9 +2,15 @@
 
 from django.db import models
 
-__all__ = ["METADATA_NAME_LABEL", "AvailabilityMode", "ConditionType", "Reason"]
+__all__ = ["METADATA_NAME_LABEL", "AvailabilityMode", "ConditionType", "Reason", "SourceType"]
 
 METADATA_NAME_LABEL = "olm.operatorframework.io/metadata.name"
+
+
+class SourceType(models.TextChoices):
+    """catalogd's ``source.type``; an image is the one source there is."""
+
+    IMAGE = "Image"
 
 
 class AvailabilityMode(models.TextChoices):

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from catalogs.choices import AvailabilityMode
+from catalogs.choices import AvailabilityMode, SourceType
 from catalogs.models import Catalog, CatalogEvent
 from catalogs.signing_keys import MAX_KEYS, MAX_KEYS_CHARS
 from controlplane.api.fields import StrictCharField, StrictIntegerField
@@ -20,8 +20,30 @@ class ImageSourceSerializer(NestedObjectSerializer):
     poll_interval_minutes = StrictIntegerField(required=False, allow_null=True, min_value=1)
 
 
+class SourceTypeField(serializers.ChoiceField):
+    """catalogd's ``source.type``: optional on writes, where only ``Image`` is accepted, and always ``Image`` read."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            choices=SourceType.choices, required=False,
+            error_messages={"invalid_choice": f'"{{input}}" is not a source type this API serves; the one type is '
+                                              f'"{SourceType.IMAGE}".'},
+            help_text=f'As in catalogd\'s ClusterCatalog; "{SourceType.IMAGE}" is the one type.', **kwargs,
+        )
+
+    def get_attribute(self, instance: Any) -> str:
+        return SourceType.IMAGE
+
+
 class SourceSerializer(NestedObjectSerializer):
+    type = SourceTypeField()
     image = ImageSourceSerializer(source="*")
+
+    def to_internal_value(self, data: Any) -> Any:
+        """``type`` is checked, then dropped: it is not stored."""
+        value = super().to_internal_value(data)
+        value.pop("type", None)
+        return value
 
 
 class PullSecretSerializer(NestedObjectSerializer):

@@ -30,6 +30,28 @@ def test_create_defaults_metadata_name_label(admin_api) -> None:
     assert data["signature_policy"] is None
 
 
+def test_a_cluster_catalog_shaped_source_creates_a_catalog(admin_api) -> None:
+    """catalogd's ClusterCatalog spec names the source type; ``Image`` is the one there is, and is read back."""
+    source = {"type": "Image", "image": {"ref": "quay.io/operatorhubio/catalog:latest", "poll_interval_minutes": 10}}
+    response = admin_api.post("/api/v1/catalogs/", body(source=source), format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["source"] == source
+    catalog = Catalog.objects.get()
+    assert (catalog.image_ref, catalog.poll_interval_minutes) == (source["image"]["ref"], 10)
+    untyped = admin_api.post("/api/v1/catalogs/", body(name="untyped"), format="json")
+    assert untyped.json()["source"]["type"] == "Image"
+
+
+@pytest.mark.parametrize("source_type", ["Git", "image", "", None, 1])
+def test_a_source_type_other_than_image_is_400_naming_it(admin_api, source_type: object) -> None:
+    source = {"type": source_type, "image": {"ref": "quay.io/operatorhubio/catalog:latest"}}
+    response = admin_api.post("/api/v1/catalogs/", body(source=source), format="json")
+    assert response.status_code == 400, response.content
+    message = response.json()["error"]["fields"]["source.type"][0]
+    assert (f'"{source_type}" is not a source type' in message) if source_type else message, message
+    assert not Catalog.objects.exists()
+
+
 def test_label_default_is_reapplied_on_every_write(admin_api) -> None:
     catalog = admin_api.post("/api/v1/catalogs/", body(), format="json").json()
     response = admin_api.patch(

@@ -108,6 +108,7 @@ from .signature_policy import SignaturePolicy
 from .signature_policy_request import SignaturePolicyRequest
 from .source import Source
 from .source_request import SourceRequest
+from .source_type_enum import SourceTypeEnum
 from .total import Total
 from .upgrade_edge import UpgradeEdge
 from .upgrade_edges_diff import UpgradeEdgesDiff
@@ -225,6 +226,7 @@ __all__ = (
     "SignaturePolicyRequest",
     "Source",
     "SourceRequest",
+    "SourceTypeEnum",
     "Total",
     "UpgradeEdge",
     "UpgradeEdgesDiff",

@@ -6,6 +6,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.source_type_enum import SourceTypeEnum
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.image_source_request import ImageSourceRequest
 
@@ -18,13 +21,19 @@ class SourceRequest:
     """
     Attributes:
         image (ImageSourceRequest):
+        type_ (SourceTypeEnum | Unset): * `Image` - Image
     """
 
     image: ImageSourceRequest
+    type_: SourceTypeEnum | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         image = self.image.to_dict()
+
+        type_: str | Unset = UNSET
+        if not isinstance(self.type_, Unset):
+            type_ = self.type_.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -33,6 +42,8 @@ class SourceRequest:
                 "image": image,
             }
         )
+        if type_ is not UNSET:
+            field_dict["type"] = type_
 
         return field_dict
 
@@ -43,8 +54,16 @@ class SourceRequest:
         d = dict(src_dict)
         image = ImageSourceRequest.from_dict(d.pop("image"))
 
+        _type_ = d.pop("type", UNSET)
+        type_: SourceTypeEnum | Unset
+        if isinstance(_type_, Unset):
+            type_ = UNSET
+        else:
+            type_ = SourceTypeEnum(_type_)
+
         source_request = cls(
             image=image,
+            type_=type_,
         )
 
         source_request.additional_properties = d

@@ -28,14 +28,20 @@ $(VENV)/.project: pyproject.toml $(VENV)/.runtime
 $(TOOLS)/helm: scripts/install_helm.py | $(BIN)/python
 	$(BIN)/python scripts/install_helm.py $(TOOLS)
 
+# tsc type-checks the TypeScript client openapi-generator writes (tests/contract/test_openapi_generator.py).
+TYPESCRIPT_VERSION := 5.9.3
+$(TOOLS)/node/node_modules/.bin/tsc: Makefile
+	npm install --no-audit --no-fund --no-save --prefix $(TOOLS)/node typescript@$(TYPESCRIPT_VERSION)
+	touch $@
+
 setup: $(VENV)/.runtime $(VENV)/.project $(TOOLS)/helm
 
 run: setup
 	scripts/ensure_services.sh redis
 	$(BIN)/python scripts/run_local.py
 
-test: setup $(VENV)/.dev
-	scripts/ensure_services.sh redis postgres registry chromium promtool
+test: setup $(VENV)/.dev $(TOOLS)/node/node_modules/.bin/tsc
+	scripts/ensure_services.sh redis postgres registry chromium promtool java
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest

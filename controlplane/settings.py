@@ -154,6 +154,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Nullable and blank enums are the enum plus "nullable" or "" in its values, never a NullEnum/BlankEnum
+    # component: openapi-generator's python generator writes NullEnum as a class that does not parse.
+    "ENUM_ADD_EXPLICIT_BLANK_NULL_CHOICE": False,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "controlplane.api.schema.add_links"],
     "ENUM_NAME_OVERRIDES": {
         "GatewayPhaseEnum": "gateways.choices.Phase",

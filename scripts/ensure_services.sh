@@ -64,6 +64,11 @@ ensure_promtool() {
   command -v promtool >/dev/null || apt_install prometheus
 }
 
+# openapi-generator (from PyPI, the jar inside) runs on Debian's headless JRE.
+ensure_java() {
+  command -v java >/dev/null || apt_install default-jre-headless
+}
+
 for service in "$@"; do
   case "$service" in
     redis) ensure_redis ;;
@@ -72,6 +77,7 @@ for service in "$@"; do
     registry) ensure_registry ;;
     nginx) ensure_nginx ;;
     promtool) ensure_promtool ;;
+    java) ensure_java ;;
     *) echo "ensure_services: unknown service $service" >&2; exit 2 ;;
   esac
 done

@@ -79,6 +79,11 @@ class CatalogStatusSerializer(serializers.Serializer):
 
 
 class CatalogSerializer(ModelCleanSerializer):
+    schema_description = (
+        "A file-based catalog pulled from an OCI image, in catalogd's ClusterCatalog vocabulary. Its content "
+        "is served under status.urls.base once status.conditions has Serving True."
+    )
+
     source = SourceSerializer(source="*")
     availability_mode = serializers.ChoiceField(choices=AvailabilityMode.choices, required=False)
     labels = serializers.DictField(child=StrictCharField(allow_blank=True, max_length=63), required=False)

@@ -28,7 +28,7 @@ PROBE_TASK = "workers.tasks.probe_cluster"
 
 
 class ClusterCapabilitiesSerializer(serializers.Serializer):
-    """Which optional APIs the last probe found served; null until a probe has looked."""
+    schema_description = "Which optional APIs the last probe found served; null until a probe has looked."
 
     agent_sandbox = serializers.BooleanField(allow_null=True, read_only=True, help_text="agents.x-k8s.io")
     grpc_route = serializers.BooleanField(allow_null=True, read_only=True, help_text="gateway.networking.k8s.io/v1")
@@ -49,6 +49,12 @@ class ClusterStatusSerializer(serializers.Serializer):
 
 
 class ClusterSerializer(ModelCleanSerializer):
+    schema_description = (
+        "A Kubernetes or OpenShift cluster gateways are installed on, reached with the kubeconfig given at "
+        "registration (write-only). Its status says whether the last probe reached it and which optional APIs "
+        "it serves."
+    )
+
     kubeconfig = StrictCharField(write_only=True, trim_whitespace=False, style={"base_template": "textarea.html"})
     allowed_route_domains = serializers.ListField(
         child=StrictCharField(max_length=253), required=False, max_length=32,

@@ -63,7 +63,17 @@ URI_TOO_LONG = OpenApiResponse(description="The request line (path and query str
 
 
 class AutoSchema(SpectacularAutoSchema):
-    """Adds 400/401/403/404/409/412/413/429 responses, as they apply, in the one error shape; and 414 to all."""
+    """Adds 400/401/403/404/409/412/413/429 responses, as they apply, in the one error shape; and 414 to all.
+
+    A component's description is its serializer's ``schema_description``, written for API users; docstrings are
+    for the code's readers and never reach the schema (nor every generated client's docs)."""
+
+    def _map_basic_serializer(self, serializer: Any, direction: str) -> dict[str, Any]:
+        schema = super()._map_basic_serializer(serializer, direction)
+        schema.pop("description", None)
+        if description := getattr(serializer, "schema_description", ""):
+            schema["description"] = description
+        return schema
 
     def _error_codes(self) -> list[str]:
         codes = ["401", "403"]

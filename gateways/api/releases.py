@@ -29,15 +29,25 @@ __all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
 class ReleaseStatusSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=ReleaseStatus.choices, read_only=True,
                                      help_text="Set by the worker that first loads the chart.")
-    reason = serializers.ChoiceField(choices=ReleaseReason.choices, read_only=True, allow_blank=True,
+    reason = serializers.ChoiceField(choices=ReleaseReason.choices, read_only=True, allow_null=True,
                                      help_text="Why a release is still Pending: ChartUnavailable while its chart "
-                                     "cannot be pulled (retried with backoff).")
+                                     "cannot be pulled (retried with backoff); null otherwise.")
     message = StrictCharField(read_only=True, help_text="Why the release is Invalid, or why its chart is unavailable.")
     chart_version = StrictCharField(read_only=True, help_text="The version in the loaded chart's Chart.yaml.")
     validated_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        data["reason"] = data["reason"] or None  # stored blank; null in the API, as the schema says
+        return data
+
 
 class GatewayReleaseSerializer(ModelCleanSerializer):
+    schema_description = (
+        "A chart release gateways run: a chart (a local path or oci://), its version and values overrides. It "
+        "never changes once created; exactly one release is the default new gateways get."
+    )
+
     values = serializers.DictField(required=False, help_text="Values overrides; only keys the chart has, with its "
                                    "types. The keys the spec maps (images, routes, OIDC, database) win over them.")
     status = ReleaseStatusSerializer(source="*", read_only=True)

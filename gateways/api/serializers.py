@@ -72,6 +72,12 @@ class GatewaySerializer(ModelCleanSerializer):
     Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
     """
 
+    schema_description = (
+        "A tenant gateway on one cluster: its images, route, OIDC and database settings. Send \"route\": null "
+        "to remove the route and \"oidc\": null to clear the OIDC settings. Workers reconcile it and report "
+        "status.phase, status.conditions and status.route_address."
+    )
+
     cluster = StrictSlugRelatedField(slug_field="name", queryset=ManagedCluster.objects.all())
     owner = StrictCharField(source="owner.username", read_only=True)
     route = RouteSerializer(source="*", required=False, allow_null=True)

@@ -84,6 +84,11 @@ class RolloutStatusSerializer(serializers.Serializer):
 
 
 class RolloutSerializer(ModelCleanSerializer):
+    schema_description = (
+        "Moves the gateways a selector picks to a target release in waves, each gated on the gateways' "
+        "health; a failed gate halts the rollout, and may roll the wave back."
+    )
+
     target_release = StrictSlugRelatedField(
         slug_field="name", queryset=GatewayRelease.objects.exclude(status=ReleaseStatus.INVALID),
         help_text="The release to move the gateways to (by name); not an Invalid one.",

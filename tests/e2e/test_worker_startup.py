@@ -134,6 +134,6 @@ def test_a_worker_started_while_the_chart_registry_answers_503_serves_catalogs_a
     assert conditions(running)["Stalled"] == ("False", "Progressing")
     assert running["status"]["release"]["chart_version"] == "0.1.0"
     release = admin.get(f"/api/v1/releases/{made.json()['id']}/").json()["status"]
-    assert (release["status"], release["reason"], release["message"]) == ("Ready", "", "")
+    assert (release["status"], release["reason"], release["message"]) == ("Ready", None, "")
     assert tenant.delete(gw_url).status_code == 202
     wait_for(lambda: tenant.get(gw_url).status_code == 404, "the gateway to be uninstalled", timeout=90)

@@ -2,7 +2,6 @@
 
 from .action_enum import ActionEnum
 from .availability_mode_enum import AvailabilityModeEnum
-from .blank_enum import BlankEnum
 from .blocked import Blocked
 from .catalog import Catalog
 from .catalog_diff import CatalogDiff
@@ -120,7 +119,6 @@ from .waves_request import WavesRequest
 __all__ = (
     "ActionEnum",
     "AvailabilityModeEnum",
-    "BlankEnum",
     "Blocked",
     "Catalog",
     "CatalogDiff",

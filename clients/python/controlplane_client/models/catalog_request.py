@@ -20,11 +20,8 @@ T = TypeVar("T", bound="CatalogRequest")
 
 @_attrs_define
 class CatalogRequest:
-    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
-
-    ``error_fields`` maps a model field name to the API field name used in error messages.
-    ``immutable_fields`` may be set on create but never changed afterwards.
-    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+    """A file-based catalog pulled from an OCI image, in catalogd's ClusterCatalog vocabulary. Its content is served under
+    status.urls.base once status.conditions has Serving True.
 
         Attributes:
             name (str):

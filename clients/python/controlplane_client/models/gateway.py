@@ -23,9 +23,9 @@ T = TypeVar("T", bound="Gateway")
 
 @_attrs_define
 class Gateway:
-    """Nested groups (``route``, ``oidc``, ``database``) map onto flat model columns.
-
-    Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+    """A tenant gateway on one cluster: its images, route, OIDC and database settings. Send "route": null to remove the
+    route and "oidc": null to clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
+    and status.route_address.
 
         Attributes:
             id (UUID):

@@ -13,11 +13,8 @@ T = TypeVar("T", bound="PatchedClusterRequest")
 
 @_attrs_define
 class PatchedClusterRequest:
-    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
-
-    ``error_fields`` maps a model field name to the API field name used in error messages.
-    ``immutable_fields`` may be set on create but never changed afterwards.
-    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+    """A Kubernetes or OpenShift cluster gateways are installed on, reached with the kubeconfig given at registration
+    (write-only). Its status says whether the last probe reached it and which optional APIs it serves.
 
         Attributes:
             name (str | Unset):

@@ -18,11 +18,8 @@ T = TypeVar("T", bound="PatchedGatewayReleaseRequest")
 
 @_attrs_define
 class PatchedGatewayReleaseRequest:
-    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
-
-    ``error_fields`` maps a model field name to the API field name used in error messages.
-    ``immutable_fields`` may be set on create but never changed afterwards.
-    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+    """A chart release gateways run: a chart (a local path or oci://), its version and values overrides. It never changes
+    once created; exactly one release is the default new gateways get.
 
         Attributes:
             name (str | Unset):

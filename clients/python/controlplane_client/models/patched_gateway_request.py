@@ -19,9 +19,9 @@ T = TypeVar("T", bound="PatchedGatewayRequest")
 
 @_attrs_define
 class PatchedGatewayRequest:
-    """Nested groups (``route``, ``oidc``, ``database``) map onto flat model columns.
-
-    Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+    """A tenant gateway on one cluster: its images, route, OIDC and database settings. Send "route": null to remove the
+    route and "oidc": null to clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
+    and status.route_address.
 
         Attributes:
             name (str | Unset):

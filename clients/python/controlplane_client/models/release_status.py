@@ -7,7 +7,6 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.blank_enum import BlankEnum
 from ..models.reason_enum import ReasonEnum
 from ..models.release_status_enum import ReleaseStatusEnum
 
@@ -21,8 +20,8 @@ class ReleaseStatus:
         status (ReleaseStatusEnum): * `Pending` - Pending
             * `Ready` - Ready
             * `Invalid` - Invalid
-        reason (BlankEnum | ReasonEnum): Why a release is still Pending: ChartUnavailable while its chart cannot be
-            pulled (retried with backoff).
+        reason (None | ReasonEnum): Why a release is still Pending: ChartUnavailable while its chart cannot be pulled
+            (retried with backoff); null otherwise.
 
             * `ChartUnavailable` - Chart Unavailable
         message (str): Why the release is Invalid, or why its chart is unavailable.
@@ -31,7 +30,7 @@ class ReleaseStatus:
     """
 
     status: ReleaseStatusEnum
-    reason: BlankEnum | ReasonEnum
+    reason: None | ReasonEnum
     message: str
     chart_version: str
     validated_at: datetime.datetime | None
@@ -40,11 +39,11 @@ class ReleaseStatus:
     def to_dict(self) -> dict[str, Any]:
         status = self.status.value
 
-        reason: str
+        reason: None | str
         if isinstance(self.reason, ReasonEnum):
             reason = self.reason.value
         else:
-            reason = self.reason.value
+            reason = self.reason
 
         message = self.message
 
@@ -75,20 +74,18 @@ class ReleaseStatus:
         d = dict(src_dict)
         status = ReleaseStatusEnum(d.pop("status"))
 
-        def _parse_reason(data: object) -> BlankEnum | ReasonEnum:
+        def _parse_reason(data: object) -> None | ReasonEnum:
+            if data is None:
+                return data
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                reason_type_0 = ReasonEnum(data)
+                reason_type_1 = ReasonEnum(data)
 
-                return reason_type_0
+                return reason_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            if not isinstance(data, str):
-                raise TypeError()
-            reason_type_1 = BlankEnum(data)
-
-            return reason_type_1
+            return cast(None | ReasonEnum, data)
 
         reason = _parse_reason(d.pop("reason"))
 

@@ -18,11 +18,8 @@ T = TypeVar("T", bound="RolloutRequest")
 
 @_attrs_define
 class RolloutRequest:
-    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
-
-    ``error_fields`` maps a model field name to the API field name used in error messages.
-    ``immutable_fields`` may be set on create but never changed afterwards.
-    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+    """Moves the gateways a selector picks to a target release in waves, each gated on the gateways' health; a failed gate
+    halts the rollout, and may roll the wave back.
 
         Attributes:
             name (str):

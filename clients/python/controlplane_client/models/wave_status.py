@@ -92,9 +92,9 @@ class WaveStatus:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                worst_type_0 = RolloutTargetStateEnum(data)
+                worst_type_1 = RolloutTargetStateEnum(data)
 
-                return worst_type_0
+                return worst_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
             return cast(None | RolloutTargetStateEnum, data)

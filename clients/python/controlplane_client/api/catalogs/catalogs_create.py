@@ -97,13 +97,9 @@ def sync_detailed(
     """File-based catalogs from OCI images. Everyone may read; platform admins write.
 
     Args:
-        body (CatalogRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (CatalogRequest): A file-based catalog pulled from an OCI image, in catalogd's
+            ClusterCatalog vocabulary. Its content is served under status.urls.base once
+            status.conditions has Serving True.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -132,13 +128,9 @@ def sync(
     """File-based catalogs from OCI images. Everyone may read; platform admins write.
 
     Args:
-        body (CatalogRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (CatalogRequest): A file-based catalog pulled from an OCI image, in catalogd's
+            ClusterCatalog vocabulary. Its content is served under status.urls.base once
+            status.conditions has Serving True.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,13 +154,9 @@ async def asyncio_detailed(
     """File-based catalogs from OCI images. Everyone may read; platform admins write.
 
     Args:
-        body (CatalogRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (CatalogRequest): A file-based catalog pulled from an OCI image, in catalogd's
+            ClusterCatalog vocabulary. Its content is served under status.urls.base once
+            status.conditions has Serving True.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,13 +183,9 @@ async def asyncio(
     """File-based catalogs from OCI images. Everyone may read; platform admins write.
 
     Args:
-        body (CatalogRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (CatalogRequest): A file-based catalog pulled from an OCI image, in catalogd's
+            ClusterCatalog vocabulary. Its content is served under status.urls.base once
+            status.conditions has Serving True.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

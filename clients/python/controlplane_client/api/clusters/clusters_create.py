@@ -97,13 +97,9 @@ def sync_detailed(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
-        body (ClusterRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ClusterRequest): A Kubernetes or OpenShift cluster gateways are installed on,
+            reached with the kubeconfig given at registration (write-only). Its status says whether
+            the last probe reached it and which optional APIs it serves.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -132,13 +128,9 @@ def sync(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
-        body (ClusterRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ClusterRequest): A Kubernetes or OpenShift cluster gateways are installed on,
+            reached with the kubeconfig given at registration (write-only). Its status says whether
+            the last probe reached it and which optional APIs it serves.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,13 +154,9 @@ async def asyncio_detailed(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
-        body (ClusterRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ClusterRequest): A Kubernetes or OpenShift cluster gateways are installed on,
+            reached with the kubeconfig given at registration (write-only). Its status says whether
+            the last probe reached it and which optional APIs it serves.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,13 +183,9 @@ async def asyncio(
     """Managed Kubernetes clusters. Platform admins only; the kubeconfig is write-only.
 
     Args:
-        body (ClusterRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ClusterRequest): A Kubernetes or OpenShift cluster gateways are installed on,
+            reached with the kubeconfig given at registration (write-only). Its status says whether
+            the last probe reached it and which optional APIs it serves.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

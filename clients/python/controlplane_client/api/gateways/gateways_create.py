@@ -97,10 +97,10 @@ def sync_detailed(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,10 +129,10 @@ def sync(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,10 +156,10 @@ async def asyncio_detailed(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,10 +186,10 @@ async def asyncio(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

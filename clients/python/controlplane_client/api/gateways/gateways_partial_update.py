@@ -120,10 +120,10 @@ def sync_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): Nested groups (``route``, ``oidc``, ``database``)
-            map onto flat model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
+            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
+            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
+            and status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,10 +158,10 @@ def sync(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): Nested groups (``route``, ``oidc``, ``database``)
-            map onto flat model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
+            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
+            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
+            and status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,10 +191,10 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): Nested groups (``route``, ``oidc``, ``database``)
-            map onto flat model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
+            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
+            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
+            and status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,10 +227,10 @@ async def asyncio(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): Nested groups (``route``, ``oidc``, ``database``)
-            map onto flat model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
+            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
+            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
+            and status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

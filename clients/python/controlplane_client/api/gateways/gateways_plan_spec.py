@@ -113,10 +113,10 @@ def sync_detailed(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,10 +149,10 @@ def sync(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,10 +180,10 @@ async def asyncio_detailed(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -214,10 +214,10 @@ async def asyncio(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): Nested groups (``route``, ``oidc``, ``database``) map onto flat
-            model columns.
-
-            Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
+            database settings. Send "route": null to remove the route and "oidc": null to clear the
+            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
+            status.route_address.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -98,13 +98,9 @@ def sync_detailed(
     gateway is already in an active one.
 
     Args:
-        body (RolloutRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (RolloutRequest): Moves the gateways a selector picks to a target release in waves,
+            each gated on the gateways' health; a failed gate halts the rollout, and may roll the wave
+            back.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,13 +130,9 @@ def sync(
     gateway is already in an active one.
 
     Args:
-        body (RolloutRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (RolloutRequest): Moves the gateways a selector picks to a target release in waves,
+            each gated on the gateways' health; a failed gate halts the rollout, and may roll the wave
+            back.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -165,13 +157,9 @@ async def asyncio_detailed(
     gateway is already in an active one.
 
     Args:
-        body (RolloutRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (RolloutRequest): Moves the gateways a selector picks to a target release in waves,
+            each gated on the gateways' health; a failed gate halts the rollout, and may roll the wave
+            back.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,13 +187,9 @@ async def asyncio(
     gateway is already in an active one.
 
     Args:
-        body (RolloutRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (RolloutRequest): Moves the gateways a selector picks to a target release in waves,
+            each gated on the gateways' health; a failed gate halts the rollout, and may roll the wave
+            back.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

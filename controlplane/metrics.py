@@ -23,7 +23,8 @@ from prometheus_client.multiprocess import MultiProcessCollector, mark_process_d
 from prometheus_client.registry import Collector
 
 __all__ = [
-    "MULTIPROC_DIR", "PassOutcome", "count_helm", "process_exited", "scrape_registry", "timed_pass",
+    "MULTIPROC_DIR", "PassOutcome", "count_helm", "process_exited", "scrape_registry", "scraped_by_api",
+    "scraped_collectors", "timed_pass",
 ]
 
 MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
@@ -46,6 +47,17 @@ PASS_DURATION = Histogram(
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, float("inf")),
 )
 HELM_INVOCATIONS = Counter("helm_invocations", "helm processes started, by subcommand.", ["command"])
+# Collectors the API computes at scrape time, registered by the apps (AppConfig.ready), one per class.
+_SCRAPED: dict[type[Collector], Collector] = {}
+
+
+def scraped_by_api(collector: Collector) -> None:
+    """Have ``/metrics`` read ``collector`` (an app's database gauges); the controlplane imports no app."""
+    _SCRAPED.setdefault(type(collector), collector)
+
+
+def scraped_collectors() -> tuple[Collector, ...]:
+    return tuple(_SCRAPED.values())
 
 
 @dataclass

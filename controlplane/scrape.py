@@ -1,6 +1,6 @@
-"""The ``/metrics`` view, and the fleet gauges it computes at scrape time from the database and Redis.
-
-Computed when scraped, so every API replica reports the same numbers, whichever process changed them.
+"""The ``/metrics`` view: the queue gauges it computes from Redis when scraped, and the collectors the apps
+register (``controlplane.metrics.scraped_by_api``, from their ``AppConfig.ready``), which compute theirs from the
+database. Computed when scraped, so every API replica reports the same numbers, whichever process changed them.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from functools import cache
 
 import redis
 from django.conf import settings
-from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from kombu.transport.redis import Channel
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -19,57 +18,14 @@ from prometheus_client.registry import Collector
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from catalogs.metrics import CatalogCollector
 from controlplane.celery import app
 from controlplane.http_errors import allow_methods
-from controlplane.metrics import scrape_registry
-from controlplane.models import ManagedCluster
-from gateways.choices import Phase
-from gateways.models import Gateway
-from rollouts.metrics import RolloutCollector
+from controlplane.metrics import scrape_registry, scraped_collectors
 
-__all__ = ["FleetCollector", "QueueCollector", "metrics_view", "queue_keys"]
+__all__ = ["QueueCollector", "metrics_view", "queue_keys", "scraped"]
 
 # A scrape must answer even when Redis does not: one try, given up after this long.
 REDIS_TIMEOUT_SECONDS = 0.5
-
-
-RETRYING_HELP = "Gateways whose last pass failed and that will be retried (not yet Failed), by cluster."
-
-
-class FleetCollector(Collector):
-    """Gateways by phase and cluster (every phase, zeros included), those retrying after a failed pass, and
-    whether each cluster answered."""
-
-    def describe(self) -> Iterator[Metric]:
-        """Named up front so registering the collector never queries the database."""
-        yield GaugeMetricFamily("gateways", "Gateways by phase and cluster.")
-        yield GaugeMetricFamily("gateways_retrying", RETRYING_HELP)
-        yield GaugeMetricFamily("cluster_reachable", "1 when the last probe succeeded, else 0 (never probed too).")
-
-    def collect(self) -> Iterator[Metric]:
-        clusters = dict(ManagedCluster.objects.values_list("name", "reachable"))
-        counts = {
-            (row["cluster__name"], row["phase"]): row["n"]
-            for row in Gateway.objects.values("cluster__name", "phase").annotate(n=Count("id"))
-        }
-        retrying_counts = dict(
-            Gateway.objects.filter(failure_count__gt=0).exclude(phase=Phase.FAILED)
-            .values_list("cluster__name").annotate(n=Count("id"))
-        )
-        gateways = GaugeMetricFamily("gateways", "Gateways by phase and cluster.", labels=["phase", "cluster"])
-        retrying = GaugeMetricFamily("gateways_retrying", RETRYING_HELP, labels=["cluster"])
-        reachable = GaugeMetricFamily(
-            "cluster_reachable", "1 when the last probe succeeded, else 0 (never probed too).", labels=["cluster"]
-        )
-        for name, up in clusters.items():
-            reachable.add_metric([name], 1 if up else 0)
-            retrying.add_metric([name], retrying_counts.get(name, 0))
-            for phase in Phase.values:
-                gateways.add_metric([phase, name], counts.get((name, phase), 0))
-        yield gateways
-        yield retrying
-        yield reachable
 
 
 def queue_keys(queue: str) -> list[str]:
@@ -111,9 +67,14 @@ class QueueCollector(Collector):
         yield GaugeMetricFamily("celery_broker_up", "1 when the broker answered this scrape.", value=1)
 
 
-SCRAPED = (CatalogCollector(), FleetCollector(), QueueCollector(), RolloutCollector())
+QUEUES = QueueCollector()
+
+
+def scraped() -> tuple[Collector, ...]:
+    """What a scrape reads: the queues, and every collector the apps registered."""
+    return (QUEUES, *scraped_collectors())
 
 
 @allow_methods("GET", "HEAD")
 def metrics_view(request: HttpRequest) -> HttpResponse:
-    return HttpResponse(generate_latest(scrape_registry(SCRAPED)), content_type=CONTENT_TYPE_LATEST)
+    return HttpResponse(generate_latest(scrape_registry(scraped())), content_type=CONTENT_TYPE_LATEST)

@@ -8,6 +8,9 @@ from django.db.models import Count
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from rollouts.choices import RolloutPhase
+from rollouts.models import Rollout
+
 __all__ = ["RolloutCollector"]
 
 HELP = "Rollouts by phase (every phase, zeros included)."
@@ -21,9 +24,6 @@ class RolloutCollector(Collector):
         yield GaugeMetricFamily("rollouts", HELP)
 
     def collect(self) -> Iterator[Metric]:
-        from rollouts.choices import RolloutPhase
-        from rollouts.models import Rollout
-
         counts = dict(Rollout.objects.values_list("phase").annotate(n=Count("id")))
         rollouts = GaugeMetricFamily("rollouts", HELP, labels=["phase"])
         for phase in RolloutPhase.values:

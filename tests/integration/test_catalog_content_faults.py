@@ -16,7 +16,7 @@ from django.test import Client
 from catalogs import cleanup, store
 from catalogs.models import Catalog
 from controlplane.metrics import scrape_registry
-from controlplane.scrape import SCRAPED
+from controlplane.scrape import scraped
 from tests.fixtures.registry import expected_lines, free_port, stored_content
 from tests.fixtures.s3 import BUCKET, S3Server, put_raw, s3_client
 
@@ -131,12 +131,12 @@ def test_unreachable_s3_is_503_and_a_counted_gc_failure(s3_store: S3Server, sett
     for url in ("/catalogs/ops/api/v1/all", "/catalogs/ops/api/v1/metas?package=etcd"):
         response = Client().get(url)
         assert response.status_code == 503 and int(response["Retry-After"]) > 0
-    failures = scrape_registry(SCRAPED).get_sample_value("catalog_content_cleanup_failures_total") or 0
+    failures = scrape_registry(scraped()).get_sample_value("catalog_content_cleanup_failures_total") or 0
     assert cleanup.sweep().failures == 1
-    scraped = scrape_registry(SCRAPED)
-    assert scraped.get_sample_value("catalog_content_cleanup_failures_total") == failures + 1
-    assert scraped.get_sample_value("catalogs_known") == 1
-    assert scraped.get_sample_value("catalog_content_entries") is None
+    figures = scrape_registry(scraped())
+    assert figures.get_sample_value("catalog_content_cleanup_failures_total") == failures + 1
+    assert figures.get_sample_value("catalogs_known") == 1
+    assert figures.get_sample_value("catalog_content_entries") is None
 
 
 @pytest.mark.django_db

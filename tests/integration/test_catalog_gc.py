@@ -18,7 +18,7 @@ from django.test import Client
 from catalogs import cleanup, store
 from catalogs.models import Catalog
 from controlplane.metrics import scrape_registry
-from controlplane.scrape import SCRAPED
+from controlplane.scrape import scraped
 from tests.fixtures.registry import stored_content
 
 pytestmark = pytest.mark.integration
@@ -46,7 +46,7 @@ def empty_entry() -> str:
 
 
 def gauge(name: str) -> float:
-    value = scrape_registry(SCRAPED).get_sample_value(name)
+    value = scrape_registry(scraped()).get_sample_value(name)
     assert value is not None, name
     return value
 

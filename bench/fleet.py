@@ -46,6 +46,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from controlplane.tasks import TaskName  # noqa: E402
 from tests.fixtures.devcluster import DevCluster, start_devcluster  # noqa: E402
 
 DB_NAME = "bench_fleet"
@@ -206,7 +207,7 @@ def resync_fleet(worker_log: Path, clusters: int) -> float:
 
     before = worker_log.read_text().count("resync of cluster")
     started = time.monotonic()
-    send("workers.tasks.resync_gateways")
+    send(TaskName.RESYNC_GATEWAYS)
     while worker_log.read_text().count("resync of cluster") < before + clusters:
         if time.monotonic() - started > 600:
             sys.exit("the resync did not finish in 10 minutes; see " + str(worker_log))
@@ -248,7 +249,7 @@ def spec_change(gateway_name: str, helm_log: Path) -> tuple[float, set[str]]:
     gateway.image = "ghcr.io/o/gw:2"
     gateway.save()
     started = time.monotonic()
-    send("workers.tasks.reconcile_gateway", gateway.pk)
+    send(TaskName.RECONCILE_GATEWAY, gateway.pk)
     while Gateway.objects.get(pk=gateway.pk).release_revision == revision:
         if time.monotonic() - started > 120:
             sys.exit("the spec change was not applied within 120 s")

@@ -42,6 +42,7 @@ from controlplane.admin_site import (
 from controlplane.audit import audit_save
 from controlplane.conditions import find_condition
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 
 __all__ = ["CatalogAdmin"]
 
@@ -284,7 +285,7 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Catalog, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         audit_save(request, obj, form, change)
-        enqueue_on_commit(operations.RECONCILE_CATALOG, obj.pk)
+        enqueue_on_commit(TaskName.RECONCILE_CATALOG, obj.pk)
 
     @admin.action(description="Resync now", permissions=("change",))
     def resync_action(self, request: HttpRequest, queryset: QuerySet[Catalog]) -> None:

@@ -25,10 +25,10 @@ from catalogs.choices import AvailabilityMode, ConditionType, Reason
 from catalogs.cleanup import lock_content
 from catalogs.integrity import entry_intact
 from catalogs.models import Catalog, CatalogEvent
-from catalogs.operations import RECONCILE_CATALOG
 from controlplane.choices import ConditionStatus, EventType
 from controlplane.conditions import Condition, find_condition, set_condition
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 
 __all__ = ["LOST_KEY", "claim", "lost_conditions", "report", "sweep_served"]
 
@@ -94,7 +94,7 @@ def report(catalog_id: str, digest: str, why: str, *, if_cache_down: bool = Fals
                 catalog=catalog, type=EventType.WARNING, reason=Reason.CONTENT_LOST,
                 message=f"{why}; unpacking {digest} again"[:2048],
             )
-        enqueue_on_commit(RECONCILE_CATALOG, catalog.pk)
+        enqueue_on_commit(TaskName.RECONCILE_CATALOG, catalog.pk)
     log.warning("catalog %s: %s; queued a reconcile to unpack %s again", catalog.name, why, digest)
     return True
 

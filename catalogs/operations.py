@@ -15,10 +15,10 @@ from django.db.models import QuerySet
 from catalogs.models import Catalog
 from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 
-__all__ = ["RECONCILE_CATALOG", "resync"]
+__all__ = ["resync"]
 
-RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
 
 
 def resync(catalogs: QuerySet[Catalog], user: Any, source: str) -> list[Catalog]:
@@ -30,5 +30,5 @@ def resync(catalogs: QuerySet[Catalog], user: Any, source: str) -> list[Catalog]
         for catalog in locked:
             catalog.blocked_digest = ""
             record(user, "resync", catalog, source=source)
-            enqueue_on_commit(RECONCILE_CATALOG, catalog.pk)
+            enqueue_on_commit(TaskName.RECONCILE_CATALOG, catalog.pk)
     return locked

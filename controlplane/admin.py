@@ -33,10 +33,10 @@ from controlplane.audit import audit_save
 from controlplane.capabilities import CAPABILITIES
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import AuditEntry, ManagedCluster
+from controlplane.tasks import TaskName
 
 __all__ = ["ManagedClusterAdmin"]
 
-PROBE_CLUSTER = "workers.tasks.probe_cluster"
 
 
 def reachable_badge(cluster: ManagedCluster) -> SafeString:
@@ -148,14 +148,14 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: ManagedCluster, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         audit_save(request, obj, form, change)
-        enqueue_on_commit(PROBE_CLUSTER, obj.pk)
+        enqueue_on_commit(TaskName.PROBE_CLUSTER, obj.pk)
 
     @admin.action(description="Probe now", permissions=("change",))
     def probe_action(self, request: HttpRequest, queryset: QuerySet[ManagedCluster]) -> None:
         with transaction.atomic():
             names = []
             for pk, name in queryset.order_by("name").values_list("pk", "name"):
-                enqueue_on_commit(PROBE_CLUSTER, pk)
+                enqueue_on_commit(TaskName.PROBE_CLUSTER, pk)
                 names.append(name)
         noun = "cluster" if len(names) == 1 else "clusters"
         self.message_user(request, f"Probe queued for {len(names)} {noun}: {', '.join(names)}.", messages.SUCCESS)

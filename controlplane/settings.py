@@ -8,6 +8,7 @@ from controlplane.catalog_store_env import catalog_s3_env
 from controlplane.crypto import validate_keys
 from controlplane.database_env import database_config
 from controlplane.env import env_bool, env_choice, env_int, env_list, env_path, env_required, env_str, env_url
+from controlplane.tasks import TaskName
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -180,11 +181,11 @@ RESYNC_INTERVAL_SECONDS = env_int("RESYNC_INTERVAL_SECONDS", 60, minimum=1)
 CATALOG_GC_INTERVAL_SECONDS = env_int("CATALOG_GC_INTERVAL_SECONDS", 600, minimum=1)
 ROLLOUT_INTERVAL_SECONDS = env_int("ROLLOUT_INTERVAL_SECONDS", 5, minimum=1)
 CELERY_BEAT_SCHEDULE = {
-    "probe clusters": {"task": "workers.tasks.probe_all_clusters", "schedule": RESYNC_INTERVAL_SECONDS},
-    "resync gateways": {"task": "workers.tasks.resync_gateways", "schedule": RESYNC_INTERVAL_SECONDS},
-    "poll catalogs": {"task": "workers.tasks.poll_catalogs", "schedule": RESYNC_INTERVAL_SECONDS},
-    "collect catalog content": {"task": "workers.tasks.gc_catalog_content", "schedule": CATALOG_GC_INTERVAL_SECONDS},
-    "advance rollouts": {"task": "workers.tasks.advance_rollouts", "schedule": ROLLOUT_INTERVAL_SECONDS},
+    "probe clusters": {"task": TaskName.PROBE_ALL_CLUSTERS, "schedule": RESYNC_INTERVAL_SECONDS},
+    "resync gateways": {"task": TaskName.RESYNC_GATEWAYS, "schedule": RESYNC_INTERVAL_SECONDS},
+    "poll catalogs": {"task": TaskName.POLL_CATALOGS, "schedule": RESYNC_INTERVAL_SECONDS},
+    "collect catalog content": {"task": TaskName.GC_CATALOG_CONTENT, "schedule": CATALOG_GC_INTERVAL_SECONDS},
+    "advance rollouts": {"task": TaskName.ADVANCE_ROLLOUTS, "schedule": ROLLOUT_INTERVAL_SECONDS},
 }
 CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, minimum=1)
 # A watcher replica holds each cluster it watches this long, renewing every third of it.

@@ -45,6 +45,7 @@ from controlplane.admin_site import (
 from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import audit_save
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 from gateways import operations
 from gateways.choices import DatabaseProvider, Phase, PlanAction, PlanStatus
 from gateways.models import Gateway, GatewayPlan
@@ -366,7 +367,7 @@ class GatewayAdmin(admin.ModelAdmin):
             obj.assign_namespace()
         super().save_model(request, obj, form, change)
         audit_save(request, obj, form, change)
-        enqueue_on_commit(operations.RECONCILE_GATEWAY, obj.pk)
+        enqueue_on_commit(TaskName.RECONCILE_GATEWAY, obj.pk)
 
     # Operations on one gateway (buttons on the detail page) and on a selection (actions).
 

@@ -15,12 +15,12 @@ from django.utils import timezone
 
 from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 from gateways.choices import Phase
 from gateways.models import Gateway
 
-__all__ = ["RECONCILE_GATEWAY", "request_deletion", "resync", "retry", "set_suspended"]
+__all__ = ["request_deletion", "resync", "retry", "set_suspended"]
 
-RECONCILE_GATEWAY = "workers.tasks.reconcile_gateway"
 
 
 def _locked(gateways: QuerySet[Gateway]) -> list[Gateway]:
@@ -33,7 +33,7 @@ def _locked(gateways: QuerySet[Gateway]) -> list[Gateway]:
 
 def _done(gateway: Gateway, user: Any, action: str, source: str) -> None:
     record(user, action, gateway, source=source)
-    enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
+    enqueue_on_commit(TaskName.RECONCILE_GATEWAY, gateway.pk)
 
 
 def retry(gateways: QuerySet[Gateway], user: Any, source: str) -> list[Gateway]:
@@ -84,5 +84,5 @@ def request_deletion(gateways: QuerySet[Gateway], user: Any, source: str) -> lis
                 gateway.phase = Phase.DELETING
                 gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
                 record(user, "delete", gateway, source=source)
-            enqueue_on_commit(RECONCILE_GATEWAY, gateway.pk)
+            enqueue_on_commit(TaskName.RECONCILE_GATEWAY, gateway.pk)
     return locked

@@ -19,14 +19,21 @@ from django.utils import timezone
 
 from controlplane.api.permissions import is_platform_admin
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 from gateways.choices import PlanStatus
 from gateways.models import Gateway, GatewayPlan
 
 __all__ = [
-    "MAX_WAIT_SECONDS", "PLAN_GATEWAY", "PLAN_RETENTION", "prune", "request_plan", "spec_of", "visible_plans", "wait",
+    "MAX_WAIT_SECONDS",
+    "PLAN_RETENTION",
+
+    "prune",
+    "request_plan",
+    "spec_of",
+    "visible_plans",
+    "wait",
 ]
 
-PLAN_GATEWAY = "workers.tasks.plan_gateway"
 PLAN_RETENTION = timedelta(hours=1)
 MAX_WAIT_SECONDS = 30
 POLL_SECONDS = 0.2
@@ -45,7 +52,7 @@ def request_plan(owner: Any, candidate: Gateway, gateway: Gateway | None = None)
             owner=owner, gateway=gateway, cluster_id=candidate.cluster_id, name=candidate.name,
             spec=json.dumps(spec_of(candidate)),
         )
-        enqueue_on_commit(PLAN_GATEWAY, plan.pk)
+        enqueue_on_commit(TaskName.PLAN_GATEWAY, plan.pk)
     return plan
 
 

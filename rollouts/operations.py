@@ -15,15 +15,23 @@ from django.utils import timezone
 
 from controlplane.conditions import set_condition
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 from gateways.models import Gateway, GatewayRelease
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
 from rollouts.planning import Candidate, plan_waves
 
-__all__ = ["ADVANCE_ROLLOUT", "RolloutConflict", "abort", "create_rollout", "pause", "plan_targets", "resume",
-           "selected_gateways"]
+__all__ = [
+    "RolloutConflict",
 
-ADVANCE_ROLLOUT = "workers.tasks.advance_rollout"
+    "abort",
+    "create_rollout",
+    "pause",
+    "plan_targets",
+    "resume",
+    "selected_gateways",
+]
+
 
 
 class RolloutConflict(Exception):
@@ -80,7 +88,7 @@ def create_rollout(rollout: Rollout) -> Rollout:
             rollout=rollout, reason="Created",
             message=f"{len(gateways)} gateways to release {rollout.target_release.name} in waves of {sizes}",
         )
-        enqueue_on_commit(ADVANCE_ROLLOUT, rollout.pk)
+        enqueue_on_commit(TaskName.ADVANCE_ROLLOUT, rollout.pk)
     return rollout
 
 
@@ -99,7 +107,7 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
                                            message=message, generation=0, now=now)
         rollout.save(update_fields=("phase", "finished_at", "conditions", "updated_at"))
         RolloutEvent.objects.create(rollout=rollout, reason=reason, message=message)
-        enqueue_on_commit(ADVANCE_ROLLOUT, rollout.pk)
+        enqueue_on_commit(TaskName.ADVANCE_ROLLOUT, rollout.pk)
     return rollout
 
 

@@ -14,12 +14,12 @@ from django.utils import timezone
 
 from controlplane.dispatch import send
 from controlplane.models import ManagedCluster
+from controlplane.tasks import TaskName
 
-__all__ = ["RESYNC_CLUSTER_TASK", "is_open", "open_circuit", "record_probe"]
+__all__ = ["is_open", "open_circuit", "record_probe"]
 
 log = logging.getLogger(__name__)
 
-RESYNC_CLUSTER_TASK = "workers.tasks.resync_cluster"
 
 
 def is_open(cluster: ManagedCluster) -> bool:
@@ -33,7 +33,7 @@ def open_circuit(cluster: ManagedCluster, message: str) -> None:
     )
     if opened:
         log.warning("cluster %s does not answer; its circuit is open: %s", cluster.name, message)
-        send(RESYNC_CLUSTER_TASK, cluster.pk)
+        send(TaskName.RESYNC_CLUSTER, cluster.pk)
 
 
 def record_probe(cluster: ManagedCluster, was_reachable: bool | None, had: dict[str, bool]) -> None:
@@ -41,4 +41,4 @@ def record_probe(cluster: ManagedCluster, was_reachable: bool | None, had: dict[
     if cluster.reachable != was_reachable or cluster.capabilities != had:
         log.info("cluster %s reachable: %s -> %s; capabilities: %s -> %s", cluster.name, was_reachable,
                  cluster.reachable, had, cluster.capabilities)
-        send(RESYNC_CLUSTER_TASK, cluster.pk)
+        send(TaskName.RESYNC_CLUSTER, cluster.pk)

@@ -28,6 +28,7 @@ from catalogs.models import Catalog
 from controlplane.api.permissions import ReadOnlyOrPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
+from controlplane.tasks import TaskName
 
 __all__ = ["CatalogViewSet"]
 
@@ -66,7 +67,7 @@ class CatalogViewSet(ReconciledModelViewSet):
     filterset_class = CatalogFilter
     search_fields = ("name", "image_ref")
     ordering_fields = ("name", "priority", "created_at")
-    reconcile_task = operations.RECONCILE_CATALOG
+    reconcile_task = TaskName.RECONCILE_CATALOG
 
     @extend_schema(
         operation_id="catalogs_resync", request=None, responses={202: CatalogSerializer},

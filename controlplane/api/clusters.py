@@ -21,10 +21,10 @@ from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import ManagedCluster
+from controlplane.tasks import TaskName
 
 __all__ = ["ClusterSerializer", "ClusterViewSet"]
 
-PROBE_TASK = "workers.tasks.probe_cluster"
 
 
 class ClusterCapabilitiesSerializer(serializers.Serializer):
@@ -105,7 +105,7 @@ class ClusterViewSet(ReconciledModelViewSet):
     filterset_class = ClusterFilter
     search_fields = ("name", "base_domain")
     ordering_fields = ("name", "created_at")
-    reconcile_task = PROBE_TASK
+    reconcile_task = TaskName.PROBE_CLUSTER
 
     def perform_destroy(self, instance: ManagedCluster) -> None:
         if instance.gateways.exists():
@@ -119,5 +119,5 @@ class ClusterViewSet(ReconciledModelViewSet):
         with transaction.atomic():
             cluster = self.get_object()
             record(request.user, "probe", cluster)
-            enqueue_on_commit(PROBE_TASK, cluster.pk)
+            enqueue_on_commit(TaskName.PROBE_CLUSTER, cluster.pk)
         return Response(self.get_serializer(cluster).data, status=202)

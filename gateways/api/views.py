@@ -21,6 +21,7 @@ from controlplane.api.permissions import is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.models import ManagedCluster
+from controlplane.tasks import TaskName
 from gateways import operations
 from gateways.api import listing
 from gateways.api.plans import PLAN_EXAMPLE, WAIT_PARAMETER, GatewayPlanSerializer, plan_response, wait_seconds
@@ -87,7 +88,7 @@ class GatewayViewSet(ReconciledModelViewSet):
     filterset_class = GatewayFilter
     search_fields = ("name", "namespace", "image")
     ordering_fields = ("name", "created_at", "phase")
-    reconcile_task = operations.RECONCILE_GATEWAY
+    reconcile_task = TaskName.RECONCILE_GATEWAY
     reading_actions = frozenset({"plan"})
 
     def get_queryset(self) -> QuerySet[Gateway]:

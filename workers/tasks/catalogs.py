@@ -11,6 +11,7 @@ from celery.signals import worker_ready
 
 from catalogs import cleanup, lost_content
 from controlplane.metrics import timed_pass
+from controlplane.tasks import TaskName
 from workers.reconcile.catalog import polling
 from workers.reconcile.catalog.run import run_pass
 from workers.tasks.transient import retried_when_transient
@@ -19,7 +20,7 @@ __all__ = ["gc_catalog_content", "poll_catalogs", "reconcile_catalog"]
 
 log = logging.getLogger(__name__)
 
-@shared_task(bind=True, name="workers.tasks.reconcile_catalog", ignore_result=True)
+@shared_task(bind=True, name=TaskName.RECONCILE_CATALOG, ignore_result=True)
 def reconcile_catalog(self: Task, catalog_id: str) -> None:
     with retried_when_transient(self), timed_pass("catalog") as pass_:
         pass_.result, requeue_after = run_pass(catalog_id)
@@ -27,13 +28,13 @@ def reconcile_catalog(self: Task, catalog_id: str) -> None:
         reconcile_catalog.apply_async((catalog_id,), countdown=requeue_after)
 
 
-@shared_task(name="workers.tasks.poll_catalogs", ignore_result=True)
+@shared_task(name=TaskName.POLL_CATALOGS, ignore_result=True)
 def poll_catalogs() -> None:
     for catalog_id in polling.due_catalog_ids():
         reconcile_catalog.delay(catalog_id)
 
 
-@shared_task(name="workers.tasks.gc_catalog_content", ignore_result=True)
+@shared_task(name=TaskName.GC_CATALOG_CONTENT, ignore_result=True)
 def gc_catalog_content() -> None:
     result = cleanup.sweep()
     log.info("catalog GC: removed %d, kept %d, failed %d", len(result.removed), result.kept, result.failures)

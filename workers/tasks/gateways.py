@@ -6,6 +6,7 @@ from celery import Task, shared_task
 
 from controlplane.metrics import timed_pass
 from controlplane.models import ManagedCluster
+from controlplane.tasks import TaskName
 from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
 from workers.tasks.transient import retried_when_transient
@@ -13,7 +14,7 @@ from workers.tasks.transient import retried_when_transient
 __all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways"]
 
 
-@shared_task(bind=True, name="workers.tasks.reconcile_gateway", ignore_result=True)
+@shared_task(bind=True, name=TaskName.RECONCILE_GATEWAY, ignore_result=True)
 def reconcile_gateway(self: Task, gateway_id: str) -> None:
     with retried_when_transient(self), timed_pass("gateway") as pass_:
         pass_.result, requeue_after = run_pass(gateway_id)
@@ -21,14 +22,14 @@ def reconcile_gateway(self: Task, gateway_id: str) -> None:
         reconcile_gateway.apply_async((gateway_id,), countdown=max(requeue_after, 0.0))
 
 
-@shared_task(bind=True, name="workers.tasks.resync_cluster", ignore_result=True)
+@shared_task(bind=True, name=TaskName.RESYNC_CLUSTER, ignore_result=True)
 def resync_cluster(self: Task, cluster_id: str) -> None:
     """One snapshot of the cluster; a pass only for the gateways that are not in sync and healthy."""
     with retried_when_transient(self):
         fleet.resync_cluster(cluster_id, enqueue=reconcile_gateway.delay)
 
 
-@shared_task(name="workers.tasks.resync_gateways", ignore_result=True)
+@shared_task(name=TaskName.RESYNC_GATEWAYS, ignore_result=True)
 def resync_gateways() -> None:
     """The level-triggered safety net: resync every cluster; the database, not the queue, is the truth."""
     for cluster_id in ManagedCluster.objects.values_list("id", flat=True):

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from controlplane.tasks import TaskName
 from workers.reconcile.rollout import controller
 from workers.tasks.transient import retried_when_transient
 
 __all__ = ["advance_rollout", "advance_rollouts"]
 
 
-@shared_task(bind=True, name="workers.tasks.advance_rollout", ignore_result=True)
+@shared_task(bind=True, name=TaskName.ADVANCE_ROLLOUT, ignore_result=True)
 def advance_rollout(self: Task, rollout_id: str) -> None:
     with retried_when_transient(self):
         controller.advance(rollout_id)
 
 
-@shared_task(bind=True, name="workers.tasks.advance_rollouts", ignore_result=True)
+@shared_task(bind=True, name=TaskName.ADVANCE_ROLLOUTS, ignore_result=True)
 def advance_rollouts(self: Task) -> None:
     """The periodic tick (ROLLOUT_INTERVAL_SECONDS): one step of each rollout, in this task (database work only)."""
     with retried_when_transient(self):

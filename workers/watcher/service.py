@@ -22,8 +22,8 @@ from django.utils import timezone
 from controlplane.choices import Flavour
 from controlplane.dispatch import send
 from controlplane.models import ManagedCluster, WatcherReplica
+from controlplane.tasks import TaskName
 from gateways.models import Gateway
-from workers.breaker import RESYNC_CLUSTER_TASK
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR
 from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL
 from workers.watcher.streams import WatchTarget, watch_forever
@@ -32,7 +32,6 @@ __all__ = ["ClusterWatch", "Watcher", "watch_targets"]
 
 log = logging.getLogger(__name__)
 
-RECONCILE_TASK = "workers.tasks.reconcile_gateway"
 
 
 def watch_targets(cluster: ManagedCluster) -> list[WatchTarget]:
@@ -141,11 +140,11 @@ class Watcher:
         for watch in list(self.watches.values()):
             dirty, relisted = watch.drain()
             if relisted:
-                send(RESYNC_CLUSTER_TASK, watch.cluster_id)
+                send(TaskName.RESYNC_CLUSTER, watch.cluster_id)
             if dirty:
                 changed = Gateway.objects.filter(cluster_id=watch.cluster_id, namespace__in=dirty)
                 for gateway_id in changed.values_list("pk", flat=True):
-                    send(RECONCILE_TASK, gateway_id)
+                    send(TaskName.RECONCILE_GATEWAY, gateway_id)
 
     def _held(self) -> list[object]:
         return list(ManagedCluster.objects.filter(watcher_owner=self.identity).values_list("pk", flat=True))

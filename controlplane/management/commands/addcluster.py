@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from controlplane.choices import Flavour
 from controlplane.dispatch import send
 from controlplane.models import ManagedCluster
+from controlplane.tasks import TaskName
 
 
 class Command(BaseCommand):
@@ -42,5 +43,5 @@ class Command(BaseCommand):
             problems = "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
             raise CommandError(problems) from None
         cluster.save()
-        send("workers.tasks.probe_cluster", cluster.pk)
+        send(TaskName.PROBE_CLUSTER, cluster.pk)
         self.stdout.write(f"cluster {cluster.name} registered with id {cluster.pk}")

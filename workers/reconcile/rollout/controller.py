@@ -21,17 +21,17 @@ from django.utils import timezone
 from controlplane.choices import EventType
 from controlplane.conditions import set_condition
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 from gateways.models import Gateway, GatewayRelease
 from rollouts.choices import FailurePolicy, RolloutPhase, TargetState
 from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetView, step
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
 from workers import releases
 
-__all__ = ["RECONCILE_GATEWAY", "active_rollout_ids", "advance"]
+__all__ = ["active_rollout_ids", "advance"]
 
 log = logging.getLogger(__name__)
 
-RECONCILE_GATEWAY = "workers.tasks.reconcile_gateway"
 WORKING_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING)
 
 
@@ -75,7 +75,7 @@ def _move_release(target: RolloutTarget, release_id: Any, expected: Any, now: da
     if not moved.update(release_id=release_id, generation=F("generation") + 1, failure_count=0,
                         next_attempt_at=None, updated_at=now):
         return None
-    enqueue_on_commit(RECONCILE_GATEWAY, target.gateway_id)
+    enqueue_on_commit(TaskName.RECONCILE_GATEWAY, target.gateway_id)
     return Gateway.objects.values_list("generation", flat=True).get(pk=target.gateway_id)
 
 

@@ -217,6 +217,10 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
         "badge_degraded": badge(Phase.DEGRADED.label, PHASE_TONES[Phase.DEGRADED]),
         "console_media": CONSOLE_MEDIA,
     }
+    if is_platform_admin(request.user):  # fleet-wide figures: other tenants' gateways are counted too
+        from controlplane.fleet_plots import fleet_plots
+
+        context["fleet"] = fleet_plots(timezone.now(), [(p["value"], p["label"], p["tone"]) for p in phases])
     if request.user.is_staff:
         clusters = ManagedCluster.objects.all()
         catalogs = list(Catalog.objects.values_list("conditions", flat=True))  # .only() would defer spec fields

@@ -18,7 +18,7 @@ from controlplane.validators import (
     validate_pem_bundle,
 )
 
-__all__ = ["AuditEntry", "EventRecord", "ManagedCluster", "SpecResource", "WatcherReplica"]
+__all__ = ["AuditEntry", "EventRecord", "FleetSample", "ManagedCluster", "SpecResource", "WatcherReplica"]
 
 
 class SpecResource(models.Model):
@@ -122,6 +122,26 @@ class ManagedCluster(models.Model):
     def route_domains(self) -> tuple[str, ...]:
         """Where route hosts may live: the base domain first, then the allowed domains."""
         return (self.base_domain, *self.allowed_route_domains)
+
+
+class FleetSample(models.Model):
+    """How many of a cluster's gateways were in each phase at one moment (the console's plots).
+
+    One row per cluster per sampling slot: ``at`` is the start of the slot (a multiple of
+    ``FLEET_SAMPLE_INTERVAL_SECONDS``), so a second sample in the same slot is a conflict, not a row.
+    ``counts`` maps phase to count and leaves out zeros.
+    """
+
+    at = models.DateTimeField()
+    cluster = models.ForeignKey("ManagedCluster", on_delete=models.CASCADE, related_name="+")
+    counts = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=("cluster", "at"), name="one_fleet_sample_per_slot")]
+        indexes = [models.Index(fields=("at",), name="fleet_sample_at")]
+
+    def __str__(self) -> str:
+        return f"{self.cluster_id} at {self.at.isoformat()}"
 
 
 class AuditEntry(models.Model):

@@ -180,12 +180,19 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout"
 RESYNC_INTERVAL_SECONDS = env_int("RESYNC_INTERVAL_SECONDS", 60, minimum=1)
 CATALOG_GC_INTERVAL_SECONDS = env_int("CATALOG_GC_INTERVAL_SECONDS", 600, minimum=1)
 ROLLOUT_INTERVAL_SECONDS = env_int("ROLLOUT_INTERVAL_SECONDS", 5, minimum=1)
+# The console's fleet plots: gateways by phase per cluster, sampled this often and kept this long.
+FLEET_SAMPLE_INTERVAL_SECONDS = env_int("FLEET_SAMPLE_INTERVAL_SECONDS", 60, minimum=10)
+FLEET_SAMPLE_RETENTION_HOURS = env_int("FLEET_SAMPLE_RETENTION_HOURS", 168, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "probe clusters": {"task": TaskName.PROBE_ALL_CLUSTERS, "schedule": RESYNC_INTERVAL_SECONDS},
     "resync gateways": {"task": TaskName.RESYNC_GATEWAYS, "schedule": RESYNC_INTERVAL_SECONDS},
     "poll catalogs": {"task": TaskName.POLL_CATALOGS, "schedule": RESYNC_INTERVAL_SECONDS},
     "collect catalog content": {"task": TaskName.GC_CATALOG_CONTENT, "schedule": CATALOG_GC_INTERVAL_SECONDS},
     "advance rollouts": {"task": TaskName.ADVANCE_ROLLOUTS, "schedule": ROLLOUT_INTERVAL_SECONDS},
+    "sample fleet": {
+        "task": TaskName.SAMPLE_FLEET, "schedule": FLEET_SAMPLE_INTERVAL_SECONDS,
+        "options": {"expires": FLEET_SAMPLE_INTERVAL_SECONDS},
+    },
 }
 CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, minimum=1)
 # A watcher replica holds each cluster it watches this long, renewing every third of it.

@@ -23,3 +23,4 @@ class TaskName(StrEnum):
     GC_CATALOG_CONTENT = "workers.tasks.gc_catalog_content"
     ADVANCE_ROLLOUT = "workers.tasks.advance_rollout"
     ADVANCE_ROLLOUTS = "workers.tasks.advance_rollouts"
+    SAMPLE_FLEET = "workers.tasks.sample_fleet"

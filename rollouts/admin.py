@@ -38,6 +38,7 @@ from rollouts import operations
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase, TargetState
 from rollouts.models import Rollout
 from rollouts.planning import PlanError
+from rollouts.progress_plot import wave_bars
 from rollouts.status import TargetRow, summarise
 
 __all__ = ["GatewayReleaseAdmin", "RolloutAdmin"]
@@ -50,6 +51,8 @@ STATE_TONES = {
     TargetState.FAILED: ERROR, TargetState.ROLLED_BACK: WARN, TargetState.UPGRADING: INFO,
     TargetState.PENDING: MUTED, TargetState.SKIPPED: MUTED, TargetState.HEALTHY: OK,
 }
+# The progress chart: skipped is lighter than pending, which shares its badge tone.
+PLOT_TONES = {**STATE_TONES, TargetState.SKIPPED: "faint"}
 RELEASE_TONES = {ReleaseStatus.PENDING: MUTED, ReleaseStatus.READY: OK, ReleaseStatus.INVALID: ERROR}
 OPERATIONS = {
     "pause": ("Pause", (RolloutPhase.PENDING, RolloutPhase.PROGRESSING), operations.pause),
@@ -179,6 +182,7 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
         ]
         return render_to_string("admin/rollouts/rollout/waves.html", {
             "waves": waves, "states": list(summary["total"]["counts"]), "blocked": summary["blocked"],
+            "chart": wave_bars(summary["waves"], PLOT_TONES),
             "current": obj.current_wave, "baking_since": obj.baking_since,
         })
 

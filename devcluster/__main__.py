@@ -11,6 +11,7 @@ from pathlib import Path
 
 from devcluster import pki_player, presets
 from devcluster.paging import DEFAULT_CONTINUE_WINDOW_SECONDS
+from devcluster.runtime import RuntimeConfig
 from devcluster.server import serve
 from devcluster.watching import IDLE_BOOKMARK_SECONDS
 
@@ -47,6 +48,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="the Pod Security level enforced in namespaces without a pod-security.kubernetes.io/enforce label "
         "(privileged, as a real API server without an AdmissionConfiguration)",
     )
+    run.add_argument(
+        "--process-image-repository",
+        help="run pods whose every container's image has this repository (any tag or digest) as processes",
+    )
+    run.add_argument(
+        "--process-root", type=Path,
+        help="the checkout that stands in for that image (its Dockerfile gives the image's config)",
+    )
+    run.add_argument(
+        "--process-dir", type=Path,
+        help="where pod volumes, claims and container logs live (default: beside the kubeconfig)",
+    )
     play = commands.add_parser("play-pki", help="play certgen hook Jobs and cert-manager until SIGTERM/SIGINT")
     play.add_argument("--kubeconfig", type=Path, required=True, help="the cluster to play against")
     play.add_argument("--interval", type=float, default=0.1, help="seconds between polls")
@@ -66,6 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "play-pki":
         play_pki(args.kubeconfig, args.interval)
         return 0
+    runtime = None
+    if args.process_image_repository:
+        root = (args.process_root or Path.cwd()).resolve()
+        state_dir = (args.process_dir or args.kubeconfig.parent / "process-runtime").resolve()
+        runtime = RuntimeConfig(args.process_image_repository, root, state_dir)
     serve(
         args.kubeconfig,
         args.port,
@@ -79,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         args.state_file,
         args.state_interval,
         args.pod_security_default,
+        runtime,
     )
     return 0
 

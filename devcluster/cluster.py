@@ -17,6 +17,7 @@ from devcluster.selectors import field_matcher, label_matcher
 from devcluster.store import Store
 
 NAMESPACE_KEY = ("", "namespaces")
+PODS_KEY = ("", "pods")
 CRD_KEY = ("apiextensions.k8s.io", "customresourcedefinitions")
 DEFAULT_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 UNDELETABLE_NAMESPACES = ("default", "kube-system", "kube-public")
@@ -48,6 +49,8 @@ class Cluster:
         self.admission = admission or AdmissionConfig()
         self._defaulter = Defaulter()
         self._applied: dict[tuple[Any, ...], Any] = {}
+        # Whether a pod's deletion is graceful (its processes run; the kubelet removes it once they stopped).
+        self.graceful_pod: Callable[[dict[str, Any]], bool] | None = None
 
     # -- reads -----------------------------------------------------------------------------------
 
@@ -194,6 +197,9 @@ class Cluster:
                 return present(rt, old)
             if old["metadata"].get("finalizers") or rt.storage_key == NAMESPACE_KEY:
                 return present(rt, self._mark_deleting(rt, old))
+            grace = self._grace_period(rt, old, options)
+            if grace:
+                return present(rt, self._mark_terminating(old, grace))
             removed = self._remove(rt, old, options.get("propagationPolicy") != "Orphan")
             if rt.group in _BUILTIN_GROUPS:
                 return deleted_status(rt, removed)
@@ -352,6 +358,25 @@ class Cluster:
         if rt.storage_key == NAMESPACE_KEY:
             old.setdefault("status", {})["phase"] = "Terminating"
         return self.store.save(rt.storage_key, old)
+
+    def _grace_period(self, rt: ResourceType, pod: dict[str, Any], options: dict[str, Any]) -> int:
+        """Seconds a graceful pod deletion gives the pod's processes (0: remove the pod now), as upstream:
+        the request's gracePeriodSeconds, else the pod's terminationGracePeriodSeconds (default 30)."""
+        if rt.storage_key != PODS_KEY or self.graceful_pod is None or not self.graceful_pod(pod):
+            return 0
+        requested = options.get("gracePeriodSeconds")
+        default = (pod.get("spec") or {}).get("terminationGracePeriodSeconds", 30)
+        grace = int(default if requested is None else requested)
+        current = pod["metadata"].get("deletionGracePeriodSeconds")
+        return grace if current is None else min(grace, int(current))
+
+    def _mark_terminating(self, pod: dict[str, Any], grace: int) -> dict[str, Any]:
+        meta_ = pod["metadata"]
+        if meta_.get("deletionTimestamp") and meta_.get("deletionGracePeriodSeconds") == grace:
+            return pod
+        meta_.setdefault("deletionTimestamp", meta.now())
+        meta_["deletionGracePeriodSeconds"] = grace
+        return self.store.save(PODS_KEY, pod)
 
     def _remove(self, rt: ResourceType, obj: dict[str, Any], cascade: bool) -> dict[str, Any]:
         metadata = obj["metadata"]

@@ -25,6 +25,7 @@ from devcluster.events import EventRecorder
 from devcluster.kubelet import Kubelet
 from devcluster.meta import now
 from devcluster.resources import ResourceType
+from devcluster.runtime import ProcessRuntime
 from devcluster.store import StorageKey
 from devcluster.workloads import Workloads
 
@@ -233,11 +234,14 @@ def _controller_of(obj: dict[str, Any]) -> dict[str, Any] | None:
 class StatusController:
     """Runs the controllers on a background thread, every `interval` seconds, over what changed."""
 
-    def __init__(self, cluster: Cluster, ready_delay: float, interval: float = 0.05) -> None:
+    def __init__(
+        self, cluster: Cluster, ready_delay: float, interval: float = 0.05, runtime: ProcessRuntime | None = None
+    ) -> None:
         self._cluster = cluster
         self._interval = interval
+        self._runtime = runtime
         self._recorder = EventRecorder(cluster)
-        self._kubelet = Kubelet(cluster, self._recorder, ready_delay)
+        self._kubelet = Kubelet(cluster, self._recorder, ready_delay, runtime)
         self._workloads = Workloads(cluster, self._recorder, self._owned)
         self._syncs: dict[StorageKey, Callable[[dict[str, Any], float], float | None]] = {
             PODS: self._kubelet.sync,
@@ -263,6 +267,8 @@ class StatusController:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=5)
+        if self._runtime is not None:
+            self._runtime.shutdown()
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -331,6 +337,8 @@ class StatusController:
             self._recorder.forget(meta["uid"])
             if key == PODS:
                 self._kubelet.forget(obj)
+                if self._runtime is not None:
+                    self._runtime.discard(meta["uid"])
             elif key in self._syncs:
                 self._workloads.forget(meta["uid"])
             elif key in READS:

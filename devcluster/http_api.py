@@ -22,6 +22,8 @@ from devcluster.cluster import APPLY_PATCH, Cluster
 from devcluster.errors import ApiError
 from devcluster.faults import FaultInjector, RequestLog, rule_from_json
 from devcluster.resources import ResourceType
+from devcluster.runtime import ProcessRuntime
+from devcluster.runtime.proxy import ServiceProxy, forward_http, service_port
 from devcluster.watching import IDLE_BOOKMARK_SECONDS, WatchRequest, open_watch
 
 ADMIN_PREFIX = "/_devcluster/"
@@ -73,8 +75,12 @@ class ApiServer(ThreadingHTTPServer):
         faults: FaultInjector,
         verbose: bool = False,
         bookmark_interval: float = IDLE_BOOKMARK_SECONDS,
+        runtime: ProcessRuntime | None = None,
+        proxy: ServiceProxy | None = None,
     ) -> None:
         super().__init__(address, ApiHandler)
+        self.runtime = runtime
+        self.proxy = proxy
         self.cluster = cluster
         self.faults = faults
         self.requests_log = RequestLog()
@@ -251,10 +257,67 @@ class ApiHandler(BaseHTTPRequestHandler):
                 raise errors.page_not_found(path)
             self._send_json(200, resources)
             return
+        if _proxied(parts):
+            self._pod_or_service(parts)
+            return
         if parts[0] in ("api", "apis"):
             self._serve_resource(self._resource_request(parts))
             return
         raise errors.page_not_found(path)
+
+    # -- what reaches process-run pods: proxy and logs (devcluster.runtime) ------------------------------
+
+    def _pod_or_service(self, parts: list[str]) -> None:
+        runtime, proxy = self.server.runtime, self.server.proxy
+        namespace, kind = parts[3], parts[4]
+        scheme_name_port = parts[5].split(":")
+        name = scheme_name_port[1] if len(scheme_name_port) == 3 else scheme_name_port[0]
+        port = scheme_name_port[-1] if len(scheme_name_port) > 1 else ""
+        key = ("", kind)
+        obj = self.server.cluster.store.peek(key, namespace, name)
+        if obj is None:
+            raise errors.not_found("", kind, name)
+        if runtime is None or proxy is None:
+            raise ApiError(503, "ServiceUnavailable", "no process runtime: nothing runs behind this object")
+        if parts[6] == "log":
+            containers = (obj.get("spec") or {}).get("containers") or [{}]
+            container = self.query.get("container") or containers[0].get("name", "")
+            log = runtime.log_path(obj, container)
+            if not log.exists():
+                raise errors.bad_request(f'container "{container}" in pod "{name}" is waiting to start')
+            self._send_raw(200, [("Content-Type", "text/plain")], log.read_bytes())
+            return
+        if kind == "pods":
+            declared = [p for c in (obj.get("spec") or {}).get("containers") or [] for p in c.get("ports") or []]
+            default = declared[0]["containerPort"] if declared else 80
+            target: int | str = int(port) if port.isdigit() else port or default
+            local = runtime.endpoint(obj["metadata"]["uid"], target)
+        else:
+            service_port_ = service_port(obj, port)
+            if service_port_ is None:
+                raise errors.not_found("", kind, name)
+            target = service_port_.get("targetPort", service_port_.get("port"))
+            local = proxy.pick(namespace, obj, target, (namespace, name, str(target)))
+        if local is None:
+            raise ApiError(503, "ServiceUnavailable", f'no endpoints available for {kind[:-1]} "{name}"')
+        url = urlsplit(self.path)
+        rest = "/" + "/".join(parts[7:]) + ("/" if url.path.endswith("/") and len(parts) > 7 else "")
+        query = url.query
+        try:
+            status, headers, body = forward_http(
+                local, self.command, rest + (f"?{query}" if query else ""), dict(self.headers.items()), self.body
+            )
+        except OSError as exc:
+            raise ApiError(503, "ServiceUnavailable", f"error trying to reach {kind[:-1]}: {exc}") from None
+        self._send_raw(status, headers, body)
+
+    def _send_raw(self, code: int, headers: list[tuple[str, str]], body: bytes) -> None:
+        self._start_response(code)
+        for header, value in headers:
+            self.send_header(header, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def _resource_request(self, parts: list[str]) -> ResourceRequest:
         group, version = _group_version(parts)
@@ -423,6 +486,13 @@ class ApiHandler(BaseHTTPRequestHandler):
             self._send_json(200, {"expiredSnapshots": self.server.cluster.retained.compact()})
         else:
             raise errors.page_not_found(path)
+
+
+def _proxied(parts: list[str]) -> bool:
+    """`/api/v1/namespaces/NS/pods|services/NAME[:PORT]/proxy[/PATH]` or `/api/v1/namespaces/NS/pods/NAME/log`."""
+    if len(parts) < 7 or parts[:3] != ["api", "v1", "namespaces"]:
+        return False
+    return (parts[4] in ("pods", "services") and parts[6] == "proxy") or (parts[4] == "pods" and parts[6:] == ["log"])
 
 
 def _group_version(parts: list[str]) -> tuple[str, str]:

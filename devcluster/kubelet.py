@@ -4,18 +4,25 @@ No container runs. A pod is scheduled once its PersistentVolumeClaims exist, the
 and ConfigMap it mounts (volumes, projected sources) or reads into its environment exists with the keys it
 names, as a kubelet does; `ready_delay` seconds later it is Running and Ready, or Succeeded when its
 restartPolicy is not Always. A running pod keeps running when what it mounted goes away.
+
+With a process runtime (`devcluster/runtime/`), the pods it handles run as processes instead: once startable
+they are handed to it, and it writes their status from what their processes and probes do; deleting one is
+graceful (the pod stays, terminating, until its processes have exited or were killed).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from devcluster.cluster import Cluster
+from devcluster.errors import ApiError
 from devcluster.events import NODE_NAME, NORMAL, WARNING, EventRecorder
 from devcluster.meta import now
+from devcluster.runtime import POD_IP, ProcessRuntime, SetupError
 
 __all__ = ["HOST_IP", "NODE_NAME", "Kubelet", "config_problem", "mount_problem", "scheduling_problem"]
 
@@ -135,8 +142,11 @@ def _strip_times(value: Any) -> Any:
 class Kubelet:
     """Syncs one pod at a time; remembers which pods wait for objects of their namespace."""
 
-    def __init__(self, cluster: Cluster, recorder: EventRecorder, ready_delay: float) -> None:
+    def __init__(
+        self, cluster: Cluster, recorder: EventRecorder, ready_delay: float, runtime: ProcessRuntime | None = None
+    ) -> None:
         self._cluster = cluster
+        self._runtime = runtime
         self._recorder = recorder
         self._ready_delay = ready_delay
         self._ips = itertools.count(2)
@@ -155,8 +165,16 @@ class Kubelet:
         """Move the pod on as far as it can go now; returns seconds until it wants another look, if any."""
         meta, spec, status = pod["metadata"], pod.get("spec") or {}, pod.get("status") or {}
         phase = status.get("phase")
+        runtime = self._runtime if self._runtime is not None and self._runtime.handles(pod) else None
+        if runtime is not None and meta.get("deletionTimestamp"):
+            if runtime.running(meta["uid"]):
+                runtime.terminate(meta["uid"], float(meta.get("deletionGracePeriodSeconds") or 0))
+            else:
+                self._remove(pod)
         if meta.get("deletionTimestamp") or phase in ("Succeeded", "Failed"):
             self.forget(pod)
+            return None
+        if runtime is not None and runtime.running(meta["uid"]):
             return None
         lookup = self._cluster.store.peek
         waiting = self.waiting.setdefault(meta["namespace"], set())
@@ -184,6 +202,9 @@ class Kubelet:
             self._write(pod, self._pending(pod, {} if mount else configs, sandbox=not mount))
             return None
         waiting.discard(meta["name"])
+        if runtime is not None:
+            self._start_process(runtime, pod)
+            return None
         since = self._startable_since.setdefault(meta["uid"], clock)
         left = since + self._ready_delay - clock
         if left > 0:
@@ -193,6 +214,61 @@ class Kubelet:
         self._write(pod, self._finished(pod) if completes else self._running(pod))
         self._startable_since.pop(meta["uid"], None)
         return None
+
+    # -- the process runtime ----------------------------------------------------------------------------
+
+    def _start_process(self, runtime: ProcessRuntime, pod: dict[str, Any]) -> None:
+        try:
+            runtime.start(self._cluster.store.peek, pod, self._process_writer(pod), lambda: self._remove(pod))
+        except SetupError as exc:
+            self._report(pod, "Failed", f"Error: {exc}", "kubelet")
+            names = {c["name"]: str(exc) for c in (pod.get("spec") or {}).get("containers") or []}
+            self._write(pod, self._pending(pod, names, sandbox=True))
+            return
+        self._recorder.record(pod, NORMAL, "Started", "Started the pod's containers as processes", "kubelet")
+
+    def _process_writer(self, pod: dict[str, Any]) -> Callable[[str, list[dict[str, Any]], bool], None]:
+        """What the runtime calls with the pod's phase, container statuses and readiness."""
+        meta, uid = pod["metadata"], pod["metadata"]["uid"]
+        rt = self._cluster.registry.lookup("", "v1", "pods")
+        assert rt is not None
+
+        def write(phase: str, containers: list[dict[str, Any]], ready: bool) -> None:
+            def mutate(obj: dict[str, Any]) -> bool:
+                if obj["metadata"]["uid"] != uid:
+                    return False
+                old = obj.get("status") or {}
+                done = phase in ("Succeeded", "Failed")
+                names = " ".join(c["name"] for c in containers if not c["ready"])
+                why = "PodCompleted" if done else "" if ready else "ContainersNotReady"
+                message = "" if ready or done else f"containers with unready status: [{names}]"
+                obj["status"] = {
+                    "phase": phase, "hostIP": HOST_IP, "hostIPs": [{"ip": HOST_IP}], "podIP": POD_IP,
+                    "podIPs": [{"ip": POD_IP}], "startTime": old.get("startTime") or now(),
+                    "qosClass": old.get("qosClass", "BestEffort"),
+                    "conditions": [
+                        _condition(old, "PodReadyToStartContainers", not done),
+                        _condition(old, "Initialized", True, "PodCompleted" if done else ""),
+                        _condition(old, "Ready", ready, why, message),
+                        _condition(old, "ContainersReady", ready, why, message),
+                        _condition(old, "PodScheduled", True),
+                    ],
+                    "containerStatuses": containers,
+                }
+                return True
+
+            self._cluster.update_status(rt, meta["namespace"], meta["name"], mutate)
+
+        return write
+
+    def _remove(self, pod: dict[str, Any]) -> None:
+        """Delete a terminated pod for good (grace period 0), unless a new pod took its name."""
+        meta = pod["metadata"]
+        rt = self._cluster.registry.lookup("", "v1", "pods")
+        assert rt is not None
+        with contextlib.suppress(ApiError):
+            options = {"gracePeriodSeconds": 0, "preconditions": {"uid": meta["uid"]}}
+            self._cluster.delete(rt, meta["namespace"], meta["name"], options)
 
     # -- status shapes -------------------------------------------------------------------------------
 

@@ -19,6 +19,8 @@ from devcluster.http_api import ApiServer
 from devcluster.paging import DEFAULT_CONTINUE_WINDOW_SECONDS, RetainedSnapshots
 from devcluster.persistence import StateWriter, read_state, write_atomically
 from devcluster.registry import Registry
+from devcluster.runtime import ProcessRuntime, RuntimeConfig
+from devcluster.runtime.proxy import ServiceProxy
 from devcluster.store import Store
 from devcluster.watching import IDLE_BOOKMARK_SECONDS
 
@@ -88,9 +90,12 @@ def serve(
     state_file: Path | None = None,
     state_interval: float = 1.0,
     pod_security_default: str = "privileged",
+    runtime_config: RuntimeConfig | None = None,
 ) -> None:
     """Run until SIGTERM or SIGINT; the kubeconfig appears only once requests can be served. With a
-    `state_file` the objects are loaded from it and saved to it (see `devcluster.persistence`)."""
+    `state_file` the objects are loaded from it and saved to it (see `devcluster.persistence`). With a
+    `runtime_config` the pods of that image run as processes (`devcluster.runtime`), and a kube-proxy stand-in
+    serves NodePort Services on loopback; stopping kills every pod process."""
     cluster = build_cluster(
         flavour, extra_presets, continue_window, read_state(state_file) if state_file else None, pod_security_default
     )
@@ -98,9 +103,15 @@ def serve(
     injector = FaultInjector()
     if faults_file is not None:
         load_faults(faults_file, injector)
-    httpd = ApiServer(("127.0.0.1", port), cluster, injector, verbose, bookmark_interval)
-    controller = StatusController(cluster, ready_delay)
+    runtime = ProcessRuntime(runtime_config) if runtime_config is not None else None
+    proxy = ServiceProxy(cluster.store.list, runtime.endpoint) if runtime is not None else None
+    if runtime is not None:
+        cluster.graceful_pod = lambda pod: runtime.handles(pod) and runtime.running(pod["metadata"]["uid"])
+    httpd = ApiServer(("127.0.0.1", port), cluster, injector, verbose, bookmark_interval, runtime, proxy)
+    controller = StatusController(cluster, ready_delay, runtime=runtime)
     controller.start()
+    if proxy is not None:
+        proxy.start()
     if state_writer is not None:
         state_writer.start()
 
@@ -117,6 +128,8 @@ def serve(
     try:
         httpd.serve_forever(poll_interval=0.1)
     finally:
+        if proxy is not None:
+            proxy.stop()
         controller.stop()
         httpd.server_close()
         if state_writer is not None:

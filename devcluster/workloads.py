@@ -499,6 +499,7 @@ class Workloads:
         pods = self._owned(meta["uid"])
         active = [p for p in pods if is_active(p)]
         succeeded = sum(1 for p in pods if (p.get("status") or {}).get("phase") == "Succeeded")
+        failed = sum(1 for p in pods if (p.get("status") or {}).get("phase") == "Failed")
         completions = int(spec.get("completions") or 1)
         deadline = spec.get("activeDeadlineSeconds")
         left = None if deadline is None else float(deadline) - _elapsed_since(started)
@@ -512,16 +513,20 @@ class Workloads:
                 condition(conditions, "Complete", True, "CompletionsReached", message, update_time=False),
             ]
             self._recorder.record(job, NORMAL, "Completed", "Job completed", component)
-        elif left is not None and left <= 0:
+        elif (left is not None and left <= 0) or failed > int(spec.get("backoffLimit", 6)):
             for pod in active:
                 self._delete_pod(job, pod, component, "Deleted pod: {pod}")
-            message = "Job was active longer than specified deadline"
-            status.update(_nonzero(succeeded=succeeded))
+            reason, message = (
+                ("DeadlineExceeded", "Job was active longer than specified deadline")
+                if left is not None and left <= 0
+                else ("BackoffLimitExceeded", "Job has reached the specified backoff limit")
+            )
+            status.update(_nonzero(succeeded=succeeded, failed=failed))
             status["conditions"] = [
-                condition(conditions, "FailureTarget", True, "DeadlineExceeded", message, update_time=False),
-                condition(conditions, "Failed", True, "DeadlineExceeded", message, update_time=False),
+                condition(conditions, "FailureTarget", True, reason, message, update_time=False),
+                condition(conditions, "Failed", True, reason, message, update_time=False),
             ]
-            self._recorder.record(job, WARNING, "DeadlineExceeded", message, component)
+            self._recorder.record(job, WARNING, reason, message, component)
             active = []
         elif not spec.get("suspend"):
             missing = min(int(spec.get("parallelism", 1)), completions - succeeded) - len(active)
@@ -536,7 +541,7 @@ class Workloads:
                 wait = self._create_generated_pod(job, labels, component, clock)
                 if wait is not None:
                     break
-            status.update(_nonzero(active=len(active), succeeded=succeeded))
+            status.update(_nonzero(active=len(active), succeeded=succeeded, failed=failed))
             if left is not None:
                 wait = min(wait if wait is not None else left, left)
         status.update(ready=sum(1 for p in active if is_ready(p)), terminating=0)

@@ -64,7 +64,10 @@ class ContainerProcess:
     @staticmethod
     def _init_spec(spec: ContainerSpec) -> dict[str, Any]:
         return {
-            "mounts": [{"source": m.source, "target": m.target, "read_only": m.read_only} for m in spec.mounts],
+            "mounts": [
+                {"source": m.source, "target": m.target, "read_only": m.read_only, "tmpfs": m.tmpfs}
+                for m in spec.mounts
+            ],
             "read_only_root": spec.read_only_root,
             "uid": spec.uid,
             "gid": spec.gid,

@@ -4,37 +4,47 @@ root read-only when asked, drops to the container's user and execs the container
 
     python -m devcluster.runtime.init SPEC.json
 
-SPEC: {"mounts": [{"source", "target", "read_only"}], "read_only_root": bool, "uid", "gid", "groups",
+SPEC: {"mounts": [{"source", "target", "read_only", "tmpfs"}], "read_only_root": bool, "uid", "gid", "groups",
 "workdir", "argv", "env"}. A mount point that does not exist is created on the host as an empty directory
 before the root is made read-only (the namespace shares the host's filesystem, not a copy of it).
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+MS_RDONLY, MS_REMOUNT, MS_BIND = 1, 32, 4096
+_libc = ctypes.CDLL(None, use_errno=True)
 
-def _mount(*args: str, fds: tuple[int, ...] = ()) -> None:
-    subprocess.run(["mount", *args], check=True, pass_fds=fds)
+
+def _mount(source: str, target: str, fstype: str = "", flags: int = 0, data: str = "") -> None:
+    """mount(2) itself: the kernel follows /proc/self/fd/N to the opened directory (mount(8) would resolve the
+    link's text again, after earlier mounts may have hidden it)."""
+    if _libc.mount(source.encode(), target.encode(), fstype.encode(), flags, data.encode()) != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"mount {source} on {target}: {os.strerror(errno)}")
 
 
 def prepare(spec: dict[str, Any]) -> None:
     """Mount the volumes, then make / read-only; only this namespace sees either. Every source is opened first:
     a mount over /tmp must not hide the sources that live under the host's /tmp."""
-    sources = [os.open(mount["source"], os.O_PATH) for mount in spec["mounts"]]
+    sources = [None if mount["tmpfs"] else os.open(mount["source"], os.O_PATH) for mount in spec["mounts"]]
     for fd, mount in zip(sources, spec["mounts"], strict=True):
         Path(mount["target"]).mkdir(parents=True, exist_ok=True)
-        _mount("--bind", f"/proc/self/fd/{fd}", mount["target"], fds=(fd,))
+        if fd is None:
+            _mount("tmpfs", mount["target"], "tmpfs", 0, "mode=0755")
+            continue
+        _mount(f"/proc/self/fd/{fd}", mount["target"], flags=MS_BIND)
         if mount["read_only"]:
-            _mount("-o", "remount,bind,ro", mount["target"])
+            _mount("", mount["target"], flags=MS_REMOUNT | MS_BIND | MS_RDONLY)
         os.close(fd)
     if spec["read_only_root"]:
-        _mount("-o", "remount,bind,ro", "/")
+        _mount("", "/", flags=MS_REMOUNT | MS_BIND | MS_RDONLY)
 
 
 def main(argv: list[str]) -> None:

@@ -42,6 +42,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def interpreter_mounts(venv: Path) -> tuple[Mount, ...]:
+    """What makes the virtualenv's interpreter usable by any user: its installation bound read-only at its own
+    path, under an empty tmpfs on the first ancestor other users cannot enter (such as a 0700 /root)."""
+    config = venv / "pyvenv.cfg"
+    if not config.exists():
+        return ()
+    home = next((line.split("=", 1)[1].strip() for line in config.read_text().splitlines()
+                 if line.split("=", 1)[0].strip() == "home"), "")
+    prefix = Path(home).parent
+    closed = next((p for p in reversed(prefix.parents) if p != Path("/") and not os.stat(p).st_mode & 0o001), None)
+    if not home or closed is None:
+        return ()
+    return Mount("", str(closed), read_only=False, tmpfs=True), Mount(str(prefix), str(prefix), read_only=True)
+
+
 def command_of(container: dict[str, Any], image: ImageConfig) -> list[str]:
     """`command` replaces the ENTRYPOINT and `args` the CMD; a `command` without `args` drops the CMD."""
     command = container.get("command")
@@ -68,6 +83,7 @@ class ProcessRuntime:
         # The image installs the locked requirements into its system python; the checkout's virtualenv stands in.
         venv = f"{image.workdir}/.venv/bin"
         self.image = replace(image, env={**image.env, "PATH": f"{venv}:{image.env.get('PATH', '')}"})
+        self._interpreter = interpreter_mounts(config.root / ".venv")
         self._pods: dict[str, PodRun] = {}
         self._lock = threading.Lock()
 
@@ -137,7 +153,7 @@ class ProcessRuntime:
         if port_map:
             env["PORT"] = str(next(iter(port_map.values())))
         image_root = Mount(str(self.config.root), self.image.workdir, read_only=True)
-        mounts = tuple(sorted((image_root, *plan.mounts), key=lambda m: len(Path(m.target).parts)))
+        mounts = tuple(sorted((*self._interpreter, image_root, *plan.mounts), key=lambda m: len(Path(m.target).parts)))
         context = container.get("securityContext") or {}
         spec = ContainerSpec(
             name=name, argv=command_of(container, self.image), env=env,

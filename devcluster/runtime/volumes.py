@@ -24,9 +24,12 @@ class VolumeError(SetupError):
 
 @dataclass(frozen=True)
 class Mount:
+    """A bind mount of `source` at `target`; with `tmpfs`, an empty tmpfs (mode 0755) at `target` instead."""
+
     source: str
     target: str
     read_only: bool
+    tmpfs: bool = False
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from devcluster.resources import ResourceType
 __all__ = ["Workloads", "is_ready", "replica_set_for"]
 
 _HASH_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+RECREATE_POLL_SECONDS = 0.2  # a Recreate rollout looks again while the old pods terminate
 Owned = Callable[[str], list[dict[str, Any]]]  # controller uid -> the objects it controls (read-only)
 Status = dict[str, Any]
 
@@ -221,30 +222,35 @@ class Workloads:
     # -- Deployment ----------------------------------------------------------------------------------------
 
     def sync_deployment(self, deployment: dict[str, Any], clock: float) -> float | None:
-        """Keep a ReplicaSet for the current template; scale older ones down once it is ready."""
+        """Keep a ReplicaSet for the current template; scale older ones down once it is ready. With `Recreate`
+        the old ones go to 0 at once and the new one scales up only once none of their pods is left (terminating
+        ones included), as upstream: two generations of pods never run together."""
         rs_rt = self._rt("apps", "replicasets")
         meta, desired = deployment["metadata"], replicas_of(deployment)
         wanted = replica_set_for(deployment)
         owned = self._owned(meta["uid"])
         new = next((rs for rs in owned if rs["metadata"]["name"] == wanted["metadata"]["name"]), None)
         old = [rs for rs in owned if rs is not new]
+        recreate = ((deployment.get("spec") or {}).get("strategy") or {}).get("type") == "Recreate"
+        old_pods_left = recreate and any(self._owned(rs["metadata"]["uid"]) for rs in old)
+        target = 0 if old_pods_left else desired
         if new is None:
+            wanted["spec"]["replicas"] = target
             self._create(
                 deployment,
                 rs_rt,
                 wanted,
                 "deployment-controller",
                 lambda name, error: f"Failed to create new replica set {name!r}: {error}",
-                lambda name: f"Scaled up replica set {name} from 0 to {desired}",
+                lambda name: f"Scaled up replica set {name} from 0 to {target}",
                 clock,
                 "ScalingReplicaSet",
             )
             new_status: Status = {}
         else:
-            self._scale(deployment, new, desired)
+            self._scale(deployment, new, target)
             new_status = new.get("status") or {}
         new_ready = new is not None and new_status.get("availableReplicas", 0) >= desired
-        recreate = ((deployment.get("spec") or {}).get("strategy") or {}).get("type") == "Recreate"
         for rs in old:
             if new_ready or recreate:
                 self._scale(deployment, rs, 0)
@@ -292,7 +298,7 @@ class Workloads:
             "conditions": result,
         }
         self._write_status(self._rt("apps", "deployments"), deployment, status)
-        return None
+        return RECREATE_POLL_SECONDS if old_pods_left else None
 
     def _scale(self, deployment: dict[str, Any], rs: dict[str, Any], replicas: int) -> None:
         current = replicas_of(rs)

@@ -10,13 +10,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from devcluster.runtime.volumes import Mount
 
-__all__ = ["ContainerProcess", "ContainerSpec", "kill_group"]
+__all__ = ["ContainerProcess", "ContainerSpec", "group_alive", "kill_group"]
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,6 +37,16 @@ class ContainerSpec:
     groups: list[int] | None
     log_path: Path
     spec_path: Path
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def kill_group(pgid: int, sig: int = signal.SIGKILL) -> None:
@@ -90,6 +101,11 @@ class ContainerProcess:
             self.process.send_signal(signal.SIGTERM)
 
     def kill(self) -> None:
+        """SIGKILL the whole group and wait (bounded) until none of it is left, zombies reaped included."""
         kill_group(self.pid)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
+        deadline = time.monotonic() + 5
+        while group_alive(self.pid) and time.monotonic() < deadline:
+            kill_group(self.pid)
+            time.sleep(0.02)

@@ -172,11 +172,16 @@ class PodRun:
 
     def kill(self) -> None:
         """Stop every process now (the pod is gone from the store, or devcluster stops)."""
-        self._stop.set()
-        self.thread.join(timeout=10)
+        self.halt()
         for container in self.containers:
             if container.process is not None:
                 container.process.kill()
+
+    def halt(self) -> None:
+        """Stop supervising (no restart, no status write) without stopping the processes."""
+        self._stop.set()
+        if self.thread.is_alive() and self.thread is not threading.current_thread():
+            self.thread.join(timeout=10)
 
     def _run(self) -> None:
         while not self._stop.is_set():

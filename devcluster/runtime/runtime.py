@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from devcluster.runtime.containers import ContainerSpec
+from devcluster.runtime.containers import ContainerSpec, kill_group
 from devcluster.runtime.env import Lookup, container_env
 from devcluster.runtime.image import ImageConfig, parse_dockerfile, repository_of
 from devcluster.runtime.pods import ContainerRun, PodRun, RestartPolicy
@@ -183,5 +183,11 @@ class ProcessRuntime:
         with self._lock:
             runs = list(self._pods.values())
             self._pods.clear()
+        for run in runs:
+            run.halt()
+        for run in runs:
+            for container in run.containers:
+                if container.process is not None:
+                    kill_group(container.process.pid)
         for run in runs:
             run.kill()

@@ -3,9 +3,9 @@
 PostgreSQL and Redis; a second devcluster is the managed cluster. Everything after the install goes through the
 API Service (a NodePort, which devcluster's kube-proxy stand-in serves on loopback) or the API server's pod proxy.
 
-The catalog store is the chart-created ReadWriteMany claim, one directory shared by every pod that mounts it:
-with an emptyDir per pod instead, the worker unpacks into its own directory and the API pods serve nothing
-(`tests/unit/devcluster/test_runtime_volumes.py` shows the planned volumes; the chart refuses that values set).
+The catalog store is the chart-created ReadWriteMany claim, one directory shared by every pod that mounts it.
+The test ends by showing that its content check fails with an emptyDir per pod instead: the worker unpacks into
+its own directory and the API pods serve nothing (the chart refuses such values; the Deployment is edited).
 """
 
 from __future__ import annotations
@@ -159,10 +159,18 @@ def installed(
         try:
             yield running
         finally:
+            groups = {int(c["containerID"].split("://")[1]) for p in cluster.call("GET", "/api/v1/pods")["items"]
+                      for c in (p.get("status") or {}).get("containerStatuses") or [] if c.get("containerID")}
             cluster.stop()
-            leftovers = subprocess.run(["pgrep", "-f", str(workdir / "cluster" / "process-runtime")],
-                                       capture_output=True, text=True).stdout
-            assert not leftovers.strip(), f"pod processes outlived devcluster: {leftovers}"
+        assert groups and not [g for g in groups if _alive(g)], "pod processes outlived devcluster"
+
+
+def _alive(group: int) -> bool:
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def _gateway(installed: Installed, name: str) -> dict[str, Any]:
@@ -180,6 +188,24 @@ def _running(installed: Installed, gateway_id: str) -> dict[str, Any]:
         return status if status["phase"] == "Running" else None
 
     return wait_for(check, f"gateway {gateway_id} Running", timeout=60)
+
+
+def _served_by_each_api_pod(installed: Installed, catalog: str, version: str) -> bool:
+    """Whether every API pod (through the API server's pod proxy) serves the catalog's `/all` and `metas`."""
+    etcd = b"".join(expected_lines(version).splitlines(keepends=True)[1:4])
+    for pod in installed.pods("api"):
+        base = f"{installed.cluster.url}/api/v1/namespaces/{NAMESPACE}/pods/{pod['metadata']['name']}:http/proxy"
+        content = f"{base}/catalogs/{catalog}/api/v1"
+        if requests.get(f"{content}/all", timeout=10).content != expected_lines(version):
+            return False
+        if requests.get(f"{content}/metas", params={"package": "etcd"}, timeout=10).content != etcd:
+            return False
+    return True
+
+
+def _serving(installed: Installed, catalog_id: str) -> bool:
+    status = installed.api("GET", f"/api/v1/catalogs/{catalog_id}/").json()["status"]
+    return _condition(status, "Serving") == ("True", "Available")
 
 
 def _helm_pids() -> dict[int, int]:
@@ -219,18 +245,8 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
         "name": "community", "source": {"image": {"ref": f"{registry.host}/tests/chart-processes:v1"}},
     })
     assert catalog.status_code == 201, catalog.text
-    wait_for(
-        lambda: _condition(installed.api("GET", f"/api/v1/catalogs/{catalog.json()['id']}/").json()["status"],
-                           "Serving") == ("True", "Available"),
-        "the catalog to be served", timeout=60,
-    )
-    etcd = b"".join(expected_lines("v1").splitlines(keepends=True)[1:4])
-    for pod in installed.pods("api"):
-        base = f"{installed.cluster.url}/api/v1/namespaces/{NAMESPACE}/pods/{pod['metadata']['name']}:http/proxy"
-        content = f"{base}/catalogs/community/api/v1"
-        assert requests.get(f"{content}/all", timeout=10).content == expected_lines("v1"), pod["metadata"]["name"]
-        metas = requests.get(f"{content}/metas", params={"package": "etcd"}, timeout=10)
-        assert metas.content == etcd, pod["metadata"]["name"]
+    wait_for(lambda: _serving(installed, catalog.json()["id"]), "the catalog to be served", timeout=60)
+    assert _served_by_each_api_pod(installed, "community", "v1")
 
     # A worker pod deleted while it runs a gateway's helm install: the install still converges to one release.
     slow = gateway_cluster.add_fault(r"^/apis/apps/v1/namespaces/gw-core-[^/]+/statefulsets(/[^/]+)?$", None,
@@ -285,3 +301,24 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     assert rerun["metadata"]["uid"] != migrate["metadata"]["uid"]
     assert rerun["status"]["succeeded"] == 1
     assert rerun["spec"]["template"]["spec"]["containers"][0]["image"] == f"{IMAGE}:1.0.1"
+
+    # The same check fails when the catalog volume is an emptyDir per pod (the chart refuses to render that, so
+    # the workers' Deployment is edited): the worker unpacks into its own directory, which no API pod reads.
+    deployment_path = f"/apis/apps/v1/namespaces/{NAMESPACE}/deployments/{RELEASE}-controlplane-worker"
+    deployment = installed.kube(deployment_path)
+    volumes = deployment["spec"]["template"]["spec"]["volumes"]
+    deployment["spec"]["template"]["spec"]["volumes"] = [
+        {"name": v["name"], "emptyDir": {}} if v["name"] == "catalogs" else v for v in volumes
+    ]
+    installed.cluster.call("PUT", deployment_path, deployment)
+    wait_for(lambda: len(workers := installed.pods("worker")) == 2 and all(
+        _ready(p) and "emptyDir" in next(v for v in p["spec"]["volumes"] if v["name"] == "catalogs")
+        for p in workers), "workers with a catalog emptyDir each", timeout=60)
+    registry.push_image("tests/chart-processes", "v2", [fbc_layer("v2")])
+    isolated = installed.api("POST", "/api/v1/catalogs/", json={
+        "name": "isolated", "source": {"image": {"ref": f"{registry.host}/tests/chart-processes:v2"}},
+    })
+    assert isolated.status_code == 201, isolated.text
+    wait_for(lambda: _serving(installed, isolated.json()["id"]), "the worker to report the catalog served",
+             timeout=60)
+    assert not _served_by_each_api_pod(installed, "isolated", "v2")

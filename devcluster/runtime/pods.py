@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -185,9 +186,13 @@ class PodRun:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            if self._tick(time.monotonic()):
-                self._removed()
-                return
+            try:
+                if self._tick(time.monotonic()):
+                    self._removed()
+                    return
+            except Exception:  # a supervisor must outlive one bad pass (a failed spawn, a store error)
+                traceback.print_exc()
+                self._stop.wait(1.0)
             self._stop.wait(TICK_SECONDS)
 
     def _tick(self, clock: float) -> bool:

@@ -12,6 +12,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -128,6 +129,48 @@ def _max_unavailable(deployment: dict[str, Any], replicas: int) -> int:
     return int(value)
 
 
+def _max_surge(deployment: dict[str, Any], replicas: int) -> int:
+    """maxSurge, a percentage rounded up (maxUnavailable rounds down)."""
+    rolling = ((deployment.get("spec") or {}).get("strategy") or {}).get("rollingUpdate") or {}
+    value = rolling.get("maxSurge", "25%")
+    if isinstance(value, str) and value.endswith("%"):
+        return -(-int(value[:-1]) * replicas // 100)
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Replicas:
+    """A ReplicaSet's wanted replicas and how many of its pods are available (never more than it wants)."""
+
+    wanted: int
+    available: int
+
+
+def rolling_update(
+    desired: int, surge: int, unavailable: int, new: Replicas, old: list[Replicas]
+) -> tuple[int, list[int]]:
+    """The replicas of the new and the old ReplicaSets (oldest first) after one step of a rolling update, as
+    kube-controller-manager's rolling.go: scale the new one up within `desired + surge` pods, and the old ones down
+    (their unavailable pods first) while at least `desired - unavailable` pods stay available."""
+    if surge == 0 and unavailable == 0:
+        unavailable = 1
+    total = new.wanted + sum(rs.wanted for rs in old)
+    new_wanted = min(desired, new.wanted + max(0, desired + surge - total)) if new.wanted < desired else desired
+    minimum = desired - unavailable
+    budget = total - minimum - (new.wanted - new.available)
+    old_wanted = [rs.wanted for rs in old]
+    for i, rs in enumerate(old):
+        down = min(max(budget, 0), rs.wanted - rs.available)
+        old_wanted[i] -= down
+        budget -= down
+    budget = new.available + sum(min(rs.available, old_wanted[i]) for i, rs in enumerate(old)) - minimum
+    for i, rs in enumerate(old):
+        down = min(max(budget, 0), min(rs.available, old_wanted[i]))
+        old_wanted[i] -= down
+        budget -= down
+    return new_wanted, old_wanted
+
+
 def _elapsed_since(stamp: str) -> float:
     return (datetime.now(UTC) - datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)).total_seconds()
 
@@ -222,9 +265,9 @@ class Workloads:
     # -- Deployment ----------------------------------------------------------------------------------------
 
     def sync_deployment(self, deployment: dict[str, Any], clock: float) -> float | None:
-        """Keep a ReplicaSet for the current template; scale older ones down once it is ready. With `Recreate`
-        the old ones go to 0 at once and the new one scales up only once none of their pods is left (terminating
-        ones included), as upstream: two generations of pods never run together."""
+        """Keep a ReplicaSet for the current template and roll onto it within maxSurge and maxUnavailable
+        (`rolling_update`). With `Recreate` the old ones go to 0 at once and the new one scales up only once none
+        of their pods is left (terminating ones included), as upstream: two generations never run together."""
         rs_rt = self._rt("apps", "replicasets")
         meta, desired = deployment["metadata"], replicas_of(deployment)
         wanted = replica_set_for(deployment)
@@ -233,7 +276,14 @@ class Workloads:
         old = [rs for rs in owned if rs is not new]
         recreate = ((deployment.get("spec") or {}).get("strategy") or {}).get("type") == "Recreate"
         old_pods_left = recreate and any(self._owned(rs["metadata"]["uid"]) for rs in old)
-        target = 0 if old_pods_left else desired
+        old.sort(key=lambda rs: (rs["metadata"].get("creationTimestamp", ""), rs["metadata"]["name"]))
+        if recreate:
+            target, old_targets = (0 if old_pods_left else desired), [0] * len(old)
+        else:
+            target, old_targets = rolling_update(
+                desired, _max_surge(deployment, desired), _max_unavailable(deployment, desired),
+                _replicas(new) if new is not None else Replicas(0, 0), [_replicas(rs) for rs in old],
+            )
         if new is None:
             wanted["spec"]["replicas"] = target
             self._create(
@@ -251,9 +301,8 @@ class Workloads:
             self._scale(deployment, new, target)
             new_status = new.get("status") or {}
         new_ready = new is not None and new_status.get("availableReplicas", 0) >= desired
-        for rs in old:
-            if new_ready or recreate:
-                self._scale(deployment, rs, 0)
+        for rs, replicas in zip(old, old_targets, strict=True):
+            self._scale(deployment, rs, replicas)
         statuses = [rs.get("status") or {} for rs in owned]
         spec_total = sum(replicas_of(rs) for rs in owned) or desired
         available = sum(s.get("availableReplicas", 0) for s in statuses)
@@ -555,6 +604,11 @@ class Workloads:
             status["uncountedTerminatedPods"] = {}
         self._write_status(self._rt("batch", "jobs"), job, status)
         return wait
+
+
+def _replicas(rs: dict[str, Any]) -> Replicas:
+    wanted = replicas_of(rs)
+    return Replicas(wanted, min(wanted, int((rs.get("status") or {}).get("availableReplicas", 0))))
 
 
 def _revision(pod: dict[str, Any]) -> str | None:

@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import base64
 import itertools
+import random
+import socket
 import threading
 from typing import Any
 
 from devcluster.resources import ResourceType
+
+NODE_PORT_RANGE = range(30000, 32768)
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 class Defaulter:
@@ -16,7 +29,7 @@ class Defaulter:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._ips = itertools.count(10)
-        self._node_ports = itertools.count(30000)
+        self._node_ports: set[int] = set()
 
     def apply(self, rt: ResourceType, obj: dict[str, Any], old: dict[str, Any] | None) -> None:
         handler = getattr(self, f"_default_{rt.kind.lower()}", None)
@@ -116,8 +129,14 @@ class Defaulter:
         return f"10.96.{n // 250}.{n % 250 + 1}"
 
     def _allocate_node_port(self) -> int:
+        """A random port of 30000-32767 not handed out before, as upstream's allocator; one in use on this host
+        is skipped too, since the process runtime's kube-proxy stand-in listens on it."""
         with self._lock:
-            return next(self._node_ports)
+            while True:
+                port = random.randrange(NODE_PORT_RANGE.start, NODE_PORT_RANGE.stop)
+                if port not in self._node_ports and _free(port):
+                    self._node_ports.add(port)
+                    return port
 
 
 def _default_pod_template(spec: dict[str, Any], restart_policy: str | None) -> None:

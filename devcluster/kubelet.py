@@ -218,14 +218,15 @@ class Kubelet:
     # -- the process runtime ----------------------------------------------------------------------------
 
     def _start_process(self, runtime: ProcessRuntime, pod: dict[str, Any]) -> None:
+        def event(type_: str, reason: str, message: str) -> None:
+            self._recorder.record(pod, type_, reason, message, "kubelet")
+
         try:
-            runtime.start(self._cluster.store.peek, pod, self._process_writer(pod), lambda: self._remove(pod))
+            runtime.start(self._cluster.store.peek, pod, self._process_writer(pod), lambda: self._remove(pod), event)
         except SetupError as exc:
             self._report(pod, "Failed", f"Error: {exc}", "kubelet")
             names = {c["name"]: str(exc) for c in (pod.get("spec") or {}).get("containers") or []}
             self._write(pod, self._pending(pod, names, sandbox=True))
-            return
-        self._recorder.record(pod, NORMAL, "Started", "Started the pod's containers as processes", "kubelet")
 
     def _process_writer(self, pod: dict[str, Any]) -> Callable[[str, list[dict[str, Any]], bool], None]:
         """What the runtime calls with the pod's phase, container statuses and readiness."""

@@ -80,18 +80,24 @@ class ContainerRun:
         readiness = self.probes.get(ProbeKind.READINESS)
         return readiness is None or readiness.passing
 
-    def probe(self, clock: float, host: str, grace: float) -> None:
-        """Run the probes that are due; a failed startup or liveness probe stops the container to restart it."""
+    def probe(self, clock: float, host: str, grace: float) -> list[ProbeKind]:
+        """Run the probes that are due and return those that failed; a failed startup or liveness probe (past
+        its failureThreshold) stops the container to restart it."""
         assert self.process is not None
         target = Target(self.ports, self.port_map, host, self.process.pid, self.spec.env)
         order = [ProbeKind.STARTUP] if not self.started else [ProbeKind.LIVENESS, ProbeKind.READINESS]
+        failed = []
         for kind in order:
             probe = self.probes.get(kind)
             if probe is None or clock < probe.next_at:
                 continue
-            probe.record(run_probe(probe.spec, target), time.monotonic())
+            ok = run_probe(probe.spec, target)
+            probe.record(ok, time.monotonic())
+            if not ok:
+                failed.append(kind)
             if probe.failed and kind != ProbeKind.READINESS and self.stop_deadline is None:
                 self.stop(clock, grace)
+        return failed
 
     def stop(self, clock: float, grace: float) -> None:
         if self.process is not None and self.stop_deadline is None:
@@ -148,6 +154,7 @@ class PodRun:
         host: str,
         write: Callable[[str, list[dict[str, Any]], bool], None],
         removed: Callable[[], None],
+        event: Callable[[str, str, str], None],
     ) -> None:
         self.uid = uid
         self.containers = containers
@@ -156,6 +163,7 @@ class PodRun:
         self.host = host
         self._write = write
         self._removed = removed
+        self._event = event
         self._lock = threading.Lock()
         self._grace: float | None = None
         self._deadline: float | None = None
@@ -202,16 +210,23 @@ class PodRun:
         if grace is not None:
             return self._terminating(clock, grace)
         for container in self.containers:
+            name = container.spec.name
             if container.process is None:
                 if not container.finished and clock >= container.restart_at:
                     container.start(clock)
+                    self._event("Normal", "Started", f"Started container {name}")
             elif container.process.poll() is not None:
                 container.reap(clock, self.policy)
+                if container.restart_at > clock:
+                    self._event("Warning", "BackOff", f"Back-off restarting failed container {name}")
             elif container.stop_deadline is not None:
                 if clock >= container.stop_deadline:
                     container.process.kill()
             else:
-                container.probe(clock, self.host, self.grace_period)
+                for kind in container.probe(clock, self.host, self.grace_period):
+                    self._event("Warning", "Unhealthy", f"{kind.label} probe failed")
+                if container.stop_deadline is not None:
+                    self._event("Normal", "Killing", f"Container {name} failed its probe, will be restarted")
         self._report()
         return False
 
@@ -219,6 +234,8 @@ class PodRun:
         if self._deadline is None:
             self._deadline = clock + grace
             for container in self.containers:
+                if container.process is not None:
+                    self._event("Normal", "Killing", f"Stopping container {container.spec.name}")
                 container.stop(clock, grace)
             self._report()
         running = [c for c in self.containers if c.process is not None and c.process.poll() is None]

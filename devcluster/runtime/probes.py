@@ -20,6 +20,11 @@ class ProbeKind(StrEnum):
     READINESS = "readinessProbe"
     LIVENESS = "livenessProbe"
 
+    @property
+    def label(self) -> str:
+        """`Startup`, `Readiness` or `Liveness`, as the kubelet's Unhealthy Events say."""
+        return self.value.removesuffix("Probe").capitalize()
+
 
 @dataclass
 class Probe:

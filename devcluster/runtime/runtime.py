@@ -25,6 +25,7 @@ __all__ = ["POD_IP", "ProcessRuntime", "RuntimeConfig"]
 
 POD_IP = "127.0.0.1"  # every pod shares the host's loopback, like a hostNetwork pod
 Writer = Callable[[str, list[dict[str, Any]], bool], None]
+Recorder = Callable[[str, str, str], None]  # Event type, reason, message about the pod
 
 
 @dataclass(frozen=True)
@@ -117,14 +118,18 @@ class ProcessRuntime:
                 return container.port_map[number]
         return None
 
-    def start(self, lookup: Lookup, pod: dict[str, Any], write: Writer, removed: Callable[[], None]) -> None:
+    def start(
+        self, lookup: Lookup, pod: dict[str, Any], write: Writer, removed: Callable[[], None], event: Recorder
+    ) -> None:
         """Resolve the containers' environment and volumes (EnvError, VolumeError), then run the pod."""
         meta, spec = pod["metadata"], pod.get("spec") or {}
         pod_dir = self.pod_dir(pod)
         runs = [self._container(lookup, pod, c, pod_dir) for c in spec.get("containers") or []]
         policy = RestartPolicy(spec.get("restartPolicy", "Always"))
         grace = float(spec.get("terminationGracePeriodSeconds", 30))
-        run = PodRun(meta["uid"], runs, policy, grace, POD_IP, write, lambda: self._removed(meta["uid"], removed))
+        run = PodRun(
+            meta["uid"], runs, policy, grace, POD_IP, write, lambda: self._removed(meta["uid"], removed), event
+        )
         with self._lock:
             self._pods[meta["uid"]] = run
         run.start()

@@ -143,6 +143,12 @@ def test_restarts_back_off_and_liveness(cluster: DevCluster, namespace: str) -> 
         container("exec sleep 1000", livenessProbe=liveness)]})
     wait_for(lambda: ((pod(cluster, namespace, "unhealthy") or {}).get("status", {}).get("containerStatuses")
                       or [{}])[0].get("restartCount", 0) >= 1, "the liveness probe to restart the container")
+    events = cluster.call("GET", f"/api/v1/namespaces/{namespace}/events")["items"]
+    reasons = {(e["involvedObject"]["name"], e["reason"], e["message"]) for e in events}
+    assert {("crash", "BackOff", "Back-off restarting failed container main"),
+            ("unhealthy", "Unhealthy", "Liveness probe failed"),
+            ("unhealthy", "Killing", "Container main failed its probe, will be restarted"),
+            ("unhealthy", "Started", "Started container main")} <= reasons
 
 
 def test_graceful_deletion_sends_sigterm_then_sigkill(cluster: DevCluster, namespace: str) -> None:

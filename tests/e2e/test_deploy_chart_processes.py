@@ -52,7 +52,6 @@ class Installed:
 
     cluster: DevCluster
     helm_env: dict[str, str]
-    values: dict[str, Any]
     values_path: Path
     api_url: str
     token: str
@@ -144,7 +143,7 @@ def installed(
             "HELM_CACHE_HOME": str(workdir / "cache"), "HELM_CONFIG_HOME": str(workdir / "config"),
             "HELM_DATA_HOME": str(workdir / "data"),
         }
-        running = Installed(cluster, helm_env, values, values_path, "", "")
+        running = Installed(cluster, helm_env, values_path, "", "")
         running.helm("install", RELEASE, str(CHART), "-n", NAMESPACE, "--create-namespace", "-f", str(values_path),
                      "--wait", "--timeout", "150s")
         service = cluster.call("GET", f"/api/v1/namespaces/{NAMESPACE}/services/{RELEASE}-controlplane-api")
@@ -276,6 +275,7 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     stop = threading.Event()
 
     def poll() -> None:
+        # A connection per request, so that each one is routed anew (kube-proxy balances connections).
         while not stop.is_set():
             try:
                 response = requests.get(f"{installed.api_url}/api/v1/gateways/", timeout=10, headers={

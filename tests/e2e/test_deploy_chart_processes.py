@@ -207,16 +207,16 @@ def _serving(installed: Installed, catalog_id: str) -> bool:
     return _condition(status, "Serving") == ("True", "Available")
 
 
-def _helm_pids() -> dict[int, int]:
-    """Running `helm install|upgrade` processes on this host: pid -> session id (a container's main pid)."""
-    found = {}
+def _helm_sessions(release: str) -> set[int]:
+    """Session ids (a container's main pid) of the running `helm install|upgrade RELEASE` processes."""
+    found = set()
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
         try:
             argv = (proc / "cmdline").read_bytes().split(b"\0")
-            if argv[0].endswith(b"helm") and any(a in (b"install", b"upgrade") for a in argv[1:3]):
-                found[int(proc.name)] = os.getsid(int(proc.name))
+            if argv[0].endswith(b"helm") and {b"install", b"upgrade"} & set(argv[1:3]) and release.encode() in argv:
+                found.add(os.getsid(int(proc.name)))
         except (OSError, IndexError):
             continue
     return found
@@ -253,8 +253,9 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     second = _gateway(installed, "core")
     workers = {int(p["status"]["containerStatuses"][0]["containerID"].split("://")[1]): p["metadata"]["name"]
                for p in installed.pods("worker")}
-    busy = wait_for(lambda: [workers[sid] for sid in _helm_pids().values() if sid in workers],
-                    "a worker to run helm install", timeout=30)
+    release = release_of(second["namespace"])
+    busy = wait_for(lambda: [workers[sid] for sid in _helm_sessions(release) if sid in workers],
+                    "a worker to run the gateway's helm install", timeout=30)
     installed.cluster.call("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{busy[0]}")
     gateway_cluster.call("DELETE", f"/_devcluster/faults/{slow}")
     status = _running(installed, second["id"])

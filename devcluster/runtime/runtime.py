@@ -19,7 +19,7 @@ from devcluster.runtime.env import Lookup, container_env
 from devcluster.runtime.image import ImageConfig, parse_dockerfile, repository_of
 from devcluster.runtime.pods import ContainerRun, PodRun, RestartPolicy
 from devcluster.runtime.probes import ProbeKind
-from devcluster.runtime.volumes import Mount, plan_volumes
+from devcluster.runtime.volumes import DirectoryKind, Mount, plan_volumes
 
 __all__ = ["POD_IP", "ProcessRuntime", "RuntimeConfig"]
 
@@ -56,6 +56,18 @@ def interpreter_mounts(venv: Path) -> tuple[Mount, ...]:
     if not home or closed is None:
         return ()
     return Mount("", str(closed), read_only=False, tmpfs=True), Mount(str(prefix), str(prefix), read_only=True)
+
+
+def prepare_directory(path: Path, kind: DirectoryKind, fs_group: int | None) -> None:
+    """Create the directory as the kubelet leaves it: an emptyDir 0777, a claim's fresh volume root's 0755; with
+    an fsGroup it becomes that group's, group-writable and setgid (volume ownership management), and a claim
+    another pod set up keeps what it has otherwise."""
+    if not path.exists():
+        path.mkdir(parents=True)
+        os.chmod(path, {DirectoryKind.EMPTY_DIR: 0o777, DirectoryKind.CLAIM: 0o755, DirectoryKind.FILES: 0o755}[kind])
+    if fs_group is not None:
+        os.chown(path, 0, int(fs_group))
+        os.chmod(path, path.stat().st_mode & 0o7777 | (0o2050 if kind == DirectoryKind.FILES else 0o2070))
 
 
 def command_of(container: dict[str, Any], image: ImageConfig) -> list[str]:
@@ -143,13 +155,15 @@ class ProcessRuntime:
         name = container["name"]
         pod_dir.mkdir(parents=True, exist_ok=True)
         plan = plan_volumes(lookup, pod, container, str(pod_dir), str(self.config.state_dir / "claims"))
-        for directory in plan.directories:
-            Path(directory).mkdir(parents=True, exist_ok=True)
-            os.chmod(directory, 0o777)  # emptyDir's mode; fsGroup ownership is not applied
+        fs_group = ((pod.get("spec") or {}).get("securityContext") or {}).get("fsGroup")
+        for directory, kind in plan.directories.items():
+            prepare_directory(Path(directory), kind, fs_group)
         for path, data in plan.files.items():
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             Path(path).write_bytes(data)
             os.chmod(path, 0o644)
+            if fs_group is not None:
+                os.chown(path, 0, int(fs_group))
         uid, gid, groups = _ids(pod, container, self.image)
         env = {"HOME": self.image.homes.get(uid, "/root" if uid == 0 else "/"), "HOSTNAME": pod["metadata"]["name"]}
         env.update(container_env(lookup, pod, container, self.image.env))

@@ -3,19 +3,20 @@
 An emptyDir is a directory of the pod (`medium: Memory` too); a persistentVolumeClaim is one directory per claim,
 shared by every pod that mounts it (as a ReadWriteMany volume; access modes are not enforced); Secret,
 ConfigMap and projected volumes are files the runtime writes into a directory of the pod, read-only in the
-container; hostPath is the host's path. See https://kubernetes.io/docs/concepts/storage/volumes/.
+container; hostPath is the host's path (never created). See https://kubernetes.io/docs/concepts/storage/volumes/.
 """
 
 from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import PurePosixPath
 from typing import Any
 
 from devcluster.runtime.env import CONFIGMAPS_KEY, SECRETS_KEY, Lookup, SetupError
 
-__all__ = ["Mount", "VolumeError", "VolumePlan", "plan_volumes"]
+__all__ = ["DirectoryKind", "Mount", "VolumeError", "VolumePlan", "plan_volumes"]
 
 
 class VolumeError(SetupError):
@@ -32,11 +33,20 @@ class Mount:
     tmpfs: bool = False
 
 
+class DirectoryKind(StrEnum):
+    """What a volume directory is, which decides its mode and ownership (the kubelet's, with fsGroup)."""
+
+    EMPTY_DIR = "emptyDir"
+    CLAIM = "persistentVolumeClaim"
+    FILES = "files"
+
+
 @dataclass(frozen=True)
 class VolumePlan:
-    """Directories to create, files to write (host path -> bytes), and bind mounts in the order to make them."""
+    """Directories to create (and their kind), files to write (host path -> bytes), and bind mounts in the order
+    to make them."""
 
-    directories: tuple[str, ...] = ()
+    directories: dict[str, DirectoryKind] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
     mounts: tuple[Mount, ...] = ()
 
@@ -88,7 +98,7 @@ def plan_volumes(
     `claims_dir/<namespace>/<claim>` a claim's."""
     namespace = pod["metadata"]["namespace"]
     volumes = {v["name"]: v for v in (pod.get("spec") or {}).get("volumes") or []}
-    directories: list[str] = []
+    directories: dict[str, DirectoryKind] = {}
     files: dict[str, bytes] = {}
     mounts: list[Mount] = []
     for volume_mount in container.get("volumeMounts") or []:
@@ -97,24 +107,28 @@ def plan_volumes(
             raise VolumeError(f'volumeMount "{volume_mount["name"]}" names no volume of the pod')
         read_only = bool(volume_mount.get("readOnly"))
         content = _volume_files(lookup, namespace, volume)
+        kind: DirectoryKind | None = None
         if volume.get("persistentVolumeClaim") is not None:
             source = f"{claims_dir}/{namespace}/{_safe(volume['persistentVolumeClaim']['claimName'])}"
             read_only = read_only or bool(volume["persistentVolumeClaim"].get("readOnly"))
+            kind = DirectoryKind.CLAIM
         elif volume.get("hostPath") is not None:
             source = volume["hostPath"]["path"]
         elif volume.get("emptyDir") is not None or content is not None:
             source = f"{pod_dir}/volumes/{_safe(volume['name'])}"
+            kind = DirectoryKind.EMPTY_DIR
             if content is not None:
-                read_only = True
+                read_only, kind = True, DirectoryKind.FILES
                 files.update({f"{source}/{_safe(path)}": data for path, data in content.items()})
         else:
             kinds = sorted(key for key in volume if key != "name")
             raise VolumeError(f'volume "{volume["name"]}" of type {kinds} is not supported by the process runtime')
-        if source not in directories:
-            directories.append(source)
         if volume_mount.get("subPath"):
+            if kind is not None:
+                directories.setdefault(source, kind)
             source = f"{source}/{_safe(volume_mount['subPath'])}"
-            directories.append(source)
+        if kind is not None:
+            directories.setdefault(source, kind)
         mounts.append(Mount(source, volume_mount["mountPath"], read_only))
     mounts.sort(key=lambda m: len(PurePosixPath(m.target).parts))
-    return VolumePlan(tuple(directories), files, tuple(mounts))
+    return VolumePlan(directories, files, tuple(mounts))

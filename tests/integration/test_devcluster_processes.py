@@ -75,7 +75,7 @@ def test_environment_volumes_probes_and_a_service(cluster: DevCluster, namespace
     script = ('echo "$MSG" > /shared/$POD && cp /etc/page/page /tmp/copied && touch /oops || echo read-only root;'
               ' id -u; cd /shared && exec python -m http.server "$PORT"')
     spec = {
-        "securityContext": {"runAsUser": 10001, "runAsGroup": 10001},
+        "securityContext": {"runAsUser": 10001, "runAsGroup": 10001, "fsGroup": 10001},
         "containers": [container(
             script,
             ports=[{"name": "http", "containerPort": 8000}],
@@ -113,6 +113,16 @@ def test_environment_volumes_probes_and_a_service(cluster: DevCluster, namespace
     for _ in range(4):
         assert requests.get(f"http://127.0.0.1:{node_port}/web-b", timeout=10, headers={"Connection": "close"}).ok
     assert all("GET /web-b" in log(cluster, namespace, n) for n in ("web-a", "web-b"))
+
+    # Without an fsGroup a fresh claim's root directory is root's: user 10001 cannot write there.
+    fresh = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "fresh"},
+             "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "1Gi"}}}}
+    cluster.call("POST", f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", fresh)
+    create_pod(cluster, namespace, "no-group", {"securityContext": {"runAsUser": 10001}, "containers": [
+        container("touch /fresh/x || echo denied; exec sleep 100",
+                  volumeMounts=[{"name": "fresh", "mountPath": "/fresh"}])],
+        "volumes": [{"name": "fresh", "persistentVolumeClaim": {"claimName": "fresh"}}]})
+    wait_for(lambda: "denied" in log(cluster, namespace, "no-group"), "the write to be refused")
 
     # A terminating pod leaves the Service at once; SIGTERM ends it and the pod goes.
     cluster.call("DELETE", f"/api/v1/namespaces/{namespace}/pods/web-a")

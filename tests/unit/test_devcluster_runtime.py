@@ -17,7 +17,7 @@ from devcluster.runtime.pods import restart_delay
 from devcluster.runtime.probes import Probe
 from devcluster.runtime.proxy import endpoints
 from devcluster.runtime.runtime import command_of
-from devcluster.runtime.volumes import Mount, VolumeError, plan_volumes
+from devcluster.runtime.volumes import DirectoryKind, Mount, VolumeError, plan_volumes
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 HELM = PROJECT_ROOT / ".tools" / "helm"
@@ -133,7 +133,17 @@ def test_volume_plan() -> None:
     )
     assert plan.files == {"/pods/p1/volumes/creds/db/pw": b"s3cret", "/pods/p1/volumes/all/level": b"debug",
                           "/pods/p1/volumes/all/MODE": b"fast"}
-    assert set(plan.directories) >= {"/claims/apps/shared", "/claims/apps/shared/one", "/pods/p1/volumes/tmp"}
+    assert plan.directories == {
+        "/claims/apps/shared": DirectoryKind.CLAIM, "/claims/apps/shared/one": DirectoryKind.CLAIM,
+        "/pods/p1/volumes/tmp": DirectoryKind.EMPTY_DIR, "/pods/p1/volumes/creds": DirectoryKind.FILES,
+        "/pods/p1/volumes/all": DirectoryKind.FILES,
+    }
+
+
+def test_host_paths_are_mounted_not_created() -> None:
+    pod = make_pod(volumes=[{"name": "host", "hostPath": {"path": "/srv/data"}}])
+    plan = plan_volumes(lookup, pod, {"volumeMounts": [{"name": "host", "mountPath": "/data"}]}, "/p", "/c")
+    assert plan.mounts == (Mount("/srv/data", "/data", False),) and plan.directories == {}
 
 
 @pytest.mark.parametrize(("volume", "message"), [

@@ -17,7 +17,7 @@ from devcluster.meta import now
 from devcluster.runtime.containers import ContainerProcess, ContainerSpec
 from devcluster.runtime.probes import Probe, ProbeKind, Target, run_probe
 
-__all__ = ["BACKOFF_CAP_SECONDS", "ContainerRun", "PodRun", "RestartPolicy", "restart_delay"]
+__all__ = ["ContainerRun", "PodRun", "RestartPolicy", "restart_delay"]
 
 BACKOFF_BASE_SECONDS = 10.0
 BACKOFF_CAP_SECONDS = 300.0

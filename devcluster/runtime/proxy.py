@@ -11,6 +11,7 @@ import itertools
 import select
 import socket
 import socketserver
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -114,10 +115,10 @@ class ServiceProxy:
         self._endpoint = endpoint
         self._interval = interval
         self._listeners: dict[tuple[str, str, int], _Listener] = {}
-        self._counters: dict[tuple[str, str, int], itertools.count[int]] = {}
+        self._counters: dict[Any, itertools.count[int]] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="devcluster-kube-proxy", daemon=True)
-        self.errors: dict[tuple[str, str, int], str] = {}
+        self._failed: set[tuple[str, str, int]] = set()
 
     def start(self) -> None:
         self._thread.start()
@@ -156,7 +157,7 @@ class ServiceProxy:
             listener.shutdown()
             listener.server_close()
         for key, port in wanted.items():
-            if key in self._listeners or key in self.errors:
+            if key in self._listeners or key in self._failed:
                 continue
             namespace, name, node_port = key
             target = port.get("targetPort", port.get("port"))
@@ -169,7 +170,9 @@ class ServiceProxy:
             try:
                 listener = _Listener(node_port, choose)
             except OSError as exc:
-                self.errors[key] = str(exc)
+                self._failed.add(key)
+                where = f"nodePort {node_port} of service {namespace}/{name}"
+                sys.stderr.write(f"devcluster: cannot serve {where}: {exc}\n")
                 continue
             threading.Thread(target=listener.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
             self._listeners[key] = listener

@@ -10,11 +10,13 @@ from django.db import models
 
 from controlplane.choices import EventType, Flavour
 from controlplane.fields import EncryptedTextField
+from controlplane.image_policy import ImagePolicy, parse_policy
 from controlplane.kubeconfig import validate_kubeconfig
 from controlplane.validators import (
     validate_dns1123_label,
     validate_dns1123_subdomain,
     validate_domain_list,
+    validate_image_policy,
     validate_pem_bundle,
 )
 
@@ -95,6 +97,11 @@ class ManagedCluster(models.Model):
     )
     gateway_api = models.BooleanField(default=True, help_text="Whether the cluster serves the Gateway API.")
     trusted_ca_pem = models.TextField(blank=True, max_length=256 * 1024, validators=[validate_pem_bundle])
+    image_policy = models.JSONField(
+        null=True, blank=True, validators=[validate_image_policy],
+        help_text="Whether tenants may override gateway images here, from which repositories, and whether a digest "
+        "is required; null follows the platform setting (GATEWAY_IMAGE_OVERRIDES).",
+    )
 
     reachable = models.BooleanField(null=True, editable=False)
     kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)
@@ -122,6 +129,12 @@ class ManagedCluster(models.Model):
     def route_domains(self) -> tuple[str, ...]:
         """Where route hosts may live: the base domain first, then the allowed domains."""
         return (self.base_domain, *self.allowed_route_domains)
+
+    def effective_image_policy(self) -> ImagePolicy:
+        """The cluster's own image policy, else the platform's (GATEWAY_IMAGE_*)."""
+        if self.image_policy is None:
+            return settings.GATEWAY_IMAGE_POLICY
+        return parse_policy(self.image_policy, f"cluster {self.name}'s image_policy")
 
 
 class FleetSample(models.Model):

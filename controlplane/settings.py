@@ -8,6 +8,7 @@ from controlplane.catalog_store_env import catalog_s3_env
 from controlplane.crypto import validate_keys
 from controlplane.database_env import database_config
 from controlplane.env import env_bool, env_choice, env_int, env_list, env_path, env_required, env_str, env_url
+from controlplane.image_policy_env import image_policy_env
 from controlplane.tasks import TaskName
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -229,6 +230,10 @@ GATEWAY_DRIFT_DETECTION = env_choice("GATEWAY_DRIFT_DETECTION", "enabled", ("ena
 # seccomp profile, and no value can add them, so `restricted` refuses it. OpenShift namespaces get no label:
 # their pods are admitted by SCCs, and OpenShift's label syncer manages the Pod Security labels.
 GATEWAY_POD_SECURITY = env_choice("GATEWAY_POD_SECURITY", "baseline", ("baseline", "privileged", "restricted", "none"))
+# Whether tenants may override their release's images (platform admins always may), from which repositories
+# (exact, a prefix ending in `/`, or `*`), and whether a digest is required; a cluster's `image_policy` overrides
+# this. See controlplane.image_policy.
+GATEWAY_IMAGE_POLICY = image_policy_env()
 
 LOGGING = {
     "version": 1,

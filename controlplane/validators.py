@@ -7,10 +7,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from controlplane.image_policy import PolicyError, parse_policy
+
 __all__ = [
     "validate_dns1123_label",
     "validate_dns1123_subdomain",
     "validate_domain_list",
+    "validate_image_policy",
     "validate_labels",
     "validate_pem_bundle",
     "validate_printable",
@@ -97,3 +100,13 @@ def validate_pem_bundle(value: str) -> None:
             "Expected one or more PEM certificates (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----).",
             code="invalid_pem",
         )
+
+
+def validate_image_policy(value: Any) -> None:
+    """A cluster's image policy (see ``controlplane.image_policy.parse_policy``)."""
+    if value is None:
+        return
+    try:
+        parse_policy(value, "the cluster")
+    except PolicyError as exc:
+        raise ValidationError(str(exc), code="invalid_image_policy") from None

@@ -2,7 +2,9 @@
 
 from django.db import models
 
-__all__ = ["DatabaseProvider", "Phase", "PlanAction", "PlanStatus", "ReleaseReason", "ReleaseStatus"]
+__all__ = [
+    "DatabaseProvider", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus", "ReleaseReason", "ReleaseStatus",
+]
 
 
 class Phase(models.TextChoices):
@@ -44,3 +46,11 @@ class ReleaseReason(models.TextChoices):
     """Why a release is still Pending: its remote chart could not be pulled (retried with backoff)."""
 
     CHART_UNAVAILABLE = "ChartUnavailable"
+
+
+class ImagePolicyReason(models.TextChoices):
+    """The reasons of a gateway's ImagePolicy condition."""
+
+    ALLOWED = "Allowed"
+    NOT_ALLOWED = "NotAllowed"
+    RELEASE_IMAGES = "ReleaseImages"

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models.functions import Upper
 
 from controlplane.fields import EncryptedTextField
+from controlplane.image_policy import provenance_problem
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
 from controlplane.models import EventRecord, ManagedCluster, SpecResource
 from controlplane.validators import (
@@ -50,10 +51,12 @@ def validate_gateway_name(value: str) -> None:
 
 
 class GatewayRelease(models.Model):
-    """A chart release gateways run: a chart (local path or ``oci://``), its pinned version, and values overrides.
+    """The software gateways run: a chart (local path or ``oci://``), its pinned version, the gateway and supervisor
+    images (one provenance unless ``allow_mixed_provenance``; may be pinned by digest), and values overrides.
 
-    The chart, version and values never change once created (a new release is a new row), so a worker
-    may cache the pulled chart by reference and version. ``status`` is written by the worker that
+    A release without images (the bootstrap default, or one from before releases carried them) leaves the images
+    to its gateways. The chart, version, images and values never change once created (a new release is a new
+    row), so a worker may cache the pulled chart by reference and version. ``status`` is written by the worker that
     first loads the chart: Ready, or Invalid with ``message``; while a remote chart cannot be pulled it stays
     Pending with ``reason`` ChartUnavailable (retried, never Invalid for that). Exactly one release is the
     ``default``, which new gateways get.
@@ -64,6 +67,13 @@ class GatewayRelease(models.Model):
     chart = models.CharField(max_length=512, help_text="A local chart directory or .tgz, or oci://...")
     version = models.CharField(max_length=64, blank=True, help_text="Required for oci:// unless pinned by digest.")
     values = models.JSONField(default=dict, blank=True, help_text="Values overrides; only keys the chart has.")
+    image = models.CharField(max_length=512, blank=True, validators=[validate_image],
+                             help_text="The gateway image its gateways run (unless one overrides it).")
+    supervisor_image = models.CharField(max_length=512, blank=True, validators=[validate_image],
+                                        help_text="The supervisor image its gateways run (unless one overrides it).")
+    allow_mixed_provenance = models.BooleanField(
+        default=False, help_text="Accept images from different registries or namespaces (audited)."
+    )
     default = models.BooleanField(default=False, help_text="New gateways get the default release.")
     status = models.CharField(
         max_length=16, choices=ReleaseStatus.choices, default=ReleaseStatus.PENDING, editable=False
@@ -94,6 +104,15 @@ class GatewayRelease(models.Model):
             raise ValidationError({"version": problem})
         if not isinstance(self.values, dict):
             raise ValidationError({"values": "Values overrides must be a JSON object."})
+        if bool(self.image) != bool(self.supervisor_image):
+            missing = "supervisor_image" if self.image else "image"
+            raise ValidationError({missing: "A release names both images, or neither (its gateways then name them)."})
+        mixed = provenance_problem(self.image, self.supervisor_image) if self.image else None
+        if mixed and not self.allow_mixed_provenance:
+            raise ValidationError({"supervisor_image": ValidationError(
+                f"{mixed} A platform admin may allow it with allow_mixed_provenance (audited).",
+                code="mixed_provenance",
+            )})
         if self.default and self.status == ReleaseStatus.INVALID:
             raise ValidationError({"default": "An Invalid release cannot be the default."})
         defaults = local_chart_defaults(self.chart)
@@ -121,8 +140,9 @@ class Gateway(SpecResource):
     # after the release) are too. Gateways installed before that keep their name as the release name.
     helm_release_name = models.CharField(max_length=53, editable=False, default="")
 
-    image = models.CharField(max_length=512, validators=[validate_image])
-    supervisor_image = models.CharField(max_length=512, validators=[validate_image])
+    # Overrides of the release's images, where the image policy allows them ("" runs the release's).
+    image = models.CharField(max_length=512, blank=True, validators=[validate_image])
+    supervisor_image = models.CharField(max_length=512, blank=True, validators=[validate_image])
     route_enabled = models.BooleanField(default=True)
     route_host = models.CharField(max_length=253, blank=True, validators=[validate_dns1123_subdomain])
     # The host the route really gets (explicit or default), None without a route: unique per cluster.
@@ -152,6 +172,9 @@ class Gateway(SpecResource):
     release_revision = models.PositiveIntegerField(default=0, editable=False)
     release_status = models.CharField(max_length=32, blank=True, editable=False)
     chart_version = models.CharField(max_length=64, blank=True, editable=False)
+    # The images Helm's record of the deployed revision makes the chart run (observed).
+    deployed_image = models.CharField(max_length=512, blank=True, editable=False)
+    deployed_supervisor_image = models.CharField(max_length=512, blank=True, editable=False)
     # The release last seen deployed and converged (observed), as opposed to ``release`` (desired).
     deployed_release = models.ForeignKey(
         GatewayRelease, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
@@ -203,6 +226,18 @@ class Gateway(SpecResource):
         if not self.route_enabled:
             return None
         return (self.route_host or default_route_host(self.namespace, self.cluster.base_domain)).lower()
+
+    def desired_images(self, release: GatewayRelease | None = None) -> tuple[str, str]:
+        """The images the gateway should run: each override, else its release's ("" when neither names one)."""
+        release = release if release is not None else self.release
+        return (
+            self.image or (release.image if release else ""),
+            self.supervisor_image or (release.supervisor_image if release else ""),
+        )
+
+    @property
+    def image_overridden(self) -> bool:
+        return bool(self.image or self.supervisor_image)
 
     @property
     def helm_release(self) -> str:

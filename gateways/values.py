@@ -88,13 +88,17 @@ class GatewaySpec:
     has_external_db: bool = False
 
     @classmethod
-    def from_gateway(cls, gateway: Any, release: str | None = None) -> GatewaySpec:
-        """Read a Gateway-like object (model instance or anything with the same attribute names)."""
+    def from_gateway(
+        cls, gateway: Any, release: str | None = None, images: tuple[str, str] | None = None
+    ) -> GatewaySpec:
+        """Read a Gateway-like object (model instance or anything with the same attribute names); ``images`` are
+        the ones it should run (its overrides, else its chart release's), by default its own fields."""
+        image, supervisor_image = images or (gateway.image, gateway.supervisor_image)
         return cls(
             namespace=gateway.namespace,
             release=release or gateway.helm_release,
-            image=gateway.image,
-            supervisor_image=gateway.supervisor_image,
+            image=image,
+            supervisor_image=supervisor_image,
             route_enabled=bool(gateway.route_enabled),
             route_host=gateway.route_host or "",
             oidc_issuer=gateway.oidc_issuer or "",
@@ -182,13 +186,15 @@ def trusted_ca_unmounted(spec: GatewaySpec, cluster: ClusterFacts) -> str | None
     return None
 
 
-def image_values(reference: str) -> dict[str, str]:
+def image_values(reference: str, what: str = "image") -> dict[str, str]:
     """`{"repository", "tag"}` such that the chart's `printf "%s:%s" repository tag` is the reference.
 
     - `repo` → (`repo`, `latest`); `repo:tag` and `host:5000/repo:tag` → (`…/repo`, `tag`);
     - `repo@algo:hex` and `repo:tag@algo:hex` → (`repo@algo` or `repo:tag@algo`, `hex`): the
       digest's own colon is the one printf puts back, so the digest survives and is never `:latest`.
     """
+    if not reference:
+        raise ValuesError(f"No {what}: neither the gateway nor its release names one.")
     try:
         ref = parse_image_ref(reference)
     except InvalidImageRefError as exc:
@@ -281,8 +287,8 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
         raise ValuesError("OIDC settings need an issuer; without one they would be silently ignored.")
 
     values: dict[str, Any] = {
-        "image": image_values(spec.image),
-        "supervisor": {"image": image_values(spec.supervisor_image)},
+        "image": image_values(spec.image, "gateway image"),
+        "supervisor": {"image": image_values(spec.supervisor_image, "supervisor image")},
     }
     if server:
         values["server"] = server

@@ -10,3 +10,6 @@ os.environ.setdefault("CELERY_BROKER_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("CACHE_URL", "redis://127.0.0.1:6379/13")
 # The fast mirror chart, chosen explicitly (production defaults to the upstream chart over oci://).
 os.environ.setdefault("GATEWAY_CHART", str(Path(__file__).resolve().parent / "charts" / "gateway"))
+# Tenants' tests name their own images: allow overrides from any repository (production denies them by default).
+os.environ.setdefault("GATEWAY_IMAGE_OVERRIDES", "allow")
+os.environ.setdefault("GATEWAY_IMAGE_REPOSITORIES", "*")

@@ -16,10 +16,11 @@ from controlplane.api.errors import Conflict
 from controlplane.api.fields import StrictCharField
 from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
-from controlplane.api.serializers import ModelCleanSerializer
+from controlplane.api.serializers import ModelCleanSerializer, NestedObjectSerializer
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.image_policy import OverrideMode
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
 
@@ -48,6 +49,17 @@ class ClusterStatusSerializer(serializers.Serializer):
     message = StrictCharField(source="probe_message", read_only=True)
 
 
+class ImagePolicySerializer(NestedObjectSerializer):
+    overrides = serializers.ChoiceField(choices=[m.value for m in OverrideMode],
+                                        help_text="Whether tenants may override their release's images here.")
+    repositories = serializers.ListField(
+        child=StrictCharField(max_length=512), required=False, max_length=64,
+        help_text="With overrides allowed: the repositories tenants may use, each exact (registry/path), a prefix "
+        "ending in '/', or '*' for any.",
+    )
+    require_digest = serializers.BooleanField(required=False, help_text="Whether an override must be digest-pinned.")
+
+
 class ClusterSerializer(ModelCleanSerializer):
     schema_description = (
         "A Kubernetes or OpenShift cluster gateways are installed on, reached with the kubeconfig given at "
@@ -60,6 +72,11 @@ class ClusterSerializer(ModelCleanSerializer):
         child=StrictCharField(max_length=253), required=False, max_length=32,
         help_text="Domains, besides base_domain, under which gateway route hosts may be placed.",
     )
+    image_policy = ImagePolicySerializer(
+        required=False, allow_null=True,
+        help_text="The cluster's image policy; null follows the platform setting (GATEWAY_IMAGE_OVERRIDES). A change "
+        "that no longer allows a running gateway's image leaves it running, with ImagePolicy=False (NotAllowed).",
+    )
     status = ClusterStatusSerializer(source="*", read_only=True)
     immutable_fields = ("name",)
 
@@ -67,7 +84,7 @@ class ClusterSerializer(ModelCleanSerializer):
         model = ManagedCluster
         fields = (
             "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
-            "trusted_ca_pem", "status", "created_at", "updated_at",
+            "trusted_ca_pem", "image_policy", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 

@@ -26,6 +26,7 @@ COLUMNS = (
     "labels", "release__name", "generation", "phase", "conditions", "observed_generation", "route_address",
     "release_name", "release_revision", "release_status", "chart_version", "deployed_release__name",
     "failure_count", "next_attempt_at", "deletion_requested_at", "created_at", "updated_at",
+    "release__image", "release__supervisor_image", "deployed_image", "deployed_supervisor_image",
 )
 
 
@@ -65,6 +66,11 @@ def represent(row: dict[str, Any], zone: tzinfo) -> dict[str, Any]:
         "suspended": row["suspended"],
         "labels": {str(key): None if value is None else str(value) for key, value in row["labels"].items()},
         "release": row["release__name"],
+        "desired_images": {
+            "image": row["image"] or row["release__image"] or "",
+            "supervisor_image": row["supervisor_image"] or row["release__supervisor_image"] or "",
+            "overridden": bool(row["image"] or row["supervisor_image"]),
+        },
         "generation": row["generation"],
         "status": {
             "phase": row["phase"],
@@ -78,6 +84,9 @@ def represent(row: dict[str, Any], zone: tzinfo) -> dict[str, Any]:
                 "chart_version": row["chart_version"],
             },
             "deployed_release": row["deployed_release__name"],
+            "deployed_images": {
+                "image": row["deployed_image"], "supervisor_image": row["deployed_supervisor_image"],
+            } if row["deployed_image"] else None,
             "failure_count": row["failure_count"],
             "next_attempt_at": _time(row["next_attempt_at"], zone),
             "deletion_requested_at": _time(row["deletion_requested_at"], zone),

@@ -20,6 +20,8 @@ from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.serializers import ModelCleanSerializer
 from controlplane.api.views import ReconciledModelViewSet
+from controlplane.audit import record
+from controlplane.image_policy import provenance_problem
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import GatewayRelease
 
@@ -51,12 +53,23 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
     values = serializers.DictField(required=False, help_text="Values overrides; only keys the chart has, with its "
                                    "types. The keys the spec maps (images, routes, OIDC, database) win over them.")
     status = ReleaseStatusSerializer(source="*", read_only=True)
-    immutable_fields = ("name", "chart", "version", "values")
+    immutable_fields = ("name", "chart", "version", "values", "image", "supervisor_image", "allow_mixed_provenance")
 
     class Meta:
         model = GatewayRelease
-        fields = ("id", "name", "chart", "version", "values", "default", "status", "created_at", "updated_at")
+        fields = (
+            "id", "name", "chart", "version", "image", "supervisor_image", "allow_mixed_provenance", "values",
+            "default", "status", "created_at", "updated_at",
+        )
         read_only_fields = ("id", "created_at", "updated_at")
+        extra_kwargs = {
+            "image": {"help_text": "The gateway image (any reference form, kept exactly; may be pinned by digest). "
+                      "New gateways and rollouts to this release run it, unless a gateway overrides it."},
+            "supervisor_image": {"help_text": "The supervisor image: from the same registry and repository namespace "
+                                 "as the gateway image, unless allow_mixed_provenance."},
+            "allow_mixed_provenance": {"help_text": "Accept images from different registries or namespaces (mixed "
+                                       "provenance is otherwise a 400). Audited."},
+        }
 
     def _save(self, write: Any) -> GatewayRelease:
         with transaction.atomic():
@@ -72,6 +85,8 @@ RELEASE_EXAMPLE = OpenApiExample(
     "The upstream chart, pinned, with one override",
     request_only=True,
     value={"name": "openshell-0-7-0", "chart": "oci://ghcr.io/nvidia/openshell/helm-chart", "version": "0.7.0",
+           "image": "ghcr.io/nvidia/openshell/gateway:0.7.0",
+           "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:0.7.0@sha256:" + "0" * 64,
            "values": {"networkPolicy": {"enabled": True}}},
 )
 
@@ -94,6 +109,13 @@ class GatewayReleaseViewSet(ReconciledModelViewSet):
     filterset_class = ReleaseFilter
     search_fields = ("name", "chart")
     ordering_fields = ("name", "created_at")
+
+    def perform_create(self, serializer: Any) -> None:
+        super().perform_create(serializer)
+        release = serializer.instance
+        mixed = provenance_problem(release.image, release.supervisor_image) if release.image else None
+        if release.allow_mixed_provenance and mixed:
+            record(self.request.user, "allow_mixed_provenance", release, {"problem": mixed})
 
     def perform_destroy(self, instance: GatewayRelease) -> None:
         if instance.default:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictSlugRelatedField
+from controlplane.api.permissions import is_platform_admin
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
 from controlplane.models import ManagedCluster
 from gateways.choices import DatabaseProvider, Phase
-from gateways.models import ROUTE_HOST_CONSTRAINT, Gateway, GatewayEvent
+from gateways.image_rules import image_errors
+from gateways.models import ROUTE_HOST_CONSTRAINT, Gateway, GatewayEvent, GatewayRelease
 
 __all__ = ["GatewayEventSerializer", "GatewaySerializer"]
 
@@ -44,6 +47,29 @@ class ReleaseSerializer(serializers.Serializer):
     chart_version = StrictCharField(read_only=True)
 
 
+class DeployedImagesSerializer(serializers.Serializer):
+    image = StrictCharField(source="deployed_image", read_only=True)
+    supervisor_image = StrictCharField(source="deployed_supervisor_image", read_only=True)
+
+
+class DesiredImagesSerializer(serializers.Serializer):
+    image = StrictCharField(read_only=True)
+    supervisor_image = StrictCharField(read_only=True)
+    overridden = serializers.BooleanField(read_only=True, help_text="Whether the gateway overrides its release's "
+                                          "images (as the image policy allows).")
+
+
+def desired_images(gateway: Gateway) -> dict[str, Any]:
+    image, supervisor_image = gateway.desired_images()
+    return {"image": image, "supervisor_image": supervisor_image, "overridden": gateway.image_overridden}
+
+
+def deployed_images(gateway: Gateway) -> dict[str, str] | None:
+    if not gateway.deployed_image:
+        return None
+    return {"image": gateway.deployed_image, "supervisor_image": gateway.deployed_supervisor_image}
+
+
 class GatewayStatusSerializer(serializers.Serializer):
     phase = serializers.ChoiceField(choices=Phase.choices, read_only=True)
     conditions = ConditionSerializer(many=True, read_only=True)
@@ -52,10 +78,23 @@ class GatewayStatusSerializer(serializers.Serializer):
     release = ReleaseSerializer(source="*", read_only=True)
     deployed_release = StrictCharField(source="deployed_release.name", read_only=True, allow_null=True,
                                        help_text="The chart release last deployed and converged (observed).")
+    deployed_images = serializers.SerializerMethodField(
+        help_text="The images the deployed revision runs, from Helm's record; null until one is seen."
+    )
     failure_count = StrictIntegerField(read_only=True)
     next_attempt_at = serializers.DateTimeField(allow_null=True, read_only=True)
     deletion_requested_at = serializers.DateTimeField(allow_null=True, read_only=True)
 
+    @extend_schema_field(DeployedImagesSerializer(allow_null=True))
+    def get_deployed_images(self, gateway: Gateway) -> dict[str, str] | None:
+        return deployed_images(gateway)
+
+
+IMAGE_HELP = (
+    "Overrides the release's {what} image (omit or \"\" to run the release's). Tenants may override only where the "
+    "image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's image_policy); any reference form is kept "
+    "exactly (tag, digest, tag@digest, a registry with a port)."
+)
 
 _NESTED_DEFAULTS: dict[str, dict[str, Any]] = {
     "route": {"route_enabled": False, "route_host": ""},
@@ -87,6 +126,9 @@ class GatewaySerializer(ModelCleanSerializer):
     release = StrictCharField(source="release.name", read_only=True, allow_null=True,
                               help_text="The chart release to run (desired); new gateways get the default, "
                               "rollouts change it.")
+    desired_images = serializers.SerializerMethodField(
+        help_text="The images the gateway should run: its overrides, else its release's."
+    )
     status = GatewayStatusSerializer(source="*", read_only=True)
 
     immutable_fields = ("name", "cluster")
@@ -105,9 +147,28 @@ class GatewaySerializer(ModelCleanSerializer):
         model = Gateway
         fields = (
             "id", "name", "owner", "cluster", "namespace", "image", "supervisor_image", "route", "oidc",
-            "database", "suspended", "labels", "release", "generation", "status", "created_at", "updated_at",
+            "database", "suspended", "labels", "release", "desired_images", "generation", "status", "created_at",
+            "updated_at",
         )
         read_only_fields = ("id", "namespace", "generation", "created_at", "updated_at")
+        extra_kwargs = {
+            "image": {"help_text": IMAGE_HELP.format(what="gateway")},
+            "supervisor_image": {"help_text": IMAGE_HELP.format(what="supervisor")},
+        }
+
+    @extend_schema_field(DesiredImagesSerializer)
+    def get_desired_images(self, gateway: Gateway) -> dict[str, Any]:
+        return desired_images(gateway)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The model's rules, then the images': the policy (for tenants), a missing image, mixed provenance."""
+        attrs = super().validate(attrs)
+        candidate = self.build_candidate(attrs)
+        release = candidate.release if candidate.release_id else GatewayRelease.current_default()
+        errors = image_errors(candidate, release, admin=is_platform_admin(self.context["request"].user))
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
 
     def to_internal_value(self, data: Any) -> Any:
         cleared: dict[str, Any] = {}

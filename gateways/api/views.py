@@ -61,8 +61,6 @@ GATEWAY_EXAMPLE = OpenApiExample(
     value={
         "name": "edge",
         "cluster": "east",
-        "image": "ghcr.io/nvidia/openshell/gateway:1.2.3",
-        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor@sha256:" + "0" * 64,
         "route": {"host": "edge.apps.example.com"},
         "oidc": {"issuer": "https://id.example.com", "audience": "openshell", "roles_claim": "groups"},
         "database": {"provider": "external", "uri": "postgresql://gw:secret@db.example.com/gw"},
@@ -71,9 +69,21 @@ GATEWAY_EXAMPLE = OpenApiExample(
 )
 
 
+GATEWAY_IMAGES_EXAMPLE = OpenApiExample(
+    "A gateway overriding its release's images (where the image policy allows it)",
+    request_only=True,
+    value={
+        "name": "canary",
+        "cluster": "east",
+        "image": "ghcr.io/nvidia/openshell/gateway:1.2.4",
+        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor@sha256:" + "0" * 64,
+    },
+)
+
+
 @crud_operation_ids(
     "gateways",
-    create={"examples": [GATEWAY_EXAMPLE]},
+    create={"examples": [GATEWAY_EXAMPLE, GATEWAY_IMAGES_EXAMPLE]},
     destroy={
         "responses": {202: GatewaySerializer},
         "description": "Marks the gateway Deleting; a worker uninstalls it, then removes the record.",

@@ -50,14 +50,15 @@ def test_would_be_gateway_plan_saves_no_gateway_and_stores_its_spec_encrypted(al
 
 
 def test_a_spec_named_like_an_own_gateway_plans_a_change_of_it(alice_api, created) -> None:
-    response = alice_api.post("/api/v1/gateways/plan/", body(image="ghcr.io/nvidia/openshell/gateway:2.0.0"),
+    response = alice_api.post("/api/v1/gateways/plan/", body(image="registry.example.com:5000/openshell/gateway:2.0.0"),
                               format="json")
     assert response.status_code == 202, response.content
     plan = GatewayPlan.objects.get(pk=response.json()["id"])
     spec = json.loads(plan.spec)
     assert str(plan.gateway_id) == created["id"] and spec["namespace"] == created["namespace"]
-    assert spec["image"] == "ghcr.io/nvidia/openshell/gateway:2.0.0"
-    assert Gateway.objects.get(pk=created["id"]).image == "ghcr.io/nvidia/openshell/gateway:1.2.3", "nothing saved"
+    assert spec["image"] == "registry.example.com:5000/openshell/gateway:2.0.0"
+    saved = Gateway.objects.get(pk=created["id"]).image
+    assert saved == "registry.example.com:5000/openshell/gateway:1.2.3", "nothing saved"
 
 
 @pytest.mark.parametrize(

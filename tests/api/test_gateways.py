@@ -17,7 +17,7 @@ def body(**overrides: object) -> dict:
     return {
         "name": "edge",
         "cluster": "east",
-        "image": "ghcr.io/nvidia/openshell/gateway:1.2.3",
+        "image": "registry.example.com:5000/openshell/gateway:1.2.3",
         "supervisor_image": f"registry.example.com:5000/openshell/supervisor@{DIGEST}",
         **overrides,
     }
@@ -47,9 +47,10 @@ def test_create_assigns_namespace_owner_and_generation(created, alice) -> None:
 def test_spec_change_bumps_generation_and_noop_does_not(alice_api, created) -> None:
     same = alice_api.patch(url(created), {"image": created["image"], "labels": {}}, format="json")
     assert same.status_code == 200 and same.json()["generation"] == 1
-    changed = alice_api.patch(url(created), {"image": "ghcr.io/nvidia/openshell/gateway:1.2.4"}, format="json")
+    newer = "registry.example.com:5000/openshell/gateway:1.2.4"
+    changed = alice_api.patch(url(created), {"image": newer}, format="json")
     assert changed.status_code == 200 and changed.json()["generation"] == 2
-    again = alice_api.put(url(created), {**body(), "image": "ghcr.io/nvidia/openshell/gateway:1.2.4"}, format="json")
+    again = alice_api.put(url(created), {**body(), "image": newer}, format="json")
     assert again.status_code == 200 and again.json()["generation"] == 2
     removed_route = alice_api.patch(url(created), {"route": None}, format="json")
     assert removed_route.json()["generation"] == 3 and removed_route.json()["route"] is None

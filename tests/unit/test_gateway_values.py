@@ -108,11 +108,16 @@ def test_a_digest_is_never_turned_into_latest(reference: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "reference", ["", "UPPER/case", "repo:", "repo@sha256:short", " repo", "repo:tag:extra", "a/../b", "x" * 600]
+    "reference", ["UPPER/case", "repo:", "repo@sha256:short", " repo", "repo:tag:extra", "a/../b", "x" * 600]
 )
 def test_invalid_image_references_are_values_errors(reference: str) -> None:
     with pytest.raises(ValuesError, match="Invalid image reference"):
         image_values(reference)
+
+
+def test_a_missing_image_is_a_values_error_that_says_so() -> None:
+    with pytest.raises(ValuesError, match="No supervisor image: neither the gateway nor its release names one"):
+        image_values("", "supervisor image")
 
 
 def test_both_images_are_mapped() -> None:

@@ -8,6 +8,7 @@ from django.conf import settings
 
 from gateways.chart_keys import UnknownValuesKeys, check_values_keys
 from gateways.choices import DatabaseProvider, Phase
+from gateways.image_rules import policy_condition
 from gateways.models import Gateway
 from gateways.values import (
     ClusterFacts,
@@ -91,7 +92,8 @@ def build_request(
 ) -> GatewayRequest:
     """The pass's inputs; with ``release``, its values overrides are merged under the spec's values."""
     cluster = gateway.cluster
-    spec, facts = GatewaySpec.from_gateway(gateway), ClusterFacts.from_cluster(cluster)
+    spec = GatewaySpec.from_gateway(gateway, images=gateway.desired_images())
+    facts = ClusterFacts.from_cluster(cluster)
     values, values_error, host = None, None, None
     unavailable = release.unavailable if release is not None else None
     try:
@@ -141,4 +143,5 @@ def build_request(
         release_id=release.release_id if release else None,
         chart_unavailable=unavailable,
         chart_retry_at=release.retry_at if release else None,
+        image_policy=policy_condition(gateway),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from controlplane.image_policy import images_from_values
 from workers.drivers import errors
 from workers.reconcile.gateway import actions
 from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
@@ -223,6 +224,7 @@ def summarise(
     assert view.release is not None
     release = view.release.status
     result.release = release
+    result.deployed_images = images_from_values(view.release.values)
     result.condition(*REACHABLE)
     result.condition(*APIS_SERVED)
     _report_drift(request, detect_drift(request, view), result)

@@ -23,6 +23,12 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, result: PassResult
             conditions, type_=change.type, status=change.status, reason=change.reason,
             message=change.message[:1024], generation=request.generation, now=now,
         )
+    if request.image_policy is not None and not request.deleting:
+        status, reason, message = request.image_policy
+        conditions = set_condition(
+            conditions, type_="ImagePolicy", status=status, reason=reason, message=message[:1024],
+            generation=request.generation, now=now,
+        )
     fields: dict[str, Any] = {"conditions": conditions}
     if result.phase:
         fields["phase"] = result.phase
@@ -37,6 +43,11 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, result: PassResult
             release_revision=result.release.revision,
             release_status=result.release.status,
             chart_version=result.release.chart_version or "",
+        )
+    if result.deployed_images is not None:
+        fields.update(
+            deployed_image=result.deployed_images.image,
+            deployed_supervisor_image=result.deployed_images.supervisor_image,
         )
     applicable = request.values_error is None and request.chart_unavailable is None
     if not request.deleting and not request.suspended and applicable and not result.cluster_outage:

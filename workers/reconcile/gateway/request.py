@@ -103,6 +103,8 @@ class GatewayRequest:
     # Why the release's chart cannot be pulled now, and when the worker tries again (None: the chart is loaded).
     chart_unavailable: str | None = None
     chart_retry_at: datetime | None = None
+    # The gateway's ImagePolicy condition (status, reason, message); None: it overrides no image and never did.
+    image_policy: tuple[str, str, str] | None = None
 
     @property
     def namespace_object_labels(self) -> dict[str, str]:

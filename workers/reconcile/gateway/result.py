@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from controlplane.image_policy import DeployedImages
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.reconcile.events import EventNote
 
@@ -26,6 +27,7 @@ class PassResult:
     events: list[EventNote] = field(default_factory=list)
     route_address: str | None = None
     release: ReleaseStatus | None = None
+    deployed_images: DeployedImages | None = None  # from the deployed revision's values (Helm's record)
     failure_count: int | None = None
     next_attempt_at: datetime | None = None
     requeue_after: float | None = None

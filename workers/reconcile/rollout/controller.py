@@ -22,6 +22,7 @@ from controlplane.choices import EventType
 from controlplane.conditions import set_condition
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.tasks import TaskName
+from gateways.image_rules import disallowed_overrides
 from gateways.models import Gateway, GatewayRelease
 from rollouts.choices import FailurePolicy, RolloutPhase, TargetState
 from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetView, step
@@ -69,11 +70,25 @@ def _view(rollout: Rollout) -> RolloutView:
     )
 
 
-def _move_release(target: RolloutTarget, release_id: Any, expected: Any, now: datetime) -> int | None:
-    """Point the gateway at ``release_id`` if it is still on ``expected``; its new generation, or None."""
+def _dropped_overrides(gateway_id: Any, release_id: Any) -> dict[str, str]:
+    """The image overrides a rollout to ``release_id`` removes: those a tenant's gateway has that its cluster's
+    image policy no longer allows (the release's images replace them; a release without images keeps them)."""
+    gateway = Gateway.objects.select_related("cluster", "owner").filter(pk=gateway_id).first()
+    release = GatewayRelease.objects.filter(pk=release_id).first()
+    if gateway is None or release is None or not release.image or gateway.owner.is_superuser:
+        return {}
+    return {field: "" for field in disallowed_overrides(gateway)}
+
+
+def _move_release(
+    target: RolloutTarget, release_id: Any, expected: Any, now: datetime, forward: bool = True
+) -> int | None:
+    """Point the gateway at ``release_id`` if it is still on ``expected``; its new generation, or None. Moving
+    forward also drops the image overrides the policy no longer allows."""
+    dropped = _dropped_overrides(target.gateway_id, release_id) if forward else {}
     moved = Gateway.objects.filter(pk=target.gateway_id, release_id=expected, deletion_requested_at__isnull=True)
     if not moved.update(release_id=release_id, generation=F("generation") + 1, failure_count=0,
-                        next_attempt_at=None, updated_at=now):
+                        next_attempt_at=None, updated_at=now, **dropped):
         return None
     enqueue_on_commit(TaskName.RECONCILE_GATEWAY, target.gateway_id)
     return Gateway.objects.values_list("generation", flat=True).get(pk=target.gateway_id)
@@ -94,7 +109,7 @@ def _apply_target(rollout: Rollout, target: RolloutTarget, state: str, reason: s
         if target.generation is None:
             target.state, target.reason = TargetState.SKIPPED, "The gateway was deleted"
     elif state == TargetState.ROLLED_BACK:
-        _move_release(target, target.previous_release_id, rollout.target_release_id, now)
+        _move_release(target, target.previous_release_id, rollout.target_release_id, now, forward=False)
         target.finished_at = now
     else:
         target.finished_at = now

@@ -1,0 +1,100 @@
+"""Gateway images against the platform's rules: what a write may set, and the ImagePolicy condition.
+
+The rules themselves are pure (``controlplane.image_policy``); this module reads the gateway's cluster and
+release. Platform admins may override images anywhere; tenants only as their cluster's policy allows. A
+policy that no longer allows a running gateway's override leaves it running, with ``ImagePolicy=False``
+(reason ``NotAllowed``); its next spec change must fix it, and the next rollout removes the override.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from controlplane.conditions import find_condition, set_condition
+from controlplane.image_policy import IMAGE_FIELDS, override_problem, provenance_problem
+from controlplane.models import ManagedCluster
+from gateways.choices import ImagePolicyReason
+from gateways.models import Gateway, GatewayRelease
+
+__all__ = [
+    "IMAGE_POLICY",
+    "disallowed_overrides",
+    "image_errors",
+    "policy_condition",
+    "refresh_policy_conditions",
+    "with_policy_condition",
+]
+
+IMAGE_POLICY = "ImagePolicy"
+
+
+def disallowed_overrides(gateway: Gateway) -> dict[str, str]:
+    """Each image the gateway overrides that its cluster's policy does not allow, with the rule it breaks."""
+    policy = gateway.cluster.effective_image_policy()
+    problems = {}
+    for field in IMAGE_FIELDS:
+        reference = getattr(gateway, field)
+        problem = override_problem(policy, field, reference) if reference else None
+        if problem:
+            problems[field] = problem
+    return problems
+
+
+def image_errors(gateway: Gateway, release: GatewayRelease | None, *, admin: bool) -> dict[str, str]:
+    """Why a write may not store ``gateway``'s images (empty when it may): the policy (tenants only), a missing
+    image, and mixed provenance of overridden images."""
+    errors = {} if admin else disallowed_overrides(gateway)
+    if errors:
+        return errors
+    image, supervisor_image = gateway.desired_images(release)
+    for field, value in zip(IMAGE_FIELDS, (image, supervisor_image), strict=True):
+        if not value:
+            named = f"release {release.name} names no {field}" if release else "there is no default release yet"
+            errors[field] = f"{field} is required: {named}."
+    if not errors and gateway.image_overridden:
+        mixed = provenance_problem(image, supervisor_image)
+        if mixed:
+            errors["supervisor_image"] = mixed
+    return errors
+
+
+def policy_condition(gateway: Gateway) -> tuple[str, str, str] | None:
+    """The ImagePolicy condition (status, reason, message); None for a gateway that overrides nothing and never
+    had the condition."""
+    problems = disallowed_overrides(gateway) if gateway.image_overridden else {}
+    if problems:
+        return ("False", ImagePolicyReason.NOT_ALLOWED, " ".join(problems.values()))
+    if gateway.image_overridden:
+        return ("True", ImagePolicyReason.ALLOWED, "The image overrides are allowed")
+    if find_condition(gateway.conditions or [], IMAGE_POLICY):
+        return ("True", ImagePolicyReason.RELEASE_IMAGES, "The gateway runs its release's images")
+    return None
+
+
+def with_policy_condition(gateway: Gateway, conditions: list, generation: int, now: datetime) -> list:
+    """``conditions`` with the gateway's ImagePolicy condition set (unchanged when it has none)."""
+    condition = policy_condition(gateway)
+    if condition is None:
+        return conditions
+    status, reason, message = condition
+    return set_condition(
+        conditions, type_=IMAGE_POLICY, status=status, reason=reason, message=message[:1024],
+        generation=generation, now=now,
+    )
+
+
+def refresh_policy_conditions(cluster: ManagedCluster, now: datetime) -> int:
+    """Set ImagePolicy on the cluster's gateways that override images (after a policy change); returns how many
+    changed. Nothing else changes: a gateway whose image is no longer allowed keeps running it."""
+    changed = 0
+    with transaction.atomic():
+        gateways = Gateway.objects.select_for_update().filter(cluster=cluster).exclude(image="", supervisor_image="")
+        for gateway in gateways:
+            gateway.cluster = cluster
+            conditions = with_policy_condition(gateway, gateway.conditions, gateway.generation, now)
+            if conditions != gateway.conditions:
+                Gateway.objects.filter(pk=gateway.pk).update(conditions=conditions)
+                changed += 1
+    return changed

@@ -1,7 +1,9 @@
 """Rollouts on the live stack: three devclusters, two gateways each on release v1, moved to v2 in waves.
 
 v1 is the mirror chart; v2 is a copy at version 0.2.0; a "bad v2" (0.2.1) renders a GRPCRoute with no
-parent, which no gateway controller accepts, so its gateways never become Ready.
+parent, which no gateway controller accepts, so its gateways never become Ready. Each release carries its own
+gateway and supervisor images, and the gateways name none: a rollout moves chart and images together, and a
+rollback moves both back (checked in Helm's own record).
 """
 
 from __future__ import annotations
@@ -16,13 +18,18 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import register
-from tests.fixtures.charts import MIRROR_CHART, copy_chart
+from tests.fixtures.charts import MIRROR_CHART, copy_chart, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.stack import ApiSession, Stack, wait_for
 
 pytestmark = pytest.mark.e2e
 
 GATEWAYS_PER_CLUSTER = 2
+IMAGES = {
+    name: (f"ghcr.io/nvidia/openshell/gateway:{tag}", f"ghcr.io/nvidia/openshell/supervisor:{tag}")
+    for name, tag in (("v1", "1.0.0"), ("v2", "2.0.0"), ("bad", "2.0.1"))
+}
+IMAGES["v2"] = (IMAGES["v2"][0], "ghcr.io/nvidia/openshell/supervisor@sha256:" + "2" * 64)  # digest-pinned
 
 
 @pytest.fixture(scope="module")
@@ -47,24 +54,40 @@ def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_
     """Releases v1 (the default), v2 and bad; six Running gateways on v1 over three clusters."""
     releases = (("v1", MIRROR_CHART, True), ("v2", charts["v2"], False), ("bad", charts["bad"], False))
     for name, chart, default in releases:
-        response = admin.post("/api/v1/releases/", json={"name": name, "chart": str(chart), "default": default})
+        image, supervisor = IMAGES[name]
+        body = {"name": name, "chart": str(chart), "default": default, "image": image, "supervisor_image": supervisor}
+        response = admin.post("/api/v1/releases/", json=body)
         assert response.status_code == 201, response.text
-    clusters = []
+    clusters, kubeconfigs = [], {}
     for index, dc in enumerate((gateway_cluster, second_gateway_cluster, third_gateway_cluster)):
         clusters.append(register(dc, f"ro-c{index}").name)
+        kubeconfigs[clusters[-1]] = dc.kubeconfig
     gateways = {}
     for cluster in clusters:
         for index in range(GATEWAYS_PER_CLUSTER):
-            body = {"name": f"{cluster}-g{index}", "cluster": cluster, "labels": {"cluster": cluster},
-                    "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
-                    "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1"}
+            body = {"name": f"{cluster}-g{index}", "cluster": cluster, "labels": {"cluster": cluster}}
             response = tenant.post("/api/v1/gateways/", json=body)
             assert response.status_code == 201, response.text
             assert response.json()["release"] == "v1"
+            image, supervisor = IMAGES["v1"]
+            assert response.json()["desired_images"] == {"image": image, "supervisor_image": supervisor,
+                                                         "overridden": False}
             gateways[response.json()["id"]] = cluster
     for gateway_id in gateways:
-        wait_until_running(tenant, gateway_id, "v1")
-    return {"clusters": clusters, "gateways": gateways}
+        body = wait_until_running(tenant, gateway_id, "v1")
+        assert deployed(body) == IMAGES["v1"]
+    return {"clusters": clusters, "gateways": gateways, "kubeconfigs": kubeconfigs}
+
+
+def deployed(body: dict[str, Any]) -> tuple[str, str]:
+    images = body["status"]["deployed_images"]
+    return (images["image"], images["supervisor_image"]) if images else ("", "")
+
+
+def helm_record(fleet: dict[str, Any], body: dict[str, Any], workdir: Path) -> tuple[str, str, str, int]:
+    """(gateway image, supervisor image, chart, revisions) from Helm's release record on the gateway's cluster."""
+    kubeconfig = fleet["kubeconfigs"][body["cluster"]]
+    return helm_images(kubeconfig, workdir, body["namespace"], body["status"]["release"]["name"])
 
 
 def wait_until_running(tenant: ApiSession, gateway_id: str, release: str, timeout: float = 120) -> dict[str, Any]:
@@ -121,7 +144,7 @@ def max_overlap(rows: list[dict[str, Any]]) -> int:
     return peak
 
 
-def test_a_canary_wave_then_the_rest_moves_every_gateway_to_v2(admin, tenant, fleet) -> None:
+def test_a_canary_wave_then_the_rest_moves_every_gateway_to_v2(admin, tenant, fleet, tmp_path: Path) -> None:
     c0, c1, c2 = fleet["clusters"]
     rollout = start(admin, waves={"clusters": [[c0], [c1, c2]]}, max_parallel=2)
     done = wait_for_rollout(admin, rollout["id"], "Completed")
@@ -131,6 +154,8 @@ def test_a_canary_wave_then_the_rest_moves_every_gateway_to_v2(admin, tenant, fl
         body = wait_until_running(tenant, gateway_id, "v2")
         assert body["status"]["release"]["revision"] == 2 and body["status"]["release"]["chart_version"] == "0.2.0"
         assert upgrades(tenant, gateway_id) == 1
+        assert deployed(body) == IMAGES["v2"] and body["desired_images"]["image"] == IMAGES["v2"][0]
+        assert helm_record(fleet, body, tmp_path) == (*IMAGES["v2"], "openshell-gateway-0.2.0", 2)
     rows = targets(admin, rollout["id"])
     canary, rest = [r for r in rows if r["wave"] == 0], [r for r in rows if r["wave"] == 1]
     assert {r["cluster_name"] for r in canary} == {c0}
@@ -141,7 +166,9 @@ def test_a_canary_wave_then_the_rest_moves_every_gateway_to_v2(admin, tenant, fl
     assert reasons == ["Created", "WaveStarted", "WaveHealthy", "WaveStarted", "WaveHealthy", "Completed"]
 
 
-def test_a_v2_that_never_becomes_ready_fails_the_canary_gate_and_is_rolled_back(admin, tenant, fleet) -> None:
+def test_a_v2_that_never_becomes_ready_fails_the_canary_gate_and_is_rolled_back(
+    admin, tenant, fleet, tmp_path: Path
+) -> None:
     c0, c1, c2 = fleet["clusters"]
     rollout = start(admin, target_release="bad", waves={"clusters": [[c0], [c1, c2]]}, max_parallel=2,
                     gate_timeout_seconds=6)
@@ -156,6 +183,10 @@ def test_a_v2_that_never_becomes_ready_fails_the_canary_gate_and_is_rolled_back(
         body = wait_until_running(tenant, gateway_id, "v1")
         # The canary went to the bad release and back (revisions 2 and 3); nobody else was touched.
         assert body["status"]["release"]["revision"] == (3 if cluster == c0 else 1)
+        # Chart and images went back together.
+        assert deployed(body) == IMAGES["v1"]
+        revisions = 3 if cluster == c0 else 1
+        assert helm_record(fleet, body, tmp_path) == (*IMAGES["v1"], "openshell-gateway-0.1.0", revisions)
 
 
 def test_pause_resume_abort_overlap_and_a_spec_change_during_the_rollout(admin, tenant, fleet) -> None:

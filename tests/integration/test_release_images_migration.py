@@ -1,0 +1,116 @@
+"""Migration 0011 on a database with gateways of several image pairs, installed with the real helm binary on
+devcluster: afterwards the releases own the images, every gateway runs exactly what it ran, the reconciler
+finds nothing to do, and `helm history` shows no new revision.
+
+Real parts: PostgreSQL migrated back to 0009 and forward with Django's migration executor, the worker's pass
+(`run_pass`) and fleet resync, the real helm binary with the mirror chart, devcluster over HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from controlplane.models import ManagedCluster
+from gateways.image_migration import clone_name
+from gateways.models import Gateway, GatewayEvent, GatewayRelease
+from tests.fixtures.charts import MIRROR_CHART, helm_images
+from tests.fixtures.devcluster import DevCluster, start_devcluster
+from workers import runtime
+from workers.reconcile.gateway import fleet
+from workers.reconcile.gateway.run import run_pass
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+A = ("reg.example.test:5000/openshell/gateway:1.0.0", "reg.example.test:5000/openshell/supervisor:1.0.0")
+B = ("reg.example.test:5000/openshell/gateway:1.1.0@sha256:" + "ab" * 32,
+     "reg.example.test:5000/openshell/supervisor@sha256:" + "cd" * 32)
+MIXED = ("quay.io/someone/openshell-gateway:16112bc", "ghcr.io/nvidia/openshell/supervisor:16112bc")
+BEFORE = [("gateways", "0009_release_reason")]
+
+
+@pytest.fixture(scope="module")
+def devcluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
+    with start_devcluster(tmp_path_factory.mktemp("mig-k8s"), extra_presets=("agent-sandbox",)) as dc:
+        yield dc
+
+
+@pytest.fixture
+def mirror_worker(settings: Any, tmp_path: Path) -> Iterator[None]:
+    """This process as a worker with the mirror chart."""
+    settings.GATEWAY_CHART = str(MIRROR_CHART)
+    settings.HELM_HOME = str(tmp_path / "helm")
+    settings.HELM_TIMEOUT_SECONDS = 60
+    settings.GATEWAY_POLL_SECONDS = 1
+    runtime.chart.cache_clear()
+    runtime.helm.cache_clear()
+    yield
+    runtime.chart.cache_clear()
+    runtime.helm.cache_clear()
+
+
+def migrate(targets: list[tuple[str, str]] | None = None) -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets or executor.loader.graph.leaf_nodes())
+
+
+def converge(gateway: Gateway, passes: int = 12) -> Gateway:
+    for _ in range(passes):
+        run_pass(str(gateway.pk))
+        current = Gateway.objects.get(pk=gateway.pk)
+        if current.phase == "Running" and current.observed_generation == current.generation:
+            return current
+    pytest.fail(f"{gateway.name} never ran: {current.phase} {current.conditions}")
+
+
+def test_the_migration_moves_images_into_releases_without_a_helm_revision(
+    devcluster, mirror_worker, alice, tmp_path: Path
+) -> None:
+    cluster = ManagedCluster.objects.create(name="mig", kubeconfig=devcluster.kubeconfig.read_text(),
+                                            base_domain="mig.example.test")
+    v1 = GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
+    pairs = {"g0": A, "g1": A, "g2": B, "g3": MIXED}
+    gateways = {}
+    for name, (image, supervisor) in pairs.items():  # as before the migration: every gateway names its images
+        gateway = Gateway(owner=alice, cluster=cluster, name=name, image=image, supervisor_image=supervisor)
+        gateway.assign_namespace()
+        gateway.save()
+        gateways[name] = converge(gateway)
+    records = {name: helm_images(devcluster.kubeconfig, tmp_path / "h", g.namespace, g.helm_release)
+               for name, g in gateways.items()}
+    assert {name: record[:2] for name, record in records.items()} == pairs
+    assert {record[3] for record in records.values()} == {1}
+
+    migrate(BEFORE)
+    migrate()
+
+    v1.refresh_from_db()
+    assert (v1.image, v1.supervisor_image) == A
+    clone = GatewayRelease.objects.get(name=clone_name("v1", B))
+    assert (clone.image, clone.supervisor_image, clone.chart, clone.default) == (*B, v1.chart, False)
+    after = {name: Gateway.objects.select_related("release").get(pk=g.pk) for name, g in gateways.items()}
+    assert {name: (g.release.name, g.image, g.supervisor_image) for name, g in after.items()} == {
+        "g0": ("v1", "", ""), "g1": ("v1", "", ""), "g2": (clone.name, "", ""), "g3": ("v1", *MIXED),
+    }
+    assert after["g2"].deployed_release_id == clone.pk
+    assert all(g.generation == gateways[name].generation for name, g in after.items()), "no spec change"
+    assert {name: g.desired_images() for name, g in after.items()} == pairs
+
+    # The worker finds nothing to do: the fleet resync writes status only, and full passes upgrade nothing.
+    report = fleet.resync_cluster(str(cluster.pk), enqueue=lambda pk: None)
+    assert report.passes == 0, report
+    for gateway in after.values():
+        current = converge(gateway)
+        assert (current.deployed_image, current.deployed_supervisor_image) == pairs[gateway.name]
+        assert current.release_revision == 1
+    for name, gateway in after.items():
+        assert helm_images(devcluster.kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release) == (
+            records[name]
+        ), f"{name}: helm history shows a new revision"
+    upgrades = GatewayEvent.objects.filter(gateway__cluster=cluster, reason__startswith="Upgrade")
+    assert not upgrades.exists(), list(upgrades.values_list("reason", "message"))

@@ -168,6 +168,7 @@ SPECTACULAR_SETTINGS = {
         "RolloutTargetStateEnum": "rollouts.choices.TargetState",
         "RolloutPhaseEnum": "rollouts.choices.RolloutPhase",
         "ReleaseStatusEnum": "gateways.choices.ReleaseStatus",
+        "ImageOverridesEnum": "controlplane.image_policy.OverrideMode",
     },
 }
 

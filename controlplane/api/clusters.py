@@ -50,7 +50,7 @@ class ClusterStatusSerializer(serializers.Serializer):
 
 
 class ImagePolicySerializer(NestedObjectSerializer):
-    overrides = serializers.ChoiceField(choices=[m.value for m in OverrideMode],
+    overrides = serializers.ChoiceField(choices=[(m.value, m.name) for m in OverrideMode],
                                         help_text="Whether tenants may override their release's images here.")
     repositories = serializers.ListField(
         child=StrictCharField(max_length=512), required=False, max_length=64,

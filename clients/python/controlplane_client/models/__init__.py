@@ -29,7 +29,9 @@ from .condition_status_enum import ConditionStatusEnum
 from .counts import Counts
 from .database import Database
 from .database_request import DatabaseRequest
+from .deployed_images import DeployedImages
 from .deployed_release import DeployedRelease
+from .desired_images import DesiredImages
 from .diff_add_remove_counts import DiffAddRemoveCounts
 from .diff_changed_object import DiffChangedObject
 from .diff_changed_package import DiffChangedPackage
@@ -56,6 +58,9 @@ from .gateway_request import GatewayRequest
 from .gateway_request_labels import GatewayRequestLabels
 from .gateway_status import GatewayStatus
 from .gateways_list_phase import GatewaysListPhase
+from .image_overrides_enum import ImageOverridesEnum
+from .image_policy import ImagePolicy
+from .image_policy_request import ImagePolicyRequest
 from .image_source import ImageSource
 from .image_source_request import ImageSourceRequest
 from .kind_enum import KindEnum
@@ -146,7 +151,9 @@ __all__ = (
     "Counts",
     "Database",
     "DatabaseRequest",
+    "DeployedImages",
     "DeployedRelease",
+    "DesiredImages",
     "DiffAddRemoveCounts",
     "DiffChangedObject",
     "DiffChangedPackage",
@@ -173,6 +180,9 @@ __all__ = (
     "GatewayRequestLabels",
     "GatewayStatus",
     "GatewaysListPhase",
+    "ImageOverridesEnum",
+    "ImagePolicy",
+    "ImagePolicyRequest",
     "ImageSource",
     "ImageSourceRequest",
     "KindEnum",

@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.cluster_status import ClusterStatus
+    from ..models.image_policy import ImagePolicy
 
 
 T = TypeVar("T", bound="Cluster")
@@ -36,6 +37,9 @@ class Cluster:
                 placed.
             gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
             trusted_ca_pem (str | Unset):
+            image_policy (ImagePolicy | None | Unset): The cluster's image policy; null follows the platform setting
+                (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
+                ImagePolicy=False (NotAllowed).
     """
 
     id: UUID
@@ -48,9 +52,12 @@ class Cluster:
     allowed_route_domains: list[str] | Unset = UNSET
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
+    image_policy: ImagePolicy | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.image_policy import ImagePolicy
+
         id = str(self.id)
 
         name = self.name
@@ -75,6 +82,14 @@ class Cluster:
 
         trusted_ca_pem = self.trusted_ca_pem
 
+        image_policy: dict[str, Any] | None | Unset
+        if isinstance(self.image_policy, Unset):
+            image_policy = UNSET
+        elif isinstance(self.image_policy, ImagePolicy):
+            image_policy = self.image_policy.to_dict()
+        else:
+            image_policy = self.image_policy
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -95,12 +110,15 @@ class Cluster:
             field_dict["gateway_api"] = gateway_api
         if trusted_ca_pem is not UNSET:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
+        if image_policy is not UNSET:
+            field_dict["image_policy"] = image_policy
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.cluster_status import ClusterStatus
+        from ..models.image_policy import ImagePolicy
 
         d = dict(src_dict)
         id = UUID(d.pop("id"))
@@ -128,6 +146,23 @@ class Cluster:
 
         trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
 
+        def _parse_image_policy(data: object) -> ImagePolicy | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                image_policy_type_1 = ImagePolicy.from_dict(data)
+
+                return image_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ImagePolicy | None | Unset, data)
+
+        image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
+
         cluster = cls(
             id=id,
             name=name,
@@ -139,6 +174,7 @@ class Cluster:
             allowed_route_domains=allowed_route_domains,
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
+            image_policy=image_policy,
         )
 
         cluster.additional_properties = d

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.database import Database
+    from ..models.desired_images import DesiredImages
     from ..models.gateway_labels import GatewayLabels
     from ..models.gateway_status import GatewayStatus
     from ..models.oidc import Oidc
@@ -33,13 +34,18 @@ class Gateway:
             owner (str):
             cluster (str):
             namespace (str):
-            image (str):
-            supervisor_image (str):
             release (None | str): The chart release to run (desired); new gateways get the default, rollouts change it.
+            desired_images (DesiredImages):
             generation (int):
             status (GatewayStatus):
             created_at (datetime.datetime):
             updated_at (datetime.datetime):
+            image (str | Unset): Overrides the release's gateway image (omit or "" to run the release's). Tenants may
+                override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's image_policy); any
+                reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
+            supervisor_image (str | Unset): Overrides the release's supervisor image (omit or "" to run the release's).
+                Tenants may override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's
+                image_policy); any reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
             route (None | Route | Unset):
             oidc (None | Oidc | Unset):
             database (Database | Unset):
@@ -52,13 +58,14 @@ class Gateway:
     owner: str
     cluster: str
     namespace: str
-    image: str
-    supervisor_image: str
     release: None | str
+    desired_images: DesiredImages
     generation: int
     status: GatewayStatus
     created_at: datetime.datetime
     updated_at: datetime.datetime
+    image: str | Unset = UNSET
+    supervisor_image: str | Unset = UNSET
     route: None | Route | Unset = UNSET
     oidc: None | Oidc | Unset = UNSET
     database: Database | Unset = UNSET
@@ -80,12 +87,10 @@ class Gateway:
 
         namespace = self.namespace
 
-        image = self.image
-
-        supervisor_image = self.supervisor_image
-
         release: None | str
         release = self.release
+
+        desired_images = self.desired_images.to_dict()
 
         generation = self.generation
 
@@ -94,6 +99,10 @@ class Gateway:
         created_at = self.created_at.isoformat()
 
         updated_at = self.updated_at.isoformat()
+
+        image = self.image
+
+        supervisor_image = self.supervisor_image
 
         route: dict[str, Any] | None | Unset
         if isinstance(self.route, Unset):
@@ -130,15 +139,18 @@ class Gateway:
                 "owner": owner,
                 "cluster": cluster,
                 "namespace": namespace,
-                "image": image,
-                "supervisor_image": supervisor_image,
                 "release": release,
+                "desired_images": desired_images,
                 "generation": generation,
                 "status": status,
                 "created_at": created_at,
                 "updated_at": updated_at,
             }
         )
+        if image is not UNSET:
+            field_dict["image"] = image
+        if supervisor_image is not UNSET:
+            field_dict["supervisor_image"] = supervisor_image
         if route is not UNSET:
             field_dict["route"] = route
         if oidc is not UNSET:
@@ -155,6 +167,7 @@ class Gateway:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.database import Database
+        from ..models.desired_images import DesiredImages
         from ..models.gateway_labels import GatewayLabels
         from ..models.gateway_status import GatewayStatus
         from ..models.oidc import Oidc
@@ -171,16 +184,14 @@ class Gateway:
 
         namespace = d.pop("namespace")
 
-        image = d.pop("image")
-
-        supervisor_image = d.pop("supervisor_image")
-
         def _parse_release(data: object) -> None | str:
             if data is None:
                 return data
             return cast(None | str, data)
 
         release = _parse_release(d.pop("release"))
+
+        desired_images = DesiredImages.from_dict(d.pop("desired_images"))
 
         generation = d.pop("generation")
 
@@ -189,6 +200,10 @@ class Gateway:
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
+
+        image = d.pop("image", UNSET)
+
+        supervisor_image = d.pop("supervisor_image", UNSET)
 
         def _parse_route(data: object) -> None | Route | Unset:
             if data is None:
@@ -246,13 +261,14 @@ class Gateway:
             owner=owner,
             cluster=cluster,
             namespace=namespace,
-            image=image,
-            supervisor_image=supervisor_image,
             release=release,
+            desired_images=desired_images,
             generation=generation,
             status=status,
             created_at=created_at,
             updated_at=updated_at,
+            image=image,
+            supervisor_image=supervisor_image,
             route=route,
             oidc=oidc,
             database=database,

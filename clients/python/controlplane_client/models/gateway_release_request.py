@@ -23,6 +23,12 @@ class GatewayReleaseRequest:
             name (str):
             chart (str): A local chart directory or .tgz, or oci://...
             version (str | Unset): Required for oci:// unless pinned by digest.
+            image (str | Unset): The gateway image (any reference form, kept exactly; may be pinned by digest). New gateways
+                and rollouts to this release run it, unless a gateway overrides it.
+            supervisor_image (str | Unset): The supervisor image: from the same registry and repository namespace as the
+                gateway image, unless allow_mixed_provenance.
+            allow_mixed_provenance (bool | Unset): Accept images from different registries or namespaces (mixed provenance
+                is otherwise a 400). Audited.
             values (GatewayReleaseRequestValues | Unset): Values overrides; only keys the chart has, with its types. The
                 keys the spec maps (images, routes, OIDC, database) win over them.
             default (bool | Unset): New gateways get the default release.
@@ -31,6 +37,9 @@ class GatewayReleaseRequest:
     name: str
     chart: str
     version: str | Unset = UNSET
+    image: str | Unset = UNSET
+    supervisor_image: str | Unset = UNSET
+    allow_mixed_provenance: bool | Unset = UNSET
     values: GatewayReleaseRequestValues | Unset = UNSET
     default: bool | Unset = UNSET
 
@@ -40,6 +49,12 @@ class GatewayReleaseRequest:
         chart = self.chart
 
         version = self.version
+
+        image = self.image
+
+        supervisor_image = self.supervisor_image
+
+        allow_mixed_provenance = self.allow_mixed_provenance
 
         values: dict[str, Any] | Unset = UNSET
         if not isinstance(self.values, Unset):
@@ -57,6 +72,12 @@ class GatewayReleaseRequest:
         )
         if version is not UNSET:
             field_dict["version"] = version
+        if image is not UNSET:
+            field_dict["image"] = image
+        if supervisor_image is not UNSET:
+            field_dict["supervisor_image"] = supervisor_image
+        if allow_mixed_provenance is not UNSET:
+            field_dict["allow_mixed_provenance"] = allow_mixed_provenance
         if values is not UNSET:
             field_dict["values"] = values
         if default is not UNSET:
@@ -75,6 +96,12 @@ class GatewayReleaseRequest:
 
         version = d.pop("version", UNSET)
 
+        image = d.pop("image", UNSET)
+
+        supervisor_image = d.pop("supervisor_image", UNSET)
+
+        allow_mixed_provenance = d.pop("allow_mixed_provenance", UNSET)
+
         _values = d.pop("values", UNSET)
         values: GatewayReleaseRequestValues | Unset
         if isinstance(_values, Unset):
@@ -88,6 +115,9 @@ class GatewayReleaseRequest:
             name=name,
             chart=chart,
             version=version,
+            image=image,
+            supervisor_image=supervisor_image,
+            allow_mixed_provenance=allow_mixed_provenance,
             values=values,
             default=default,
         )

@@ -26,8 +26,12 @@ class GatewayRequest:
         Attributes:
             name (str):
             cluster (str):
-            image (str):
-            supervisor_image (str):
+            image (str | Unset): Overrides the release's gateway image (omit or "" to run the release's). Tenants may
+                override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's image_policy); any
+                reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
+            supervisor_image (str | Unset): Overrides the release's supervisor image (omit or "" to run the release's).
+                Tenants may override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's
+                image_policy); any reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
             route (None | RouteRequest | Unset):
             oidc (None | OidcRequest | Unset):
             database (DatabaseRequest | Unset):
@@ -37,8 +41,8 @@ class GatewayRequest:
 
     name: str
     cluster: str
-    image: str
-    supervisor_image: str
+    image: str | Unset = UNSET
+    supervisor_image: str | Unset = UNSET
     route: None | RouteRequest | Unset = UNSET
     oidc: None | OidcRequest | Unset = UNSET
     database: DatabaseRequest | Unset = UNSET
@@ -89,10 +93,12 @@ class GatewayRequest:
             {
                 "name": name,
                 "cluster": cluster,
-                "image": image,
-                "supervisor_image": supervisor_image,
             }
         )
+        if image is not UNSET:
+            field_dict["image"] = image
+        if supervisor_image is not UNSET:
+            field_dict["supervisor_image"] = supervisor_image
         if route is not UNSET:
             field_dict["route"] = route
         if oidc is not UNSET:
@@ -118,9 +124,9 @@ class GatewayRequest:
 
         cluster = d.pop("cluster")
 
-        image = d.pop("image")
+        image = d.pop("image", UNSET)
 
-        supervisor_image = d.pop("supervisor_image")
+        supervisor_image = d.pop("supervisor_image", UNSET)
 
         def _parse_route(data: object) -> None | RouteRequest | Unset:
             if data is None:

@@ -11,6 +11,7 @@ from ..models.gateway_phase_enum import GatewayPhaseEnum
 
 if TYPE_CHECKING:
     from ..models.condition import Condition
+    from ..models.deployed_images import DeployedImages
     from ..models.release import Release
 
 
@@ -32,6 +33,8 @@ class GatewayStatus:
         route_address (str):
         release (Release):
         deployed_release (None | str): The chart release last deployed and converged (observed).
+        deployed_images (DeployedImages | None): The images the deployed revision runs, from Helm's record; null until
+            one is seen.
         failure_count (int):
         next_attempt_at (datetime.datetime | None):
         deletion_requested_at (datetime.datetime | None):
@@ -43,12 +46,15 @@ class GatewayStatus:
     route_address: str
     release: Release
     deployed_release: None | str
+    deployed_images: DeployedImages | None
     failure_count: int
     next_attempt_at: datetime.datetime | None
     deletion_requested_at: datetime.datetime | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.deployed_images import DeployedImages
+
         phase = self.phase.value
 
         conditions = []
@@ -64,6 +70,12 @@ class GatewayStatus:
 
         deployed_release: None | str
         deployed_release = self.deployed_release
+
+        deployed_images: dict[str, Any] | None
+        if isinstance(self.deployed_images, DeployedImages):
+            deployed_images = self.deployed_images.to_dict()
+        else:
+            deployed_images = self.deployed_images
 
         failure_count = self.failure_count
 
@@ -89,6 +101,7 @@ class GatewayStatus:
                 "route_address": route_address,
                 "release": release,
                 "deployed_release": deployed_release,
+                "deployed_images": deployed_images,
                 "failure_count": failure_count,
                 "next_attempt_at": next_attempt_at,
                 "deletion_requested_at": deletion_requested_at,
@@ -100,6 +113,7 @@ class GatewayStatus:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.condition import Condition
+        from ..models.deployed_images import DeployedImages
         from ..models.release import Release
 
         d = dict(src_dict)
@@ -124,6 +138,21 @@ class GatewayStatus:
             return cast(None | str, data)
 
         deployed_release = _parse_deployed_release(d.pop("deployed_release"))
+
+        def _parse_deployed_images(data: object) -> DeployedImages | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                deployed_images_type_1 = DeployedImages.from_dict(data)
+
+                return deployed_images_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DeployedImages | None, data)
+
+        deployed_images = _parse_deployed_images(d.pop("deployed_images"))
 
         failure_count = d.pop("failure_count")
 
@@ -166,6 +195,7 @@ class GatewayStatus:
             route_address=route_address,
             release=release,
             deployed_release=deployed_release,
+            deployed_images=deployed_images,
             failure_count=failure_count,
             next_attempt_at=next_attempt_at,
             deletion_requested_at=deletion_requested_at,

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..models.cluster_flavour_enum import ClusterFlavourEnum
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.image_policy_request import ImagePolicyRequest
+
 
 T = TypeVar("T", bound="PatchedClusterRequest")
 
@@ -26,6 +30,9 @@ class PatchedClusterRequest:
                 placed.
             gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
             trusted_ca_pem (str | Unset):
+            image_policy (ImagePolicyRequest | None | Unset): The cluster's image policy; null follows the platform setting
+                (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
+                ImagePolicy=False (NotAllowed).
     """
 
     name: str | Unset = UNSET
@@ -35,8 +42,11 @@ class PatchedClusterRequest:
     allowed_route_domains: list[str] | Unset = UNSET
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
+    image_policy: ImagePolicyRequest | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.image_policy_request import ImagePolicyRequest
+
         name = self.name
 
         flavour: str | Unset = UNSET
@@ -55,6 +65,14 @@ class PatchedClusterRequest:
 
         trusted_ca_pem = self.trusted_ca_pem
 
+        image_policy: dict[str, Any] | None | Unset
+        if isinstance(self.image_policy, Unset):
+            image_policy = UNSET
+        elif isinstance(self.image_policy, ImagePolicyRequest):
+            image_policy = self.image_policy.to_dict()
+        else:
+            image_policy = self.image_policy
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -72,11 +90,15 @@ class PatchedClusterRequest:
             field_dict["gateway_api"] = gateway_api
         if trusted_ca_pem is not UNSET:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
+        if image_policy is not UNSET:
+            field_dict["image_policy"] = image_policy
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.image_policy_request import ImagePolicyRequest
+
         d = dict(src_dict)
         name = d.pop("name", UNSET)
 
@@ -97,6 +119,23 @@ class PatchedClusterRequest:
 
         trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
 
+        def _parse_image_policy(data: object) -> ImagePolicyRequest | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                image_policy_type_1 = ImagePolicyRequest.from_dict(data)
+
+                return image_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ImagePolicyRequest | None | Unset, data)
+
+        image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
+
         patched_cluster_request = cls(
             name=name,
             flavour=flavour,
@@ -105,6 +144,7 @@ class PatchedClusterRequest:
             allowed_route_domains=allowed_route_domains,
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
+            image_policy=image_policy,
         )
 
         return patched_cluster_request

@@ -25,6 +25,12 @@ class PatchedGatewayReleaseRequest:
             name (str | Unset):
             chart (str | Unset): A local chart directory or .tgz, or oci://...
             version (str | Unset): Required for oci:// unless pinned by digest.
+            image (str | Unset): The gateway image (any reference form, kept exactly; may be pinned by digest). New gateways
+                and rollouts to this release run it, unless a gateway overrides it.
+            supervisor_image (str | Unset): The supervisor image: from the same registry and repository namespace as the
+                gateway image, unless allow_mixed_provenance.
+            allow_mixed_provenance (bool | Unset): Accept images from different registries or namespaces (mixed provenance
+                is otherwise a 400). Audited.
             values (PatchedGatewayReleaseRequestValues | Unset): Values overrides; only keys the chart has, with its types.
                 The keys the spec maps (images, routes, OIDC, database) win over them.
             default (bool | Unset): New gateways get the default release.
@@ -33,6 +39,9 @@ class PatchedGatewayReleaseRequest:
     name: str | Unset = UNSET
     chart: str | Unset = UNSET
     version: str | Unset = UNSET
+    image: str | Unset = UNSET
+    supervisor_image: str | Unset = UNSET
+    allow_mixed_provenance: bool | Unset = UNSET
     values: PatchedGatewayReleaseRequestValues | Unset = UNSET
     default: bool | Unset = UNSET
 
@@ -42,6 +51,12 @@ class PatchedGatewayReleaseRequest:
         chart = self.chart
 
         version = self.version
+
+        image = self.image
+
+        supervisor_image = self.supervisor_image
+
+        allow_mixed_provenance = self.allow_mixed_provenance
 
         values: dict[str, Any] | Unset = UNSET
         if not isinstance(self.values, Unset):
@@ -58,6 +73,12 @@ class PatchedGatewayReleaseRequest:
             field_dict["chart"] = chart
         if version is not UNSET:
             field_dict["version"] = version
+        if image is not UNSET:
+            field_dict["image"] = image
+        if supervisor_image is not UNSET:
+            field_dict["supervisor_image"] = supervisor_image
+        if allow_mixed_provenance is not UNSET:
+            field_dict["allow_mixed_provenance"] = allow_mixed_provenance
         if values is not UNSET:
             field_dict["values"] = values
         if default is not UNSET:
@@ -78,6 +99,12 @@ class PatchedGatewayReleaseRequest:
 
         version = d.pop("version", UNSET)
 
+        image = d.pop("image", UNSET)
+
+        supervisor_image = d.pop("supervisor_image", UNSET)
+
+        allow_mixed_provenance = d.pop("allow_mixed_provenance", UNSET)
+
         _values = d.pop("values", UNSET)
         values: PatchedGatewayReleaseRequestValues | Unset
         if isinstance(_values, Unset):
@@ -91,6 +118,9 @@ class PatchedGatewayReleaseRequest:
             name=name,
             chart=chart,
             version=version,
+            image=image,
+            supervisor_image=supervisor_image,
+            allow_mixed_provenance=allow_mixed_provenance,
             values=values,
             default=default,
         )

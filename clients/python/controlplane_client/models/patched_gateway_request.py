@@ -26,8 +26,12 @@ class PatchedGatewayRequest:
         Attributes:
             name (str | Unset):
             cluster (str | Unset):
-            image (str | Unset):
-            supervisor_image (str | Unset):
+            image (str | Unset): Overrides the release's gateway image (omit or "" to run the release's). Tenants may
+                override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's image_policy); any
+                reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
+            supervisor_image (str | Unset): Overrides the release's supervisor image (omit or "" to run the release's).
+                Tenants may override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's
+                image_policy); any reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
             route (None | RouteRequest | Unset):
             oidc (None | OidcRequest | Unset):
             database (DatabaseRequest | Unset):

@@ -113,6 +113,12 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
         fieldsets: list[tuple[str | None, dict]] = [
             (None, {"fields": ("name", "flavour", "base_domain", "allowed_route_domains", "gateway_api")}),
             ("Access", {"fields": ("kubeconfig" if editable else "kubeconfig_state", "trusted_ca_pem")}),
+            ("Image policy", {"fields": ("image_policy",), "description": (
+                'Whether tenants may override gateway images here: {"overrides": "allow", "repositories": '
+                '["ghcr.io/nvidia/"], "require_digest": true}, or {"overrides": "deny"}; empty follows the platform '
+                "setting (GATEWAY_IMAGE_OVERRIDES). Gateways already running an image it excludes keep running, with "
+                "ImagePolicy=False."
+            )}),
         ]
         if obj is not None:
             fieldsets.append(("Status", {"fields": (

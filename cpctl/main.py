@@ -1,10 +1,10 @@
-"""``cpctl``: the command-line client of the control plane (gateways, catalogs, clusters)."""
+"""``cpctl``: the command-line client of the control plane (gateways, catalogs, clusters, releases)."""
 
 from __future__ import annotations
 
 import click
 
-from cpctl.commands import catalogs, clusters, completion, contexts, gateways
+from cpctl.commands import catalogs, clusters, completion, contexts, gateways, releases
 from cpctl.config import config_path
 from cpctl.state import State, complete_context
 
@@ -24,5 +24,5 @@ def cli(ctx: click.Context, context_name: str | None) -> None:
 
 
 for group in (contexts.login, contexts.context, gateways.gateways, catalogs.catalogs, clusters.clusters,
-              completion.completion):
+              releases.releases, completion.completion):
     cli.add_command(group)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import quote, unquote
@@ -45,10 +46,12 @@ from controlplane.admin_site import (
 from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import audit_save
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
 from gateways import operations
 from gateways.choices import DatabaseProvider, Phase, PlanAction, PlanStatus
-from gateways.models import Gateway, GatewayPlan
+from gateways.image_rules import image_errors
+from gateways.models import Gateway, GatewayPlan, GatewayRelease
 from gateways.plans import request_plan
 
 __all__ = ["PHASE_TONES", "GatewayAdmin", "trouble_summary"]
@@ -161,7 +164,19 @@ class GatewayForm(forms.ModelForm):
             if owner is not None and Gateway.objects.filter(owner=owner, name=data["name"]).exists():
                 self.add_error("name", f"{owner.get_username()} already has a gateway named {data['name']}.")
         self._check_route_host(data)
+        self._check_images(data)
         return data
+
+    def _check_images(self, data: dict[str, Any]) -> None:
+        """The image policy (tenants only), a missing image and mixed provenance, as the API checks them."""
+        cluster = data.get("cluster") or getattr(self.instance, "cluster", None)
+        if cluster is None or self.errors.get("image") or self.errors.get("supervisor_image"):
+            return
+        candidate = Gateway(cluster=cluster, image=data.get("image", self.instance.image),
+                            supervisor_image=data.get("supervisor_image", self.instance.supervisor_image))
+        release = self.instance.release if self.instance.release_id else GatewayRelease.current_default()
+        for field, message in image_errors(candidate, release, admin=is_platform_admin(self.current_user)).items():
+            self.add_error(field, message)
 
     def _check_route_host(self, data: dict[str, Any]) -> None:
         """An explicit host another gateway on the cluster already routes is refused (unique per cluster)."""
@@ -254,7 +269,8 @@ class GatewayAdmin(admin.ModelAdmin):
             identity.insert(1, "owner")
         fieldsets: list[tuple[str | None, dict]] = [
             (None, {"fields": identity}),
-            ("Images", {"fields": ("image", "supervisor_image")}),
+            ("Images", {"fields": ("image", "supervisor_image", *(("images_display",) if obj else ())),
+                        "description": self.image_policy_text(obj)}),
             ("Route", {"fields": ("route_enabled", "route_host")}),
             ("OIDC", {"fields": (
                 "oidc_issuer", "oidc_audience", "oidc_roles_claim", "oidc_admin_role", "oidc_user_role",
@@ -287,8 +303,26 @@ class GatewayAdmin(admin.ModelAdmin):
             "phase_display", "route_display", "namespace", "generation", "observed_generation", "failure_count",
             "next_attempt_display", "last_reconciled_display", "deletion_display", "created_at", "updated_at",
             "release", "deployed_release", "release_name", "release_revision", "release_status_display",
-            "chart_version", "conditions_display", "events_display",
+            "chart_version", "conditions_display", "events_display", "images_display",
         )
+
+    @staticmethod
+    def image_policy_text(obj: Gateway | None) -> str:
+        """The image policy the form is checked against: the gateway's cluster's, else every cluster's."""
+        if obj is not None:
+            return obj.cluster.effective_image_policy().describe()
+        own = ManagedCluster.objects.filter(image_policy__isnull=False).order_by("name")
+        lines = [settings.GATEWAY_IMAGE_POLICY.describe(), *(c.effective_image_policy().describe() for c in own)]
+        return " ".join([*lines, "Leave the images empty to run the default release's."])
+
+    @admin.display(description="Images")
+    def images_display(self, obj: Gateway) -> SafeString:
+        image, supervisor_image = obj.desired_images()
+        deployed = (f"{obj.deployed_image}, {obj.deployed_supervisor_image}" if obj.deployed_image
+                    else "not seen yet")
+        source = "overrides" if obj.image_overridden else f"release {obj.release or '(default)'}"
+        return format_html("Should run: {}, {} ({})<br>Runs (Helm's record): {}", image, supervisor_image, source,
+                           deployed)
 
     def get_form(self, request: HttpRequest, obj: Gateway | None = None, change: bool = False, **kwargs: Any) -> Any:
         form = super().get_form(request, obj, change=change, **kwargs)

@@ -32,6 +32,7 @@ from controlplane.admin_site import (
 )
 from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import record
+from controlplane.image_policy import provenance_problem
 from gateways.choices import ReleaseStatus
 from gateways.models import GatewayRelease
 from rollouts import operations
@@ -82,14 +83,17 @@ class PlatformAdminOnly:
 
 @admin.register(GatewayRelease)
 class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
-    list_display = ("name", "chart", "version", "default", "status_column", "chart_version", "created_at")
+    list_display = ("name", "chart", "version", "image", "supervisor_image", "default", "status_column",
+                    "chart_version", "created_at")
     list_filter = ("status", "default")
-    search_fields = ("name", "chart")
+    search_fields = ("name", "chart", "image", "supervisor_image")
     readonly_fields = ("status_column", "message", "chart_version", "validated_at")
+    fields = ("name", "chart", "version", "image", "supervisor_image", "allow_mixed_provenance", "values", "default",
+              *readonly_fields)
 
     def get_readonly_fields(self, request: HttpRequest, obj: GatewayRelease | None = None) -> tuple[str, ...]:
-        fixed = ("name", "chart", "version", "values") if obj is not None else ()
-        return (*fixed, *self.readonly_fields)
+        fixed = ("name", "chart", "version", "image", "supervisor_image", "allow_mixed_provenance", "values")
+        return (*(fixed if obj is not None else ()), *self.readonly_fields)
 
     @admin.display(description="Status", ordering="status")
     def status_column(self, obj: GatewayRelease) -> SafeString:
@@ -99,6 +103,9 @@ class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
         if obj.default:
             GatewayRelease.objects.filter(default=True).exclude(pk=obj.pk).update(default=False)
         super().save_model(request, obj, form, change)
+        mixed = provenance_problem(obj.image, obj.supervisor_image) if obj.image and not change else None
+        if obj.allow_mixed_provenance and mixed:
+            record(request.user, "allow_mixed_provenance", obj, {"problem": mixed}, source="console")
 
 
 class RolloutForm(forms.ModelForm):

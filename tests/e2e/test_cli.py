@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer
 from tests.fixtures.stack import ApiSession, Stack, wait_for
@@ -21,6 +22,7 @@ from tests.fixtures.stack import ApiSession, Stack, wait_for
 pytestmark = pytest.mark.e2e
 
 CPCTL = Path(sys.executable).with_name("cpctl")
+SUPERVISOR_IMAGE = "ghcr.io/nvidia/openshell/supervisor:1.0.0"
 SPEC = """\
 name: edge
 cluster: cli
@@ -68,6 +70,17 @@ def test_cli_drives_gateways_and_catalogs(
     assert added["name"] == "cli" and "kubeconfig" not in added
     assert "cli.example.test" in cpctl("clusters", "list").stdout
 
+    # -- a release owns the software: chart and images; mixed provenance is refused with the API's reason
+    chart, image, supervisor = str(MIRROR_CHART), "ghcr.io/nvidia/openshell/gateway:0.9.0", SUPERVISOR_IMAGE
+    mixed = cpctl("releases", "create", "--name", "mixed", "--chart", chart, "--image",
+                  "quay.io/someone/openshell-gateway:16112bc", "--supervisor-image", supervisor, status=1)
+    assert "Mixed provenance" in mixed.stderr and "supervisor_image:" in mixed.stderr
+    release = json.loads(cpctl("releases", "create", "--name", "cli-v1", "--chart", chart, "--image", image,
+                               "--supervisor-image", supervisor, "--default", "-o", "json").stdout)
+    assert (release["image"], release["supervisor_image"], release["default"]) == (image, supervisor, True)
+    header, row = cpctl("releases", "get", "cli-v1").stdout.splitlines()[:2]
+    assert header.split()[:5] == ["NAME", "CHART", "VERSION", "IMAGE", "SUPERVISOR"] and image in row
+
     # -- a gateway from a YAML file, waited for until Running
     spec = tmp_path / "edge.yaml"
     spec.write_text(SPEC)
@@ -83,6 +96,10 @@ def test_cli_drives_gateways_and_catalogs(
     assert shown["id"] == created["id"] and shown["labels"] == {"team": "blue"}
     assert shown["status"]["phase"] == "Running" and shown["status"]["route_address"] == address
     assert shown["status"]["release"]["revision"] == 1 and shown["status"]["release"]["status"] == "deployed"
+    # The spec overrides the release's gateway image (the test platform allows it); Helm's record says so.
+    assert shown["release"] == "cli-v1" and shown["desired_images"]["overridden"]
+    assert shown["status"]["deployed_images"] == {"image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+                                                  "supervisor_image": SUPERVISOR_IMAGE}
     events = json.loads(cpctl("gateways", "events", "edge", "-o", "json").stdout)
     assert "InstallSucceeded" in {e["reason"] for e in events}
     assert [g["name"] for g in json.loads(cpctl("gateways", "list", "--phase", "Running", "-o", "json").stdout)] == [

@@ -43,8 +43,16 @@ def test_a_full_spec_becomes_the_request_with_nested_groups_and_labels() -> None
 
 def test_a_missing_required_field_is_named() -> None:
     with pytest.raises(CliError) as raised:
-        to_request(GatewayRequest, {k: v for k, v in SPEC.items() if k != "image"}, "spec.yaml")
-    assert raised.value.exit_code == USAGE and "'image'" in raised.value.message
+        to_request(GatewayRequest, {k: v for k, v in SPEC.items() if k != "cluster"}, "spec.yaml")
+    assert raised.value.exit_code == USAGE and "'cluster'" in raised.value.message
+
+
+def test_the_images_are_optional_overrides() -> None:
+    """Without them the gateway runs its release's images; with them, they are sent as written."""
+    bare = {k: v for k, v in SPEC.items() if k not in ("image", "supervisor_image")}
+    assert to_request(GatewayRequest, bare, "spec.yaml").to_dict() == bare
+    pinned = {**bare, "supervisor_image": "ghcr.io/nvidia/openshell/supervisor@sha256:" + "0" * 64}
+    assert to_request(GatewayRequest, pinned, "spec.yaml").to_dict() == pinned
 
 
 def test_unknown_fields_are_refused_not_dropped() -> None:

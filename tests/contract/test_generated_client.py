@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.registry import Registry, fbc_layer
 from tests.fixtures.stack import Stack
@@ -95,7 +96,12 @@ def test_generated_client_end_to_end(
 ) -> None:
     from controlplane_client import AuthenticatedClient, Client
     from controlplane_client.api.catalogs import catalogs_create, catalogs_list, catalogs_retrieve
-    from controlplane_client.api.clusters import clusters_create, clusters_list, clusters_retrieve
+    from controlplane_client.api.clusters import (
+        clusters_create,
+        clusters_list,
+        clusters_partial_update,
+        clusters_retrieve,
+    )
     from controlplane_client.api.gateways import (
         gateways_create,
         gateways_events_list,
@@ -103,13 +109,18 @@ def test_generated_client_end_to_end(
         gateways_partial_update,
         gateways_retrieve,
     )
+    from controlplane_client.api.releases import releases_create
     from controlplane_client.models import (
         CatalogRequest,
         ClusterFlavourEnum,
         ClusterRequest,
         GatewayPhaseEnum,
+        GatewayReleaseRequest,
         GatewayRequest,
+        ImageOverridesEnum,
+        ImagePolicyRequest,
         ImageSourceRequest,
+        PatchedClusterRequest,
         PatchedGatewayRequest,
         SourceRequest,
     )
@@ -139,11 +150,34 @@ def test_generated_client_end_to_end(
     ))
     assert "already exists" in error_of(duplicate, 409, "conflict").message
 
-    # -- a gateway on it
+    # -- a release owns the software: mixed provenance is a 400; one provenance is the default for new gateways
+    mixed = releases_create.sync_detailed(client=api, body=GatewayReleaseRequest(
+        name="contract-mixed", chart=str(MIRROR_CHART), image="quay.io/someone/openshell-gateway:1",
+        supervisor_image=SUPERVISOR_IMAGE,
+    ))
+    assert "Mixed provenance" in error_of(mixed, 400, "invalid").fields["supervisor_image"][0]
+    release = ok(releases_create.sync_detailed(client=api, body=GatewayReleaseRequest(
+        name="contract-v1", chart=str(MIRROR_CHART), image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE,
+        default=True,
+    )), 201)
+    assert (release.image, release.supervisor_image, release.allow_mixed_provenance) == (
+        GATEWAY_IMAGE, SUPERVISOR_IMAGE, False
+    )
+
+    # -- the cluster's image policy: no overrides here (platform admins are not bound by it)
+    policy = ok(clusters_partial_update.sync_detailed(cluster.id, client=api, body=PatchedClusterRequest(
+        image_policy=ImagePolicyRequest(overrides=ImageOverridesEnum.DENY),
+    )), 200)
+    assert policy.image_policy.overrides == ImageOverridesEnum.DENY
+
+    # -- a gateway on it, naming no image: it runs the release's
     gateway = ok(gateways_create.sync_detailed(client=api, body=GatewayRequest(
-        name="contract-edge", cluster="contract", image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE,
+        name="contract-edge", cluster="contract",
     )), 201)
     assert gateway.cluster == "contract" and gateway.owner.startswith("client-admin-")
+    assert gateway.release == "contract-v1" and gateway.image == ""
+    assert (gateway.desired_images.image, gateway.desired_images.supervisor_image) == (GATEWAY_IMAGE, SUPERVISOR_IMAGE)
+    assert not gateway.desired_images.overridden and gateway.status.deployed_images is None
     assert gateway.status.phase in (GatewayPhaseEnum.PENDING, GatewayPhaseEnum.PROVISIONING)
 
     # -- a catalog from an image in a real registry
@@ -174,6 +208,9 @@ def test_generated_client_end_to_end(
     live = poll(running, "the gateway to reach Running")
     assert live.status.route_address == f"grpcs://{live.namespace}.contract.example.test:443"
     assert live.status.release.revision == 1 and live.status.release.status == "deployed"
+    assert (live.status.deployed_images.image, live.status.deployed_images.supervisor_image) == (
+        GATEWAY_IMAGE, SUPERVISOR_IMAGE
+    )
     assert live.status.observed_generation == live.generation == 1
     events = ok(gateways_events_list.sync_detailed(gateway.id, client=api), 200)
     assert "InstallSucceeded" in {e.reason for e in events.results}

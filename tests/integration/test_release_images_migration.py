@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from controlplane.image_policy import ImagePolicy
 from controlplane.models import ManagedCluster
 from gateways.image_migration import clone_name
 from gateways.models import Gateway, GatewayEvent, GatewayRelease
@@ -69,7 +70,7 @@ def converge(gateway: Gateway, passes: int = 12) -> Gateway:
 
 
 def test_the_migration_moves_images_into_releases_without_a_helm_revision(
-    devcluster, mirror_worker, alice, tmp_path: Path
+    devcluster, mirror_worker, alice, settings: Any, tmp_path: Path
 ) -> None:
     cluster = ManagedCluster.objects.create(name="mig", kubeconfig=devcluster.kubeconfig.read_text(),
                                             base_domain="mig.example.test")
@@ -114,3 +115,17 @@ def test_the_migration_moves_images_into_releases_without_a_helm_revision(
         ), f"{name}: helm history shows a new revision"
     upgrades = GatewayEvent.objects.filter(gateway__cluster=cluster, reason__startswith="Upgrade")
     assert not upgrades.exists(), list(upgrades.values_list("reason", "message"))
+
+    # g3 kept its override, which the test platform allows; a platform policy that no longer does keeps it
+    # running, with the condition set by the next pass, and no helm call that changes anything.
+    assert policy_condition_of(after["g3"]) == ("True", "Allowed")
+    settings.GATEWAY_IMAGE_POLICY = ImagePolicy(source="platform setting GATEWAY_IMAGE_OVERRIDES")
+    run_pass(str(after["g3"].pk))
+    current = Gateway.objects.get(pk=after["g3"].pk)
+    assert policy_condition_of(current) == ("False", "NotAllowed") and current.phase == "Running"
+    assert helm_images(devcluster.kubeconfig, tmp_path / "h", current.namespace, current.helm_release)[3] == 1
+
+
+def policy_condition_of(gateway: Gateway) -> tuple[str, str]:
+    (condition,) = [c for c in Gateway.objects.get(pk=gateway.pk).conditions if c["type"] == "ImagePolicy"]
+    return condition["status"], condition["reason"]

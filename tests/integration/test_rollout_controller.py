@@ -105,3 +105,24 @@ def test_controller_steps_start_at_most_max_parallel_once_and_keep_spec_changes(
     targets = {t.gateway_name: t for t in rollout.targets.all()}
     assert targets["g0"].generation == 3 and targets["g0"].previous_release.name == "v1"
     assert targets["g2"].state == "pending"
+
+
+def test_a_rollout_drops_the_overrides_the_image_policy_no_longer_allows_and_keeps_the_others(fleet) -> None:
+    """g0's override is outside its cluster's new policy, g1's inside it, g2 has none: only g0 changes images."""
+    Gateway.objects.filter(pk=fleet[0].pk).update(image="x.test/gw:1", supervisor_image="x.test/s:1")
+    cluster = fleet[0].cluster
+    cluster.image_policy = {"overrides": "allow", "repositories": ["r.test/gw"]}
+    cluster.save()
+    Gateway.objects.filter(pk=fleet[1].pk).update(supervisor_image="")  # gateway image override only: allowed
+    Gateway.objects.filter(pk=fleet[2].pk).update(image="", supervisor_image="")
+    not_allowed = Gateway.objects.get(pk=fleet[0].pk).conditions
+    assert [(c["status"], c["reason"]) for c in not_allowed if c["type"] == "ImagePolicy"] == [("False", "NotAllowed")]
+    v2 = release("v2", image="r.test/gw:2", supervisor_image="r.test/s:2")
+    rollout = create_rollout(Rollout(name="r", target_release=v2, wave_percentages=[100], max_parallel=3))
+    advance(str(rollout.pk))
+    advance(str(rollout.pk))
+    moved = {g.name: g for g in Gateway.objects.filter(release=v2)}
+    assert sorted(moved) == ["g0", "g1", "g2"]
+    assert {name: g.desired_images() for name, g in moved.items()} == {
+        "g0": ("r.test/gw:2", "r.test/s:2"), "g1": ("r.test/gw:1", "r.test/s:2"), "g2": ("r.test/gw:2", "r.test/s:2"),
+    }

@@ -48,11 +48,17 @@ def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -
     )["items"]
     assert [r["spec"]["hostnames"] for r in routes] == [[f"{namespace}.k8s.example.test"]]
 
+    # Both images from one registry and namespace (mixed provenance is refused), the gateway's pinned by digest.
     pinned = f"registry.example.test:5000/openshell/gateway@{DIGEST}"
-    assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"image": pinned}).status_code == 200
+    supervisor = "registry.example.test:5000/openshell/supervisor:1.0.0"
+    mixed = tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"image": pinned})
+    assert mixed.status_code == 400 and "Mixed provenance" in mixed.json()["error"]["fields"]["supervisor_image"][0]
+    changed = tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"image": pinned, "supervisor_image": supervisor})
+    assert changed.status_code == 200, changed.text
     upgraded = wait_for_phase(gw_id, "Running", observed_generation=2)
     assert upgraded["status"]["release"]["revision"] == 2
     assert statefulset_images(api, namespace)[0] == pinned
+    assert upgraded["status"]["deployed_images"] == {"image": pinned, "supervisor_image": supervisor}
 
     assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"route": None}).status_code == 200
     unrouted = wait_for_phase(gw_id, "Running", observed_generation=3)

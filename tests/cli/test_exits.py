@@ -77,3 +77,23 @@ def test_an_unreachable_api_exits_1(tmp_path: Path) -> None:
         "CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t",
     })
     assert result.exit_code == API_ERROR and "cannot reach http://127.0.0.1:9" in result.stderr
+
+
+@pytest.mark.parametrize(("values", "message"), [("{nope", "--values is not JSON"), ("[1]", "a JSON object")])
+def test_releases_create_refuses_bad_values_before_any_request(tmp_path: Path, values: str, message: str) -> None:
+    result = CliRunner().invoke(cli, [
+        "releases", "create", "--name", "v2", "--chart", "oci://r.example/c", "--version", "1.0.0",
+        "--image", "r.example/o/gw:2", "--supervisor-image", "r.example/o/sv:2", "--values", values,
+    ], env={"CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t"})
+    assert result.exit_code == USAGE and message in result.stderr
+
+
+def test_releases_create_takes_both_images(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["releases", "create", "--help"])
+    assert result.exit_code == 0 and "--image" in result.stdout and "--supervisor-image" in result.stdout
+    assert "--allow-mixed-provenance" in result.stdout
+    sent = CliRunner().invoke(cli, [
+        "releases", "create", "--name", "v2", "--chart", "oci://r.example/c", "--version", "1.0.0",
+        "--image", "r.example/o/gw:2", "--supervisor-image", "r.example/o/sv:2",
+    ], env={"CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t"})
+    assert sent.exit_code == API_ERROR and "cannot reach http://127.0.0.1:9" in sent.stderr

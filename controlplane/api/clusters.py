@@ -50,6 +50,11 @@ class ClusterStatusSerializer(serializers.Serializer):
 
 
 class ImagePolicySerializer(NestedObjectSerializer):
+    schema_description = (
+        "Whether tenants may override their release's images on this cluster and, if they may, from which "
+        "repositories and whether a digest is required."
+    )
+
     overrides = serializers.ChoiceField(choices=[(m.value, m.name) for m in OverrideMode],
                                         help_text="Whether tenants may override their release's images here.")
     repositories = serializers.ListField(

@@ -46,12 +46,14 @@ class ReleaseStatusSerializer(serializers.Serializer):
 
 class GatewayReleaseSerializer(ModelCleanSerializer):
     schema_description = (
-        "A chart release gateways run: a chart (a local path or oci://), its version and values overrides. It "
-        "never changes once created; exactly one release is the default new gateways get."
+        "The software gateways run: a chart (a local path or oci://), its version, the gateway and supervisor "
+        "images (from one registry and namespace unless allow_mixed_provenance) and values overrides. It never "
+        "changes once created; exactly one release is the default new gateways get, and rollouts move gateways "
+        "between releases, chart and images together."
     )
 
     values = serializers.DictField(required=False, help_text="Values overrides; only keys the chart has, with its "
-                                   "types. The keys the spec maps (images, routes, OIDC, database) win over them.")
+                                   "types. The keys the mapping sets (images, routes, OIDC, database) win over them.")
     status = ReleaseStatusSerializer(source="*", read_only=True)
     immutable_fields = ("name", "chart", "version", "values", "image", "supervisor_image", "allow_mixed_provenance")
 

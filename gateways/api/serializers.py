@@ -48,11 +48,15 @@ class ReleaseSerializer(serializers.Serializer):
 
 
 class DeployedImagesSerializer(serializers.Serializer):
+    schema_description = "The images the deployed revision runs, read from Helm's record of it."
+
     image = StrictCharField(source="deployed_image", read_only=True)
     supervisor_image = StrictCharField(source="deployed_supervisor_image", read_only=True)
 
 
 class DesiredImagesSerializer(serializers.Serializer):
+    schema_description = "The images the gateway should run: its overrides, else its release's."
+
     image = StrictCharField(read_only=True)
     supervisor_image = StrictCharField(read_only=True)
     overridden = serializers.BooleanField(read_only=True, help_text="Whether the gateway overrides its release's "
@@ -112,9 +116,10 @@ class GatewaySerializer(ModelCleanSerializer):
     """
 
     schema_description = (
-        "A tenant gateway on one cluster: its images, route, OIDC and database settings. Send \"route\": null "
-        "to remove the route and \"oidc\": null to clear the OIDC settings. Workers reconcile it and report "
-        "status.phase, status.conditions and status.route_address."
+        "A tenant gateway on one cluster: its route, OIDC and database settings, and optional overrides of its "
+        "release's images (where the image policy allows them). Send \"route\": null to remove the route and "
+        "\"oidc\": null to clear the OIDC settings. Workers reconcile it and report status.phase, "
+        "status.conditions, status.route_address and status.deployed_images."
     )
 
     cluster = StrictSlugRelatedField(slug_field="name", queryset=ManagedCluster.objects.all())

@@ -11,7 +11,8 @@ T = TypeVar("T", bound="DeployedImages")
 
 @_attrs_define
 class DeployedImages:
-    """
+    """The images the deployed revision runs, read from Helm's record of it.
+
     Attributes:
         image (str):
         supervisor_image (str):

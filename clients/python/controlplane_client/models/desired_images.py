@@ -11,7 +11,8 @@ T = TypeVar("T", bound="DesiredImages")
 
 @_attrs_define
 class DesiredImages:
-    """
+    """The images the gateway should run: its overrides, else its release's.
+
     Attributes:
         image (str):
         supervisor_image (str):

@@ -24,9 +24,10 @@ T = TypeVar("T", bound="Gateway")
 
 @_attrs_define
 class Gateway:
-    """A tenant gateway on one cluster: its images, route, OIDC and database settings. Send "route": null to remove the
-    route and "oidc": null to clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
-    and status.route_address.
+    """A tenant gateway on one cluster: its route, OIDC and database settings, and optional overrides of its release's
+    images (where the image policy allows them). Send "route": null to remove the route and "oidc": null to clear the
+    OIDC settings. Workers reconcile it and report status.phase, status.conditions, status.route_address and
+    status.deployed_images.
 
         Attributes:
             id (UUID):
@@ -35,7 +36,7 @@ class Gateway:
             cluster (str):
             namespace (str):
             release (None | str): The chart release to run (desired); new gateways get the default, rollouts change it.
-            desired_images (DesiredImages):
+            desired_images (DesiredImages): The images the gateway should run: its overrides, else its release's.
             generation (int):
             status (GatewayStatus):
             created_at (datetime.datetime):

@@ -20,8 +20,10 @@ T = TypeVar("T", bound="GatewayRelease")
 
 @_attrs_define
 class GatewayRelease:
-    """A chart release gateways run: a chart (a local path or oci://), its version and values overrides. It never changes
-    once created; exactly one release is the default new gateways get.
+    """The software gateways run: a chart (a local path or oci://), its version, the gateway and supervisor images (from
+    one registry and namespace unless allow_mixed_provenance) and values overrides. It never changes once created;
+    exactly one release is the default new gateways get, and rollouts move gateways between releases, chart and images
+    together.
 
         Attributes:
             id (UUID):
@@ -38,7 +40,7 @@ class GatewayRelease:
             allow_mixed_provenance (bool | Unset): Accept images from different registries or namespaces (mixed provenance
                 is otherwise a 400). Audited.
             values (GatewayReleaseValues | Unset): Values overrides; only keys the chart has, with its types. The keys the
-                spec maps (images, routes, OIDC, database) win over them.
+                mapping sets (images, routes, OIDC, database) win over them.
             default (bool | Unset): New gateways get the default release.
     """
 

@@ -11,8 +11,8 @@ T = TypeVar("T", bound="GatewayReleaseRequestValues")
 
 @_attrs_define
 class GatewayReleaseRequestValues:
-    """Values overrides; only keys the chart has, with its types. The keys the spec maps (images, routes, OIDC, database)
-    win over them.
+    """Values overrides; only keys the chart has, with its types. The keys the mapping sets (images, routes, OIDC,
+    database) win over them.
 
     """
 

@@ -19,9 +19,10 @@ T = TypeVar("T", bound="GatewayRequest")
 
 @_attrs_define
 class GatewayRequest:
-    """A tenant gateway on one cluster: its images, route, OIDC and database settings. Send "route": null to remove the
-    route and "oidc": null to clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
-    and status.route_address.
+    """A tenant gateway on one cluster: its route, OIDC and database settings, and optional overrides of its release's
+    images (where the image policy allows them). Send "route": null to remove the route and "oidc": null to clear the
+    OIDC settings. Workers reconcile it and report status.phase, status.conditions, status.route_address and
+    status.deployed_images.
 
         Attributes:
             name (str):

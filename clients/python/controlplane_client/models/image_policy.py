@@ -14,13 +14,15 @@ T = TypeVar("T", bound="ImagePolicy")
 
 @_attrs_define
 class ImagePolicy:
-    """
-    Attributes:
-        overrides (ImageOverridesEnum): * `deny` - DENY
-            * `allow` - ALLOW
-        repositories (list[str] | Unset): With overrides allowed: the repositories tenants may use, each exact
-            (registry/path), a prefix ending in '/', or '*' for any.
-        require_digest (bool | Unset): Whether an override must be digest-pinned.
+    """Whether tenants may override their release's images on this cluster and, if they may, from which repositories and
+    whether a digest is required.
+
+        Attributes:
+            overrides (ImageOverridesEnum): * `deny` - DENY
+                * `allow` - ALLOW
+            repositories (list[str] | Unset): With overrides allowed: the repositories tenants may use, each exact
+                (registry/path), a prefix ending in '/', or '*' for any.
+            require_digest (bool | Unset): Whether an override must be digest-pinned.
     """
 
     overrides: ImageOverridesEnum

@@ -18,8 +18,10 @@ T = TypeVar("T", bound="PatchedGatewayReleaseRequest")
 
 @_attrs_define
 class PatchedGatewayReleaseRequest:
-    """A chart release gateways run: a chart (a local path or oci://), its version and values overrides. It never changes
-    once created; exactly one release is the default new gateways get.
+    """The software gateways run: a chart (a local path or oci://), its version, the gateway and supervisor images (from
+    one registry and namespace unless allow_mixed_provenance) and values overrides. It never changes once created;
+    exactly one release is the default new gateways get, and rollouts move gateways between releases, chart and images
+    together.
 
         Attributes:
             name (str | Unset):
@@ -32,7 +34,7 @@ class PatchedGatewayReleaseRequest:
             allow_mixed_provenance (bool | Unset): Accept images from different registries or namespaces (mixed provenance
                 is otherwise a 400). Audited.
             values (PatchedGatewayReleaseRequestValues | Unset): Values overrides; only keys the chart has, with its types.
-                The keys the spec maps (images, routes, OIDC, database) win over them.
+                The keys the mapping sets (images, routes, OIDC, database) win over them.
             default (bool | Unset): New gateways get the default release.
     """
 

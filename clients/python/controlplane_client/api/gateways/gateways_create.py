@@ -97,10 +97,11 @@ def sync_detailed(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -129,10 +130,11 @@ def sync(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,10 +158,11 @@ async def asyncio_detailed(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,10 +189,11 @@ async def asyncio(
     """Tenant gateways. Users see and change only their own; platform admins see all.
 
     Args:
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -120,10 +120,11 @@ def sync_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
-            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
-            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
-            and status.route_address.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its route, OIDC and
+            database settings, and optional overrides of its release's images (where the image policy
+            allows them). Send "route": null to remove the route and "oidc": null to clear the OIDC
+            settings. Workers reconcile it and report status.phase, status.conditions,
+            status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,10 +159,11 @@ def sync(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
-            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
-            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
-            and status.route_address.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its route, OIDC and
+            database settings, and optional overrides of its release's images (where the image policy
+            allows them). Send "route": null to remove the route and "oidc": null to clear the OIDC
+            settings. Workers reconcile it and report status.phase, status.conditions,
+            status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -191,10 +193,11 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
-            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
-            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
-            and status.route_address.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its route, OIDC and
+            database settings, and optional overrides of its release's images (where the image policy
+            allows them). Send "route": null to remove the route and "oidc": null to clear the OIDC
+            settings. Workers reconcile it and report status.phase, status.conditions,
+            status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,10 +230,11 @@ async def asyncio(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its images, route,
-            OIDC and database settings. Send "route": null to remove the route and "oidc": null to
-            clear the OIDC settings. Workers reconcile it and report status.phase, status.conditions
-            and status.route_address.
+        body (PatchedGatewayRequest | Unset): A tenant gateway on one cluster: its route, OIDC and
+            database settings, and optional overrides of its release's images (where the image policy
+            allows them). Send "route": null to remove the route and "oidc": null to clear the OIDC
+            settings. Workers reconcile it and report status.phase, status.conditions,
+            status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

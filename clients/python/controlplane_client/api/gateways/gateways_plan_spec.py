@@ -113,10 +113,11 @@ def sync_detailed(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,10 +150,11 @@ def sync(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,10 +182,11 @@ async def asyncio_detailed(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -214,10 +217,11 @@ async def asyncio(
 
     Args:
         wait (int | Unset):
-        body (GatewayRequest): A tenant gateway on one cluster: its images, route, OIDC and
-            database settings. Send "route": null to remove the route and "oidc": null to clear the
-            OIDC settings. Workers reconcile it and report status.phase, status.conditions and
-            status.route_address.
+        body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
+            settings, and optional overrides of its release's images (where the image policy allows
+            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
+            Workers reconcile it and report status.phase, status.conditions, status.route_address and
+            status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

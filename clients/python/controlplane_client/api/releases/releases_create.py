@@ -97,9 +97,11 @@ def sync_detailed(
     """Gateway chart releases. Platform admins only.
 
     Args:
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,9 +130,11 @@ def sync(
     """Gateway chart releases. Platform admins only.
 
     Args:
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,9 +158,11 @@ async def asyncio_detailed(
     """Gateway chart releases. Platform admins only.
 
     Args:
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,9 +189,11 @@ async def asyncio(
     """Gateway chart releases. Platform admins only.
 
     Args:
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -120,9 +120,11 @@ def sync_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayReleaseRequest | Unset): A chart release gateways run: a chart (a
-            local path or oci://), its version and values overrides. It never changes once created;
-            exactly one release is the default new gateways get.
+        body (PatchedGatewayReleaseRequest | Unset): The software gateways run: a chart (a local
+            path or oci://), its version, the gateway and supervisor images (from one registry and
+            namespace unless allow_mixed_provenance) and values overrides. It never changes once
+            created; exactly one release is the default new gateways get, and rollouts move gateways
+            between releases, chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,9 +159,11 @@ def sync(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayReleaseRequest | Unset): A chart release gateways run: a chart (a
-            local path or oci://), its version and values overrides. It never changes once created;
-            exactly one release is the default new gateways get.
+        body (PatchedGatewayReleaseRequest | Unset): The software gateways run: a chart (a local
+            path or oci://), its version, the gateway and supervisor images (from one registry and
+            namespace unless allow_mixed_provenance) and values overrides. It never changes once
+            created; exactly one release is the default new gateways get, and rollouts move gateways
+            between releases, chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,9 +193,11 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayReleaseRequest | Unset): A chart release gateways run: a chart (a
-            local path or oci://), its version and values overrides. It never changes once created;
-            exactly one release is the default new gateways get.
+        body (PatchedGatewayReleaseRequest | Unset): The software gateways run: a chart (a local
+            path or oci://), its version, the gateway and supervisor images (from one registry and
+            namespace unless allow_mixed_provenance) and values overrides. It never changes once
+            created; exactly one release is the default new gateways get, and rollouts move gateways
+            between releases, chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,9 +230,11 @@ async def asyncio(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedGatewayReleaseRequest | Unset): A chart release gateways run: a chart (a
-            local path or oci://), its version and values overrides. It never changes once created;
-            exactly one release is the default new gateways get.
+        body (PatchedGatewayReleaseRequest | Unset): The software gateways run: a chart (a local
+            path or oci://), its version, the gateway and supervisor images (from one registry and
+            namespace unless allow_mixed_provenance) and values overrides. It never changes once
+            created; exactly one release is the default new gateways get, and rollouts move gateways
+            between releases, chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -119,9 +119,11 @@ def sync_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -156,9 +158,11 @@ def sync(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -188,9 +192,11 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,9 +229,11 @@ async def asyncio(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (GatewayReleaseRequest): A chart release gateways run: a chart (a local path or
-            oci://), its version and values overrides. It never changes once created; exactly one
-            release is the default new gateways get.
+        body (GatewayReleaseRequest): The software gateways run: a chart (a local path or oci://),
+            its version, the gateway and supervisor images (from one registry and namespace unless
+            allow_mixed_provenance) and values overrides. It never changes once created; exactly one
+            release is the default new gateways get, and rollouts move gateways between releases,
+            chart and images together.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('controlplane', '0006_cluster_allowed_route_domains'),
+        ('controlplane', '0007_fleet_sample'),
     ]
 
     operations = [

@@ -61,6 +61,7 @@ def test_sigkill_keeps_what_the_last_periodic_save_held(tmp_path: Path) -> None:
     wait_for(lambda: state.exists() and f'"resourceVersion":"{saved_rv}"' in state.read_text(), "a periodic save")
     first.process.send_signal(signal.SIGKILL)
     first.process.wait()
+    first.stop()  # its PKI player too: it would outlive the test and play against the next server on this port
     second = restartable(tmp_path, port)
     try:
         assert second.call("GET", "/api/v1/namespaces/default/configmaps/saved")["data"] == {"k": "saved"}

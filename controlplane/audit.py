@@ -10,7 +10,8 @@ from controlplane.models import AuditEntry
 
 __all__ = ["SECRET_FIELDS", "audit_each", "audit_save", "changed_fields", "record"]
 
-SECRET_FIELDS = frozenset({"kubeconfig", "database_uri", "pull_password"})
+# (``url`` and ``secret``: a notification receiver's; a Slack URL holds its token.)
+SECRET_FIELDS = frozenset({"kubeconfig", "database_uri", "pull_password", "url", "secret"})
 REDACTED = "<redacted>"
 
 
@@ -19,6 +20,8 @@ def _plain(name: str, value: Any) -> Any:
         return REDACTED
     if isinstance(value, Model):
         return str(value)
+    if isinstance(value, (list, tuple)) and any(isinstance(item, Model) for item in value):
+        return [str(item.pk) if isinstance(item, Model) else item for item in value]
     if isinstance(value, (str, int, float, bool, list, dict)) or value is None:
         return value
     return str(value)

@@ -17,7 +17,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.imports = (
     "workers.startup", "workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.plans",
     "workers.tasks.catalogs",
-    "workers.tasks.rollouts", "workers.tasks.fleet",
+    "workers.tasks.rollouts", "workers.tasks.fleet", "workers.tasks.notifications",
 )
 
 

@@ -6,7 +6,8 @@ import uuid
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.dispatch import Signal
 
 from controlplane.choices import EventType, Flavour
 from controlplane.fields import EncryptedTextField
@@ -20,7 +21,14 @@ from controlplane.validators import (
     validate_pem_bundle,
 )
 
-__all__ = ["AuditEntry", "EventRecord", "FleetSample", "ManagedCluster", "SpecResource", "WatcherReplica"]
+__all__ = [
+    "AuditEntry", "EventRecord", "FleetSample", "ManagedCluster", "SpecResource", "WatcherReplica", "events_recorded",
+]
+
+# Sent with ``events`` (the saved rows) inside the transaction that records them, whichever way they are
+# written (``save``/``create`` or ``bulk_create``); ``sender`` is the EventRecord subclass. Apps that react to
+# events (notifications) connect here, so the recorders need not know them.
+events_recorded = Signal()
 
 
 class SpecResource(models.Model):
@@ -70,17 +78,35 @@ class SpecResource(models.Model):
         self._loaded_spec = self.spec_snapshot()
 
 
+class EventRecordQuerySet(models.QuerySet):
+    def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list[Any]:
+        with transaction.atomic(using=self.db, savepoint=False):
+            created = super().bulk_create(objs, *args, **kwargs)
+            if created:
+                events_recorded.send(sender=self.model, events=created)
+        return created
+
+
 class EventRecord(models.Model):
-    """One entry of an object's event history (Kubernetes Event style)."""
+    """One entry of an object's event history (Kubernetes Event style). Recording one sends ``events_recorded``."""
 
     timestamp = models.DateTimeField(auto_now_add=True, db_index=True)
     type = models.CharField(max_length=16, choices=EventType.choices, default=EventType.NORMAL)
     reason = models.CharField(max_length=64)
     message = models.TextField(max_length=2048)
 
+    objects = EventRecordQuerySet.as_manager()
+
     class Meta:
         abstract = True
         ordering = ("-timestamp", "-id")
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        adding = self._state.adding
+        with transaction.atomic(savepoint=False):
+            super().save(*args, **kwargs)
+            if adding:
+                events_recorded.send(sender=type(self), events=[self])
 
 
 class ManagedCluster(models.Model):

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "gateways",
     "catalogs",
     "rollouts",
+    "notifications",
     "workers",
 ]
 
@@ -196,6 +197,18 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": FLEET_SAMPLE_INTERVAL_SECONDS},
     },
 }
+# Notifications (see README, Notifications): the SSRF rules' exceptions, delivery timing, and the link base.
+NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES = env_bool("NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES", False)
+NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
+NOTIFICATIONS_TIMEOUT_SECONDS = env_int("NOTIFICATIONS_TIMEOUT_SECONDS", 10, minimum=1)
+NOTIFICATIONS_MAX_REDIRECTS = env_int("NOTIFICATIONS_MAX_REDIRECTS", 3, minimum=0)
+NOTIFICATIONS_RETRY_BASE_SECONDS = env_int("NOTIFICATIONS_RETRY_BASE_SECONDS", 10, minimum=1)
+NOTIFICATIONS_RETRY_CAP_SECONDS = env_int("NOTIFICATIONS_RETRY_CAP_SECONDS", 600, minimum=1)
+NOTIFICATIONS_MAX_ATTEMPTS = env_int("NOTIFICATIONS_MAX_ATTEMPTS", 8, minimum=1)
+NOTIFICATIONS_SWEEP_SECONDS = env_int("NOTIFICATIONS_SWEEP_SECONDS", 30, minimum=1)
+CELERY_BEAT_SCHEDULE["sweep notifications"] = {
+    "task": "workers.tasks.sweep_notifications", "schedule": NOTIFICATIONS_SWEEP_SECONDS,
+}
 CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, minimum=1)
 # A watcher replica holds each cluster it watches this long, renewing every third of it.
 WATCHER_LEASE_SECONDS = env_int("WATCHER_LEASE_SECONDS", 30, minimum=3)
@@ -252,6 +265,10 @@ CATALOG_STORE_DIR = env_path("CATALOG_STORE_DIR", BASE_DIR / ".run" / "catalogs"
 CATALOG_S3 = catalog_s3_env(CATALOG_STORE)
 # The public base of the content server, for status.urls.base (<base>/catalogs/<name>).
 CATALOG_BASE_URL = env_url("CATALOG_BASE_URL", "http://127.0.0.1:8000", ("http", "https")).rstrip("/")
+# The API's public base, for the links in notification payloads (the chart's api.publicUrl sets it).
+NOTIFICATIONS_LINK_BASE_URL = env_url(
+    "NOTIFICATIONS_LINK_BASE_URL", CATALOG_BASE_URL, ("http", "https")
+).rstrip("/")
 CATALOG_REGISTRY_TIMEOUT_SECONDS = env_int("CATALOG_REGISTRY_TIMEOUT_SECONDS", 30, minimum=1)
 CATALOG_MAX_LAYER_BYTES = env_int("CATALOG_MAX_LAYER_BYTES", 512 * 1024 * 1024, minimum=1024)
 CATALOG_MAX_UNPACKED_BYTES = env_int("CATALOG_MAX_UNPACKED_BYTES", 2 * 1024 * 1024 * 1024, minimum=1024)

@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("gateways.api.urls")),
     path("", include("catalogs.api.urls")),
     path("", include("rollouts.api.urls")),
+    path("", include("notifications.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "schema/swagger-ui/",

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class NotificationsConfig(AppConfig):
+    name = "notifications"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from controlplane.models import events_recorded
+        from notifications import outbox
+
+        events_recorded.connect(outbox.on_events_recorded, dispatch_uid="notifications.outbox")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from urllib.parse import urlparse
@@ -9,7 +10,8 @@ from urllib.parse import urlparse
 from django.core.exceptions import ImproperlyConfigured
 
 __all__ = [
-    "config_error", "env_bool", "env_choice", "env_int", "env_list", "env_path", "env_required", "env_str", "env_url",
+    "config_error", "env_bool", "env_choice", "env_int", "env_list", "env_networks", "env_path", "env_required",
+    "env_str", "env_url",
 ]
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -69,6 +71,17 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """Comma-separated CIDRs (``10.0.0.0/8,fd00::/8``); a malformed one fails start-up naming it."""
+    networks = []
+    for item in env_list(name, []):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise config_error(name, f"holds {item!r}, which is not an IP network", f"list CIDRs in {name}") from None
+    return tuple(networks)
 
 
 def env_url(name: str, default: str, schemes: tuple[str, ...]) -> str:

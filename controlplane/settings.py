@@ -7,7 +7,17 @@ from pathlib import Path
 from controlplane.catalog_store_env import catalog_s3_env
 from controlplane.crypto import validate_keys
 from controlplane.database_env import database_config
-from controlplane.env import env_bool, env_choice, env_int, env_list, env_path, env_required, env_str, env_url
+from controlplane.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_networks,
+    env_path,
+    env_required,
+    env_str,
+    env_url,
+)
 from controlplane.image_policy_env import image_policy_env
 from controlplane.tasks import TaskName
 
@@ -199,6 +209,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Notifications (see README, Notifications): the SSRF rules' exceptions, delivery timing, and the link base.
 NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES = env_bool("NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES", False)
+# CIDRs receivers may reach even when private (say one internal relay), comma-separated.
+NOTIFICATIONS_ALLOWED_NETWORKS = env_networks("NOTIFICATIONS_ALLOWED_NETWORKS")
 NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
 NOTIFICATIONS_TIMEOUT_SECONDS = env_int("NOTIFICATIONS_TIMEOUT_SECONDS", 10, minimum=1)
 NOTIFICATIONS_MAX_REDIRECTS = env_int("NOTIFICATIONS_MAX_REDIRECTS", 3, minimum=0)

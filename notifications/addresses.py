@@ -4,6 +4,7 @@ A multi-tenant service must not let a URL reach its own network: loopback, priva
 link-local (cloud metadata at 169.254.169.254), unique-local IPv6, and the special ranges. Only globally
 routable unicast addresses are allowed, unless ``allow_private`` (a platform setting, for tests and
 single-tenant installs) lifts the rule for loopback, private, link-local and unique-local addresses.
+``allowed_networks`` (CIDRs a platform admin lists, say one internal relay) are allowed whatever their class.
 Unspecified and multicast addresses are never allowed. IPv6 forms that embed an IPv4 address
 (IPv4-mapped ``::ffff:a.b.c.d``, IPv4-compatible, NAT64 ``64:ff9b::/96``, 6to4 ``2002::/16``) are judged
 by the IPv4 address they carry.
@@ -22,6 +23,7 @@ from enum import StrEnum
 __all__ = [
     "AddressClass",
     "BlockedAddress",
+    "IPNetwork",
     "Resolver",
     "UnresolvableHost",
     "check_address",
@@ -31,6 +33,7 @@ __all__ = [
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 Resolver = Callable[[str, int], list[str]]
 
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
@@ -103,10 +106,14 @@ def classify(address: IPAddress) -> AddressClass:
     return AddressClass.PUBLIC
 
 
-def check_address(address: IPAddress, *, allow_private: bool) -> None:
+def check_address(address: IPAddress, *, allow_private: bool, allowed_networks: tuple[IPNetwork, ...] = ()) -> None:
     """Raise ``BlockedAddress`` unless ``address`` may be reached."""
     found = classify(address)
     if found is AddressClass.PUBLIC or (allow_private and found in PRIVATE_CLASSES):
+        return
+    if found not in (AddressClass.UNSPECIFIED, AddressClass.MULTICAST) and any(
+        address.version == network.version and address in network for network in allowed_networks
+    ):
         return
     hint = " (NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES allows it)" if found in PRIVATE_CLASSES else ""
     raise BlockedAddress(f"{address} is a {found} address; notifications may not be sent there{hint}")
@@ -128,14 +135,17 @@ def _literal(host: str) -> IPAddress | None:
         return None
 
 
-def resolve_checked(host: str, port: int, *, allow_private: bool, resolver: Resolver = system_resolver) -> list[str]:
+def resolve_checked(
+    host: str, port: int, *, allow_private: bool, allowed_networks: tuple[IPNetwork, ...] = (),
+    resolver: Resolver = system_resolver,
+) -> list[str]:
     """The addresses to connect to for ``host``: all of them checked, or ``BlockedAddress`` naming the first bad one.
 
     A literal address is checked as it is; a name is resolved once, and every answer must pass (one private
     answer among public ones refuses the name: a client may be steered to any of them)."""
     literal = _literal(host)
     if literal is not None:
-        check_address(literal, allow_private=allow_private)
+        check_address(literal, allow_private=allow_private, allowed_networks=allowed_networks)
         return [str(literal)]
     answers = resolver(host, port)
     if not answers:
@@ -145,7 +155,7 @@ def resolve_checked(host: str, port: int, *, allow_private: bool, resolver: Reso
         if address is None:
             raise BlockedAddress(f"{host} resolved to {answer!r}, which is not an IP address")
         try:
-            check_address(address, allow_private=allow_private)
+            check_address(address, allow_private=allow_private, allowed_networks=allowed_networks)
         except BlockedAddress as exc:
             raise BlockedAddress(f"{host} resolves to {exc}") from None
     return [str(_literal(a)) for a in answers]

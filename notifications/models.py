@@ -26,6 +26,7 @@ def transport_policy() -> TransportPolicy:
     """The SSRF rules and timing in force, from the settings."""
     return TransportPolicy(
         allow_private=settings.NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES,
+        allowed_networks=settings.NOTIFICATIONS_ALLOWED_NETWORKS,
         allow_http=settings.NOTIFICATIONS_ALLOW_HTTP or settings.NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES,
         timeout=settings.NOTIFICATIONS_TIMEOUT_SECONDS,
         max_redirects=settings.NOTIFICATIONS_MAX_REDIRECTS,

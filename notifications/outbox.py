@@ -1,8 +1,9 @@
 """From recorded events to deliveries, transaction-safely (a transactional outbox).
 
 1. ``on_events_recorded`` runs inside the transaction that records events (``controlplane.models.events_recorded``)
-   and adds one ``PendingEvent`` row per event, so the events and the rows commit, or vanish, together. It asks
-   for a dispatch once the transaction commits.
+   and adds one ``PendingEvent`` row per event, so the events and the rows commit, or vanish, together. Right
+   after the commit the recording process dispatches them itself, so an event is judged (its severity comes
+   from its object's phase) as its transaction left the object; if that fails, a task or the sweep does it.
 2. ``dispatch`` takes pending rows (skipping rows another dispatcher holds), matches each event against the
    enabled subscriptions, creates one ``Delivery`` per match (its idempotency key is derived from the event and
    the subscription, so a second dispatch of the same event creates nothing), deletes the rows, and enqueues
@@ -31,7 +32,10 @@ from notifications.payloads import build_payload
 from notifications.subjects import facts_for, filter_of
 from rollouts.models import RolloutEvent
 
-__all__ = ["DELIVER_TASK", "DISPATCH_TASK", "KIND_OF", "delivery_key", "dispatch", "on_events_recorded"]
+__all__ = [
+    "DELIVER_TASK", "DISPATCH_TASK", "KIND_OF", "delivery_key", "dispatch", "dispatch_after_commit",
+    "on_events_recorded",
+]
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +60,16 @@ def on_events_recorded(sender: type, events: list[Any], **_: Any) -> None:
     PendingEvent.objects.bulk_create(
         [PendingEvent(kind=kind, event_id=event.pk) for event in events], ignore_conflicts=True
     )
-    transaction.on_commit(lambda: send(DISPATCH_TASK))
+    transaction.on_commit(dispatch_after_commit)
+
+
+def dispatch_after_commit() -> None:
+    """Match what was just committed; never fail the recorder (a task, or beat's sweep, takes over)."""
+    try:
+        dispatch()
+    except Exception:
+        log.exception("notifications: dispatch after commit failed; handing it to a worker")
+        send(DISPATCH_TASK)
 
 
 def _deliveries_for(row: PendingEvent, subscriptions: Iterable[Subscription]) -> list[Delivery]:

@@ -14,7 +14,14 @@ from urllib.parse import urljoin, urlsplit
 
 import urllib3
 
-from notifications.addresses import BlockedAddress, Resolver, UnresolvableHost, resolve_checked, system_resolver
+from notifications.addresses import (
+    BlockedAddress,
+    IPNetwork,
+    Resolver,
+    UnresolvableHost,
+    resolve_checked,
+    system_resolver,
+)
 
 __all__ = ["Answer", "RefusedUrl", "SendFailed", "Target", "TransportPolicy", "check_url", "post"]
 
@@ -33,6 +40,7 @@ class SendFailed(OSError):
 @dataclass(frozen=True)
 class TransportPolicy:
     allow_private: bool = False
+    allowed_networks: tuple[IPNetwork, ...] = ()
     allow_http: bool = False
     timeout: float = 10.0
     max_redirects: int = 3
@@ -81,7 +89,10 @@ def check_url(url: str, policy: TransportPolicy) -> Target:
         raise RefusedUrl("the URL may not carry credentials; use the signing secret")
     port = port or (443 if parts.scheme == "https" else 80)
     try:
-        addresses = resolve_checked(parts.hostname, port, allow_private=policy.allow_private, resolver=policy.resolver)
+        addresses = resolve_checked(
+            parts.hostname, port, allow_private=policy.allow_private, allowed_networks=policy.allowed_networks,
+            resolver=policy.resolver,
+        )
     except (BlockedAddress, UnresolvableHost) as exc:
         raise RefusedUrl(str(exc)) from None
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")

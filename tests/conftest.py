@@ -18,7 +18,7 @@ from tests.helpers import KUBECONFIG
 pytest_plugins = [
     "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.s3",
     "tests.fixtures.stack",
-    "tests.fixtures.registry_proxy", "tests.fixtures.token_auth",
+    "tests.fixtures.registry_proxy", "tests.fixtures.token_auth", "tests.fixtures.receiver",
 ]
 
 # Suites that run against the live stack. It lives for the rest of the session once started, and its

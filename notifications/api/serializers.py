@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from rest_framework import serializers
@@ -45,9 +46,10 @@ class GatewayRefField(serializers.PrimaryKeyRelatedField):
         if not isinstance(data, str) or len(data) > 64:
             self.fail("incorrect_type", data_type=type(data).__name__)
         try:
-            return super().to_internal_value(data)
-        except (ValueError, TypeError):
+            uuid.UUID(data)
+        except ValueError:
             self.fail("does_not_exist", pk_value=data)
+        return super().to_internal_value(data)
 
 
 class SubscriptionSerializer(ModelCleanSerializer):

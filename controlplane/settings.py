@@ -180,6 +180,11 @@ SPECTACULAR_SETTINGS = {
         "RolloutPhaseEnum": "rollouts.choices.RolloutPhase",
         "ReleaseStatusEnum": "gateways.choices.ReleaseStatus",
         "ImageOverridesEnum": "controlplane.image_policy.OverrideMode",
+        "KindEnum": "catalogs.diff.EDGE_KINDS",  # the upgrade edges' kind keeps its name beside receivers' kind
+        "NotificationEventKindEnum": "notifications.choices.EventKind",
+        "NotificationSeverityEnum": "notifications.choices.Severity",
+        "DeliveryStatusEnum": "notifications.choices.DeliveryStatus",
+        "ReceiverKindEnum": "notifications.choices.ReceiverKind",
     },
 }
 

@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 DELIVERY_HEADER = "X-Controlplane-Delivery"
 EVENT_HEADER = "X-Controlplane-Event"
 USER_AGENT = f"controlplane-notifications/{PAYLOAD_VERSION}"
-LEASE_MARGIN_SECONDS = 5
+LEASE_MARGIN_SECONDS = 2
 
 
 def retry_policy() -> RetryPolicy:

@@ -29,9 +29,12 @@ from .condition_status_enum import ConditionStatusEnum
 from .counts import Counts
 from .database import Database
 from .database_request import DatabaseRequest
-from .deployed_images import DeployedImages
+from .deliveries_list_event_kind import DeliveriesListEventKind
+from .deliveries_list_severity import DeliveriesListSeverity
+from .deliveries_list_status import DeliveriesListStatus
+from .delivery import Delivery
+from .delivery_status_enum import DeliveryStatusEnum
 from .deployed_release import DeployedRelease
-from .desired_images import DesiredImages
 from .diff_add_remove_counts import DiffAddRemoveCounts
 from .diff_changed_object import DiffChangedObject
 from .diff_changed_package import DiffChangedPackage
@@ -58,12 +61,11 @@ from .gateway_request import GatewayRequest
 from .gateway_request_labels import GatewayRequestLabels
 from .gateway_status import GatewayStatus
 from .gateways_list_phase import GatewaysListPhase
-from .image_overrides_enum import ImageOverridesEnum
-from .image_policy import ImagePolicy
-from .image_policy_request import ImagePolicyRequest
 from .image_source import ImageSource
 from .image_source_request import ImageSourceRequest
 from .kind_enum import KindEnum
+from .notification_event_kind_enum import NotificationEventKindEnum
+from .notification_severity_enum import NotificationSeverityEnum
 from .object_diff import ObjectDiff
 from .objects_diff import ObjectsDiff
 from .oidc import Oidc
@@ -72,12 +74,15 @@ from .packages_diff import PackagesDiff
 from .paginated_catalog_event_list import PaginatedCatalogEventList
 from .paginated_catalog_list import PaginatedCatalogList
 from .paginated_cluster_list import PaginatedClusterList
+from .paginated_delivery_list import PaginatedDeliveryList
 from .paginated_gateway_event_list import PaginatedGatewayEventList
 from .paginated_gateway_list import PaginatedGatewayList
 from .paginated_gateway_release_list import PaginatedGatewayReleaseList
+from .paginated_receiver_list import PaginatedReceiverList
 from .paginated_rollout_event_list import PaginatedRolloutEventList
 from .paginated_rollout_list import PaginatedRolloutList
 from .paginated_rollout_target_list import PaginatedRolloutTargetList
+from .paginated_subscription_list import PaginatedSubscriptionList
 from .patched_catalog_request import PatchedCatalogRequest
 from .patched_catalog_request_labels import PatchedCatalogRequestLabels
 from .patched_cluster_request import PatchedClusterRequest
@@ -85,11 +90,18 @@ from .patched_gateway_release_request import PatchedGatewayReleaseRequest
 from .patched_gateway_release_request_values import PatchedGatewayReleaseRequestValues
 from .patched_gateway_request import PatchedGatewayRequest
 from .patched_gateway_request_labels import PatchedGatewayRequestLabels
+from .patched_receiver_request import PatchedReceiverRequest
+from .patched_subscription_request import PatchedSubscriptionRequest
+from .patched_subscription_request_labels import PatchedSubscriptionRequestLabels
 from .plan_result import PlanResult
 from .provider_enum import ProviderEnum
 from .pull_secret import PullSecret
 from .pull_secret_request import PullSecretRequest
 from .reason_enum import ReasonEnum
+from .receiver import Receiver
+from .receiver_kind_enum import ReceiverKindEnum
+from .receiver_request import ReceiverRequest
+from .receivers_list_kind import ReceiversListKind
 from .release import Release
 from .release_status import ReleaseStatus
 from .release_status_enum import ReleaseStatusEnum
@@ -113,6 +125,11 @@ from .signature_policy_request import SignaturePolicyRequest
 from .source import Source
 from .source_request import SourceRequest
 from .source_type_enum import SourceTypeEnum
+from .subscription import Subscription
+from .subscription_labels import SubscriptionLabels
+from .subscription_request import SubscriptionRequest
+from .subscription_request_labels import SubscriptionRequestLabels
+from .subscriptions_list_min_severity import SubscriptionsListMinSeverity
 from .total import Total
 from .upgrade_edge import UpgradeEdge
 from .upgrade_edges_diff import UpgradeEdgesDiff
@@ -151,9 +168,12 @@ __all__ = (
     "Counts",
     "Database",
     "DatabaseRequest",
-    "DeployedImages",
+    "DeliveriesListEventKind",
+    "DeliveriesListSeverity",
+    "DeliveriesListStatus",
+    "Delivery",
+    "DeliveryStatusEnum",
     "DeployedRelease",
-    "DesiredImages",
     "DiffAddRemoveCounts",
     "DiffChangedObject",
     "DiffChangedPackage",
@@ -180,12 +200,11 @@ __all__ = (
     "GatewayRequestLabels",
     "GatewayStatus",
     "GatewaysListPhase",
-    "ImageOverridesEnum",
-    "ImagePolicy",
-    "ImagePolicyRequest",
     "ImageSource",
     "ImageSourceRequest",
     "KindEnum",
+    "NotificationEventKindEnum",
+    "NotificationSeverityEnum",
     "ObjectDiff",
     "ObjectsDiff",
     "Oidc",
@@ -194,12 +213,15 @@ __all__ = (
     "PaginatedCatalogEventList",
     "PaginatedCatalogList",
     "PaginatedClusterList",
+    "PaginatedDeliveryList",
     "PaginatedGatewayEventList",
     "PaginatedGatewayList",
     "PaginatedGatewayReleaseList",
+    "PaginatedReceiverList",
     "PaginatedRolloutEventList",
     "PaginatedRolloutList",
     "PaginatedRolloutTargetList",
+    "PaginatedSubscriptionList",
     "PatchedCatalogRequest",
     "PatchedCatalogRequestLabels",
     "PatchedClusterRequest",
@@ -207,11 +229,18 @@ __all__ = (
     "PatchedGatewayReleaseRequestValues",
     "PatchedGatewayRequest",
     "PatchedGatewayRequestLabels",
+    "PatchedReceiverRequest",
+    "PatchedSubscriptionRequest",
+    "PatchedSubscriptionRequestLabels",
     "PlanResult",
     "ProviderEnum",
     "PullSecret",
     "PullSecretRequest",
     "ReasonEnum",
+    "Receiver",
+    "ReceiverKindEnum",
+    "ReceiverRequest",
+    "ReceiversListKind",
     "Release",
     "ReleaseStatus",
     "ReleaseStatusEnum",
@@ -235,6 +264,11 @@ __all__ = (
     "Source",
     "SourceRequest",
     "SourceTypeEnum",
+    "Subscription",
+    "SubscriptionLabels",
+    "SubscriptionRequest",
+    "SubscriptionRequestLabels",
+    "SubscriptionsListMinSeverity",
     "Total",
     "UpgradeEdge",
     "UpgradeEdgesDiff",

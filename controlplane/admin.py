@@ -25,6 +25,7 @@ from controlplane.admin_site import (
     PlatformAdminWritesMixin,
     WriteOnlyTextarea,
     badge,
+    events_table,
     relative_time,
     secret_state,
     write_only_field,
@@ -125,6 +126,7 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
                 "reachable_display", "kubernetes_version", "probed_display", "probe_message",
                 "capabilities_display", ("created_at", "updated_at"),
             ), "classes": ("cp-status",)}))
+            fieldsets.append(("Events", {"fields": ("events_display",)}))
         return fieldsets
 
     def get_readonly_fields(self, request: HttpRequest, obj: ManagedCluster | None = None) -> tuple[str, ...]:
@@ -132,8 +134,12 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             return ()
         return (
             "name", "kubeconfig_state", "reachable_display", "kubernetes_version", "probed_display", "probe_message",
-            "capabilities_display", "created_at", "updated_at",
+            "capabilities_display", "created_at", "updated_at", "events_display",
         )
+
+    @admin.display(description="Reachability events")
+    def events_display(self, obj: ManagedCluster) -> SafeString:
+        return events_table(obj.events.all())
 
     @admin.display(description="Kubeconfig")
     def kubeconfig_state(self, obj: ManagedCluster) -> SafeString:

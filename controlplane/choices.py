@@ -2,7 +2,7 @@
 
 from django.db import models
 
-__all__ = ["ConditionStatus", "EventType", "Flavour"]
+__all__ = ["ClusterReason", "ConditionStatus", "EventType", "Flavour"]
 
 
 class Flavour(models.TextChoices):
@@ -19,3 +19,10 @@ class ConditionStatus(models.TextChoices):
 class EventType(models.TextChoices):
     NORMAL = "Normal"
     WARNING = "Warning"
+
+
+class ClusterReason(models.TextChoices):
+    """The reasons of a cluster's events: its circuit breaker opening and closing."""
+
+    UNREACHABLE = "Unreachable"
+    REACHABLE = "Reachable"

@@ -22,7 +22,8 @@ from controlplane.validators import (
 )
 
 __all__ = [
-    "AuditEntry", "EventRecord", "FleetSample", "ManagedCluster", "SpecResource", "WatcherReplica", "events_recorded",
+    "AuditEntry", "ClusterEvent", "EventRecord", "FleetSample", "ManagedCluster", "SpecResource", "WatcherReplica",
+    "events_recorded",
 ]
 
 # Sent with ``events`` (the saved rows) inside the transaction that records them, whichever way they are
@@ -181,6 +182,15 @@ class FleetSample(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cluster_id} at {self.at.isoformat()}"
+
+
+class ClusterEvent(EventRecord):
+    """A cluster's reachability changes (see ``workers.breaker``)."""
+
+    cluster = models.ForeignKey(ManagedCluster, on_delete=models.CASCADE, related_name="events")
+
+    class Meta(EventRecord.Meta):
+        pass
 
 
 class AuditEntry(models.Model):

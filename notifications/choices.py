@@ -18,6 +18,7 @@ class EventKind(models.TextChoices):
     GATEWAY = "gateway"
     CATALOG = "catalog"
     ROLLOUT = "rollout"
+    CLUSTER = "cluster"  # reachability: the circuit breaker opening (Unreachable) and closing (Reachable)
 
 
 class Severity(models.TextChoices):

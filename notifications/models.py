@@ -94,12 +94,12 @@ class Subscription(models.Model):
     name = models.CharField(max_length=63, validators=[validate_dns1123_label])
     receiver = models.ForeignKey(Receiver, on_delete=models.CASCADE, related_name="subscriptions")
     kinds = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
-                             help_text="Event kinds (gateway, catalog, rollout); empty for all a user may see.")
+                             help_text="Event kinds (gateway, catalog, rollout, cluster); empty for all.")
     reasons = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
                                help_text="Event reasons, such as InstallFailed or SignatureInvalid; empty for all.")
     min_severity = models.CharField(max_length=16, choices=Severity.choices, default=Severity.INFO)
     clusters = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
-                                help_text="Cluster names; empty for all. Only gateway events have a cluster.")
+                                help_text="Cluster names; empty for all. Catalog events have no cluster.")
     labels = models.JSONField(default=dict, blank=True, validators=[validate_labels],
                               help_text="The object must carry all these labels (gateways and catalogs).")
     gateways = models.ManyToManyField(Gateway, blank=True, related_name="subscriptions",

@@ -24,6 +24,7 @@ from django.db import transaction
 
 from catalogs.models import CatalogEvent
 from controlplane.dispatch import send
+from controlplane.models import ClusterEvent
 from gateways.models import GatewayEvent
 from notifications.choices import EventKind
 from notifications.matching import matches, severity_of
@@ -43,6 +44,7 @@ DISPATCH_TASK = "workers.tasks.dispatch_notifications"
 DELIVER_TASK = "workers.tasks.deliver_notification"
 KIND_OF: dict[type, EventKind] = {
     GatewayEvent: EventKind.GATEWAY, CatalogEvent: EventKind.CATALOG, RolloutEvent: EventKind.ROLLOUT,
+    ClusterEvent: EventKind.CLUSTER,
 }
 KEY_NAMESPACE = uuid.UUID("5b0c7f64-3f43-4b52-9a55-6f0f1e3a8c21")
 BATCH = 200

@@ -17,7 +17,10 @@ __all__ = ["API_PATHS", "PAYLOAD_VERSION", "body_for", "build_payload", "slack_t
 
 PAYLOAD_VERSION = "v1"
 MESSAGE_CHARS = 1024
-API_PATHS = {EventKind.GATEWAY: "gateways", EventKind.CATALOG: "catalogs", EventKind.ROLLOUT: "rollouts"}
+API_PATHS = {
+    EventKind.GATEWAY: "gateways", EventKind.CATALOG: "catalogs", EventKind.ROLLOUT: "rollouts",
+    EventKind.CLUSTER: "clusters",
+}
 SLACK_MARKS = {
     Severity.INFO: ":information_source:", Severity.WARNING: ":warning:", Severity.CRITICAL: ":rotating_light:",
 }

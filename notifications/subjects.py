@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from catalogs.models import CatalogEvent
+from controlplane.models import ClusterEvent
 from gateways.models import GatewayEvent
 from notifications.choices import EventKind, Severity
 from notifications.matching import EventFacts, Filter
@@ -55,7 +56,23 @@ def _rollout_facts(event_id: int) -> EventFacts | None:
     )
 
 
-LOADERS = {EventKind.GATEWAY: _gateway_facts, EventKind.CATALOG: _catalog_facts, EventKind.ROLLOUT: _rollout_facts}
+def _cluster_facts(event_id: int) -> EventFacts | None:
+    event = ClusterEvent.objects.select_related("cluster").filter(pk=event_id).first()
+    if event is None:
+        return None
+    cluster = event.cluster
+    phase = {True: "Reachable", False: "Unreachable"}.get(cluster.reachable, "")
+    return EventFacts(
+        kind=EventKind.CLUSTER, event_id=event.pk, object_id=str(cluster.pk), name=cluster.name, type=event.type,
+        reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(), phase=phase,
+        cluster=cluster.name,
+    )
+
+
+LOADERS = {
+    EventKind.GATEWAY: _gateway_facts, EventKind.CATALOG: _catalog_facts, EventKind.ROLLOUT: _rollout_facts,
+    EventKind.CLUSTER: _cluster_facts,
+}
 
 
 def facts_for(kind: str, event_id: int) -> EventFacts | None:

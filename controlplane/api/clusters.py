@@ -21,7 +21,7 @@ from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.image_policy import OverrideMode
-from controlplane.models import ManagedCluster
+from controlplane.models import ClusterEvent, ManagedCluster
 from controlplane.tasks import TaskName
 
 __all__ = ["ClusterSerializer", "ClusterViewSet"]
@@ -94,6 +94,13 @@ class ClusterSerializer(ModelCleanSerializer):
         read_only_fields = ("id", "created_at", "updated_at")
 
 
+class ClusterEventSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ClusterEvent
+        fields = ("timestamp", "type", "reason", "message")
+        read_only_fields = fields
+
+
 class ClusterFilter(django_filters.FilterSet):
     class Meta:
         model = ManagedCluster
@@ -133,6 +140,14 @@ class ClusterViewSet(ReconciledModelViewSet):
         if instance.gateways.exists():
             raise Conflict("The cluster still has gateways; delete them first.")
         super().perform_destroy(instance)
+
+    @extend_schema(operation_id="clusters_events_list", responses={200: ClusterEventSerializer(many=True)})
+    @action(detail=True, methods=["get"], serializer_class=ClusterEventSerializer, filterset_class=None)
+    def events(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The cluster's reachability events (Unreachable, Reachable), newest first."""
+        cluster = self.get_object()
+        page = self.paginate_queryset(cluster.events.all())
+        return self.get_paginated_response(ClusterEventSerializer(page, many=True).data)
 
     @extend_schema(operation_id="clusters_probe", request=None, responses={202: ClusterSerializer})
     @action(detail=True, methods=["post"])

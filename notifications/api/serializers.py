@@ -60,7 +60,7 @@ class SubscriptionSerializer(ModelCleanSerializer):
         help_text="A receiver's name (tenants: one a platform admin opened to tenants).",
     )
     kinds = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices), required=False,
-                                  max_length=3, help_text="Empty for every kind (tenants: gateway only).")
+                                  max_length=4, help_text="Empty for every kind (tenants: gateway only).")
     reasons = serializers.ListField(child=StrictCharField(max_length=64), required=False, max_length=100,
                                     help_text="Event reasons, e.g. InstallFailed, GateFailed, SignatureInvalid.")
     clusters = serializers.ListField(child=StrictCharField(max_length=63), required=False, max_length=100,

@@ -105,7 +105,8 @@ def test_a_tenant_cannot_subscribe_to_another_tenants_gateway(alice, bob, bob_ap
         ({"kinds": ["catalog"]}, "kinds", "Tenants may subscribe only to their own gateways' events"),
         ({"kinds": ["rollout", "gateway"]}, "kinds", "rollout events are for platform admins"),
         ({"receiver": "private"}, "receiver", "No receiver named private that you may use"),
-        ({"kinds": ["cluster"]}, "kinds.0", "not a valid choice"),
+        ({"kinds": ["cluster"]}, "kinds", "cluster events are for platform admins"),
+        ({"kinds": ["node"]}, "kinds.0", "not a valid choice"),
         ({"kinds": "gateway"}, "kinds", "Expected a list"),
         ({"min_severity": "fatal"}, "min_severity", "not a valid choice"),
         ({"labels": {"bad key!": "x"}}, "labels", "invalid"),
@@ -123,7 +124,7 @@ def test_bad_subscriptions_are_400s(alice_api, shared, body: dict, field: str, t
 
 
 def test_an_admin_subscribes_to_any_kind(admin_api, shared) -> None:
-    body = {"name": "all-trouble", "receiver": "shared", "kinds": ["catalog", "rollout"],
+    body = {"name": "all-trouble", "receiver": "shared", "kinds": ["catalog", "rollout", "cluster"],
             "reasons": ["SignatureInvalid", "GateFailed"], "min_severity": "warning"}
     assert admin_api.post("/api/v1/subscriptions/", body, format="json").status_code == 201
 

@@ -1,5 +1,5 @@
 """Notifications on the live stack: real worker and beat, a real HTTP receiver on loopback (allowed by
-NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES in the stack), events from the real reconcilers.
+NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES in the stack), events from the real reconcilers and cluster probe.
 
 The receiver answers 500 to the first request of every delivery, so each notification is delivered after one
 forced retry. A second test kills the worker while the receiver holds a request, and checks the guarantee:
@@ -20,12 +20,14 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from controlplane.celery import app
+from controlplane.models import ManagedCluster
 from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.receiver import HOLD, Receiver, Seen
 from tests.fixtures.registry import Registry, fbc_layer, public_pem
 from tests.fixtures.stack import E2E_BROKER_URL, ApiSession, Stack, wait_for
+from tests.helpers import KUBECONFIG
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +67,7 @@ def accepted(receiver: Receiver) -> dict[str, list[Seen]]:
     return by_key
 
 
-def test_failed_gateway_halted_rollout_and_invalid_signature_each_reach_the_receiver_once_after_a_retry(
+def test_failed_gateway_halted_rollout_invalid_signature_and_lost_cluster_each_reach_the_receiver_once(
     admin: ApiSession, tenant: ApiSession, receiver: Receiver, gateway_cluster: DevCluster, registry: Registry,
     repository: str, tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -74,9 +76,9 @@ def test_failed_gateway_halted_rollout_and_invalid_signature_each_reach_the_rece
     create(tenant, "/api/v1/subscriptions/", {"name": "failed-gateways", "receiver": "e2e-hook",
                                               "kinds": ["gateway"], "min_severity": "critical",
                                               "labels": {"alert": "yes"}})
-    create(admin, "/api/v1/subscriptions/", {"name": "halts-and-signatures", "receiver": "e2e-hook",
-                                             "kinds": ["rollout", "catalog"],
-                                             "reasons": ["GateFailed", "SignatureInvalid"]})
+    create(admin, "/api/v1/subscriptions/", {"name": "halts-signatures-outages", "receiver": "e2e-hook",
+                                             "kinds": ["rollout", "catalog", "cluster"],
+                                             "reasons": ["GateFailed", "SignatureInvalid", "Unreachable"]})
     v2 = copy_chart(tmp_path_factory.mktemp("notify-charts") / "v2", "0.2.0")
     create(admin, "/api/v1/releases/", {"name": "v1", "chart": str(MIRROR_CHART), "default": True})
     create(admin, "/api/v1/releases/", {"name": "v2", "chart": str(v2)})
@@ -102,17 +104,19 @@ def test_failed_gateway_halted_rollout_and_invalid_signature_each_reach_the_rece
             "name": "unsigned", "source": {"image": {"ref": f"{registry.host}/{repository}:v1"}},
             "signature_policy": {"public_keys": public_pem(ec.generate_private_key(ec.SECP256R1()))},
         })
+        # A cluster that does not answer beat's probe.
+        lost = ManagedCluster.objects.create(name="lost", kubeconfig=KUBECONFIG, base_domain="lost.example.test")
 
         def all_delivered() -> list[dict[str, Any]] | None:
             rows = admin.get("/api/v1/deliveries/?limit=50").json()["results"]
-            return rows if len(rows) == 3 and all(r["status"] == "delivered" for r in rows) else None
+            return rows if len(rows) == 4 and all(r["status"] == "delivered" for r in rows) else None
 
-        deliveries = wait_for(all_delivered, "three notifications to be delivered", timeout=90, interval=0.5)
+        deliveries = wait_for(all_delivered, "four notifications to be delivered", timeout=90, interval=0.5)
     finally:
         gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
 
     by_object = {d["object_id"]: d for d in deliveries}
-    assert set(by_object) == {broken["id"], rollout["id"], catalog["id"]}
+    assert set(by_object) == {broken["id"], rollout["id"], catalog["id"], str(lost.pk)}
     assert all(d["attempts"] == 2 and d["response_code"] == 200 for d in deliveries)
     seen = accepted(receiver)
     assert set(seen) == {d["idempotency_key"] for d in deliveries}
@@ -121,7 +125,7 @@ def test_failed_gateway_halted_rollout_and_invalid_signature_each_reach_the_rece
         assert len(requests) == 2 and requests[0].body == requests[1].body, key
         assert all(signed(r) and r.path == "/hook" for r in requests), key
     payloads = {json.loads(requests[1].body)["kind"]: json.loads(requests[1].body) for requests in seen.values()}
-    gateway, halted, signature = payloads["gateway"], payloads["rollout"], payloads["catalog"]
+    gateway, halted, signature, outage = (payloads[k] for k in ("gateway", "rollout", "catalog", "cluster"))
     assert gateway["version"] == "v1" and gateway["name"] == "broken" and gateway["cluster"] == "notify"
     assert (gateway["phase"], gateway["severity"]) == ("Failed", "critical")
     assert gateway["reason"] in ("InstallFailed", "UpgradeFailed")
@@ -129,6 +133,8 @@ def test_failed_gateway_halted_rollout_and_invalid_signature_each_reach_the_rece
     assert (halted["name"], halted["reason"], halted["severity"]) == ("to-v2", "GateFailed", "critical")
     assert (signature["name"], signature["reason"], signature["severity"]) == ("unsigned", "SignatureInvalid",
                                                                                 "critical")
+    assert (outage["name"], outage["reason"], outage["severity"], outage["phase"]) == ("lost", "Unreachable",
+                                                                                        "warning", "Unreachable")
     # The delivery log: a tenant sees the deliveries of their own subscription only.
     mine = tenant.get("/api/v1/deliveries/").json()["results"]
     assert [d["object_name"] for d in mine] == ["broken"]

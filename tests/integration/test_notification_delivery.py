@@ -188,3 +188,25 @@ def test_a_held_request_is_not_sent_twice_while_the_claim_holds(
     receiver.release()  # answered at once: HOLD only waits while not released
     assert delivery.deliver(str(found.pk)) is None
     assert Delivery.objects.get(pk=found.pk).status == DeliveryStatus.DELIVERED
+
+
+def test_a_cluster_going_unreachable_and_back_is_one_event_each_and_notified(
+    admin_user, cluster, hook, django_capture_on_commit_callbacks
+) -> None:
+    from controlplane.models import ClusterEvent
+    from workers import breaker
+
+    Subscription.objects.create(owner=admin_user, name="outages", receiver=hook, kinds=["cluster"])
+    with django_capture_on_commit_callbacks(execute=False):
+        breaker.open_circuit(cluster, "connection refused")
+        breaker.open_circuit(cluster, "connection refused")  # already open: nothing new
+        cluster.refresh_from_db()
+        cluster.reachable, cluster.probe_message = True, "Kubernetes v1.31.0"
+        breaker.record_probe(cluster, False, dict(cluster.capabilities))
+    assert [(e.type, e.reason) for e in ClusterEvent.objects.order_by("id")] == [
+        ("Warning", "Unreachable"), ("Normal", "Reachable"),
+    ]
+    found = dispatched(django_capture_on_commit_callbacks)
+    assert [(d.reason, d.severity, d.payload["link"].endswith(f"/api/v1/clusters/{cluster.pk}/")) for d in found] == [
+        ("Unreachable", "warning", True), ("Reachable", "info", True),
+    ]

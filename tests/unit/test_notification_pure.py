@@ -54,6 +54,8 @@ def test_verify_checks_the_mac_and_the_clock() -> None:
         ({"kind": EventKind.CATALOG, "reason": "Retrying", "phase": "Retrying"}, Severity.WARNING),
         ({"kind": EventKind.ROLLOUT, "reason": "GateFailed", "phase": "Halted"}, Severity.CRITICAL),
         ({"kind": EventKind.ROLLOUT, "reason": "GatewayFailed", "phase": "Progressing"}, Severity.WARNING),
+        ({"kind": EventKind.CLUSTER, "reason": "Unreachable", "phase": "Unreachable"}, Severity.WARNING),
+        ({"kind": EventKind.CLUSTER, "type": "Normal", "reason": "Reachable", "phase": "Reachable"}, Severity.INFO),
     ],
 )
 def test_severity(overrides: dict, expected: Severity) -> None:
@@ -79,6 +81,8 @@ def test_severity(overrides: dict, expected: Severity) -> None:
         (Filter(tenant=True, owner_id=4), facts(), False),  # another tenant's gateway
         (Filter(tenant=True, owner_id=3), facts(kind=EventKind.CATALOG, owner_id=None), False),
         (Filter(tenant=True, owner_id=3), facts(kind=EventKind.ROLLOUT, owner_id=None), False),
+        (Filter(tenant=True, owner_id=3), facts(kind=EventKind.CLUSTER, owner_id=None), False),
+        (Filter(kinds=frozenset({"cluster"}), clusters=frozenset({"east"})), facts(kind=EventKind.CLUSTER), True),
     ],
 )
 def test_matching(rule: Filter, event: EventFacts, expected: bool) -> None:

@@ -19,6 +19,7 @@ from .check import Check
 from .check_state_enum import CheckStateEnum
 from .cluster import Cluster
 from .cluster_capabilities import ClusterCapabilities
+from .cluster_event import ClusterEvent
 from .cluster_flavour_enum import ClusterFlavourEnum
 from .cluster_request import ClusterRequest
 from .cluster_status import ClusterStatus
@@ -73,6 +74,7 @@ from .oidc_request import OidcRequest
 from .packages_diff import PackagesDiff
 from .paginated_catalog_event_list import PaginatedCatalogEventList
 from .paginated_catalog_list import PaginatedCatalogList
+from .paginated_cluster_event_list import PaginatedClusterEventList
 from .paginated_cluster_list import PaginatedClusterList
 from .paginated_delivery_list import PaginatedDeliveryList
 from .paginated_gateway_event_list import PaginatedGatewayEventList
@@ -158,6 +160,7 @@ __all__ = (
     "CheckStateEnum",
     "Cluster",
     "ClusterCapabilities",
+    "ClusterEvent",
     "ClusterFlavourEnum",
     "ClusterRequest",
     "ClusterStatus",
@@ -212,6 +215,7 @@ __all__ = (
     "PackagesDiff",
     "PaginatedCatalogEventList",
     "PaginatedCatalogList",
+    "PaginatedClusterEventList",
     "PaginatedClusterList",
     "PaginatedDeliveryList",
     "PaginatedGatewayEventList",

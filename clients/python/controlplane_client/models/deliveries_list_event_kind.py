@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class DeliveriesListEventKind(StrEnum):
     CATALOG = "catalog"
+    CLUSTER = "cluster"
     GATEWAY = "gateway"
     ROLLOUT = "rollout"
 

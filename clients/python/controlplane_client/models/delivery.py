@@ -26,6 +26,7 @@ class Delivery:
         event_kind (NotificationEventKindEnum): * `gateway` - Gateway
             * `catalog` - Catalog
             * `rollout` - Rollout
+            * `cluster` - Cluster
         event_id (int):
         object_id (str):
         object_name (str):

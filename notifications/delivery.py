@@ -24,13 +24,23 @@ from django.db.models import Q
 from django.utils import timezone
 
 from notifications.choices import DeliveryStatus, ReceiverKind
-from notifications.models import Delivery, transport_policy
-from notifications.payloads import PAYLOAD_VERSION, body_for
+from notifications.models import Delivery, Receiver, transport_policy
+from notifications.payloads import PAYLOAD_VERSION, TEST_KIND, body_for, trial_payload
 from notifications.policy import RetryPolicy, judge
 from notifications.signing import SIGNATURE_HEADER, TIMESTAMP_HEADER, sign
 from notifications.transport import Answer, RefusedUrl, SendFailed, post
 
-__all__ = ["DELIVERY_HEADER", "Attempt", "claim", "deliver", "due_ids", "headers_for", "retry_policy"]
+__all__ = [
+    "DELIVERY_HEADER",
+    "Attempt",
+    "ReceiverCheck",
+    "check_receiver",
+    "claim",
+    "deliver",
+    "due_ids",
+    "headers_for",
+    "retry_policy",
+]
 
 log = logging.getLogger(__name__)
 
@@ -79,23 +89,24 @@ def claim(delivery_id: str, now: datetime) -> Attempt | None:
     return Attempt(delivery)
 
 
-def headers_for(delivery: Delivery, body: bytes, timestamp: int) -> dict[str, str]:
+def headers_for(receiver: Receiver, key: str, event: str, body: bytes, timestamp: int) -> dict[str, str]:
     headers = {
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
-        DELIVERY_HEADER: str(delivery.idempotency_key),
-        EVENT_HEADER: f"{delivery.event_kind}/{delivery.reason}",
+        DELIVERY_HEADER: key,
+        EVENT_HEADER: event,
         TIMESTAMP_HEADER: str(timestamp),
     }
-    if delivery.receiver.kind == ReceiverKind.WEBHOOK and delivery.receiver.secret:
-        headers[SIGNATURE_HEADER] = sign(delivery.receiver.secret, timestamp, body)
+    if receiver.kind == ReceiverKind.WEBHOOK and receiver.secret:
+        headers[SIGNATURE_HEADER] = sign(receiver.secret, timestamp, body)
     return headers
 
 
 def _send(delivery: Delivery) -> tuple[Answer | None, str, bool]:
     """POST the delivery; (the answer or None, an error message, whether a missing answer is worth a retry)."""
     body = body_for(delivery.receiver.kind, delivery.payload)
-    headers = headers_for(delivery, body, int(time.time()))
+    event = f"{delivery.event_kind}/{delivery.reason}"
+    headers = headers_for(delivery.receiver, str(delivery.idempotency_key), event, body, int(time.time()))
     try:
         return post(delivery.receiver.url, body, headers, transport_policy()), "", False
     except RefusedUrl as exc:
@@ -144,3 +155,27 @@ def due_ids(now: datetime, grace: timedelta) -> list[uuid.UUID]:
     overdue &= Q(created_at__lte=now - grace)
     lapsed = Q(status=DeliveryStatus.SENDING, lease_expires_at__lte=now)
     return list(Delivery.objects.filter(overdue | lapsed).values_list("pk", flat=True)[:500])
+
+
+class ReceiverCheck:
+    """What a receiver test got back: the answer, or why there was none."""
+
+    def __init__(self, key: str, answer: Answer | None, message: str) -> None:
+        self.key, self.answer, self.message = key, answer, message
+
+    @property
+    def delivered(self) -> bool:
+        return self.answer is not None and 200 <= self.answer.status < 300
+
+
+def check_receiver(receiver: Receiver) -> ReceiverCheck:
+    """POST a test payload to ``receiver`` now, under the same rules as a delivery; ``RefusedUrl`` propagates."""
+    key, now = str(uuid.uuid4()), timezone.now()
+    payload = trial_payload(str(receiver.pk), receiver.name, key, now.isoformat(), settings.NOTIFICATIONS_LINK_BASE_URL)
+    body = body_for(receiver.kind, payload)
+    headers = headers_for(receiver, key, f"{TEST_KIND}/Test", body, int(now.timestamp()))
+    try:
+        answer = post(receiver.url, body, headers, transport_policy())
+    except SendFailed as exc:
+        return ReceiverCheck(key, None, str(exc))
+    return ReceiverCheck(key, answer, answer.text)

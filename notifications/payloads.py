@@ -13,10 +13,11 @@ from typing import Any
 from notifications.choices import EventKind, ReceiverKind, Severity
 from notifications.matching import EventFacts
 
-__all__ = ["API_PATHS", "PAYLOAD_VERSION", "body_for", "build_payload", "slack_text"]
+__all__ = ["API_PATHS", "PAYLOAD_VERSION", "TEST_KIND", "body_for", "build_payload", "slack_text", "trial_payload"]
 
 PAYLOAD_VERSION = "v1"
 MESSAGE_CHARS = 1024
+TEST_KIND = "test"  # the kind of a receiver test's payload (POST /api/v1/receivers/{id}/test/)
 API_PATHS = {
     EventKind.GATEWAY: "gateways", EventKind.CATALOG: "catalogs", EventKind.ROLLOUT: "rollouts",
     EventKind.CLUSTER: "clusters",
@@ -42,6 +43,16 @@ def build_payload(facts: EventFacts, severity: Severity, delivery: str, base_url
         "message": facts.message[:MESSAGE_CHARS],
         "timestamp": facts.timestamp,
         "link": f"{base_url.rstrip('/')}/api/v1/{API_PATHS[facts.kind]}/{facts.object_id}/",
+    }
+
+
+def trial_payload(receiver_id: str, receiver_name: str, delivery: str, timestamp: str, base_url: str) -> dict[str, Any]:
+    """A v1 payload for a receiver test: the same shape, ``kind`` ``test``, linking to the receiver."""
+    return {
+        "version": PAYLOAD_VERSION, "delivery": delivery, "kind": TEST_KIND, "id": receiver_id, "name": receiver_name,
+        "cluster": None, "phase": None, "event": None, "reason": "Test", "severity": str(Severity.INFO),
+        "message": "A test notification from the control plane", "timestamp": timestamp,
+        "link": f"{base_url.rstrip('/')}/api/v1/receivers/{receiver_id}/",
     }
 
 

@@ -14,7 +14,7 @@ from gateways.models import Gateway
 from notifications.choices import EventKind
 from notifications.models import Delivery, Receiver, Subscription
 
-__all__ = ["DeliverySerializer", "ReceiverSerializer", "SubscriptionSerializer"]
+__all__ = ["DeliverySerializer", "ReceiverCheckSerializer", "ReceiverSerializer", "SubscriptionSerializer"]
 
 
 class ReceiverSerializer(ModelCleanSerializer):
@@ -34,6 +34,15 @@ class ReceiverSerializer(ModelCleanSerializer):
 
     def get_has_secret(self, receiver: Receiver) -> bool:
         return bool(receiver.secret)
+
+
+class ReceiverCheckSerializer(serializers.Serializer):
+    delivered = serializers.BooleanField(help_text="Whether the receiver answered 2xx.")
+    delivery = StrictCharField(help_text="The test's X-Controlplane-Delivery key.")
+    status_code = serializers.IntegerField(allow_null=True, help_text="The last hop's answer; null when none.")
+    url = StrictCharField(allow_null=True, help_text="The hop that answered (after any redirects).")
+    redirects = serializers.IntegerField()
+    message = StrictCharField(allow_blank=True, help_text="The start of the answer's body, or why there was none.")
 
 
 class GatewayRefField(serializers.PrimaryKeyRelatedField):

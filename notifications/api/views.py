@@ -9,14 +9,26 @@ import django_filters
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from controlplane.api.permissions import IsPlatformAdmin, is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
-from notifications.api.serializers import DeliverySerializer, ReceiverSerializer, SubscriptionSerializer
+from controlplane.audit import record
+from notifications.api.serializers import (
+    DeliverySerializer,
+    ReceiverCheckSerializer,
+    ReceiverSerializer,
+    SubscriptionSerializer,
+)
 from notifications.choices import DeliveryStatus, EventKind, Severity
+from notifications.delivery import check_receiver
 from notifications.models import Delivery, Receiver, Subscription
+from notifications.transport import RefusedUrl
 
 __all__ = ["DeliveryViewSet", "ReceiverViewSet", "SubscriptionViewSet"]
 
@@ -41,6 +53,28 @@ class ReceiverViewSet(ReconciledModelViewSet):
     filterset_class = ReceiverFilter
     search_fields = ("name",)
     ordering_fields = ("name", "created_at")
+    reading_actions = frozenset({"test"})  # no row lock held while the receiver answers
+
+    @extend_schema(
+        operation_id="receivers_test", request=None, responses={200: ReceiverCheckSerializer},
+        description="Send a test notification (`kind` `test`) now, under the delivery rules: signed, SSRF-checked "
+        "on every hop. 400 when the URL, or a redirect, leads to a refused address; 200 with `delivered` false "
+        "when the receiver answered otherwise or not at all.",
+    )
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def test(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        receiver = self.get_object()
+        record(request.user, "test", receiver)
+        try:
+            outcome = check_receiver(receiver)
+        except RefusedUrl as exc:
+            raise ValidationError({"url": [f"Receiver URL refused: {exc}."]}) from None
+        answer = outcome.answer
+        return Response(ReceiverCheckSerializer({
+            "delivered": outcome.delivered, "delivery": outcome.key, "status_code": answer.status if answer else None,
+            "url": answer.url if answer else None, "redirects": answer.redirects if answer else 0,
+            "message": outcome.message[:512],
+        }).data)
 
 
 class SubscriptionFilter(django_filters.FilterSet):

@@ -210,3 +210,40 @@ def test_a_cluster_going_unreachable_and_back_is_one_event_each_and_notified(
     assert [(d.reason, d.severity, d.payload["link"].endswith(f"/api/v1/clusters/{cluster.pk}/")) for d in found] == [
         ("Unreachable", "warning", True), ("Reachable", "info", True),
     ]
+
+
+@pytest.fixture
+def only_127_0_0_1(settings) -> None:
+    import ipaddress
+
+    settings.NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES = False
+    settings.NOTIFICATIONS_ALLOW_HTTP = True
+    settings.NOTIFICATIONS_ALLOWED_NETWORKS = (ipaddress.ip_network("127.0.0.1/32"),)
+
+
+def test_a_receiver_test_is_signed_and_reports_the_answer(admin_api, receiver, only_127_0_0_1) -> None:
+    created = admin_api.post("/api/v1/receivers/", {"name": "hook", "url": f"{receiver.url}/hook", "secret": SECRET},
+                             format="json")
+    assert created.status_code == 201, created.content
+    url = f"/api/v1/receivers/{created.json()['id']}/test/"
+    response = admin_api.post(url)
+    assert response.status_code == 200, response.content
+    assert response.json()["delivered"] is True and response.json()["status_code"] == 200
+    [seen] = receiver.requests()
+    assert signature_ok(seen) and seen.key == response.json()["delivery"]
+    assert json.loads(seen.body)["kind"] == "test" and seen.headers["X-Controlplane-Event"] == "test/Test"
+    receiver.answer = lambda seen, earlier: 503
+    failed = admin_api.post(url).json()
+    assert (failed["delivered"], failed["status_code"]) == (False, 503)
+
+
+@pytest.mark.parametrize("location", ["http://127.0.0.2:9/", "http://[::1]:9/", "http://10.0.0.1/"])
+def test_a_receiver_test_through_a_redirect_to_a_forbidden_address_is_a_400(
+    admin_api, receiver, only_127_0_0_1, location: str
+) -> None:
+    hook = Receiver.objects.create(name="hook", url=f"{receiver.url}/hook", secret=SECRET)
+    receiver.answer = lambda seen, earlier: (302, location)
+    response = admin_api.post(f"/api/v1/receivers/{hook.pk}/test/")
+    assert response.status_code == 400
+    assert "notifications may not be sent there" in response.json()["error"]["fields"]["url"][0]
+    assert len(receiver.requests()) == 1

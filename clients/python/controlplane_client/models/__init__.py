@@ -101,6 +101,7 @@ from .pull_secret import PullSecret
 from .pull_secret_request import PullSecretRequest
 from .reason_enum import ReasonEnum
 from .receiver import Receiver
+from .receiver_check import ReceiverCheck
 from .receiver_kind_enum import ReceiverKindEnum
 from .receiver_request import ReceiverRequest
 from .receivers_list_kind import ReceiversListKind
@@ -242,6 +243,7 @@ __all__ = (
     "PullSecretRequest",
     "ReasonEnum",
     "Receiver",
+    "ReceiverCheck",
     "ReceiverKindEnum",
     "ReceiverRequest",
     "ReceiversListKind",

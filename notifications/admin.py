@@ -97,7 +97,6 @@ class SubscriptionAdmin(PlatformAdminOnly, admin.ModelAdmin):
     list_display = ("name", "owner", "receiver", "kinds", "reasons", "min_severity", "clusters", "enabled")
     list_filter = ("enabled", "min_severity", "receiver")
     search_fields = ("name", "owner__username")
-    filter_horizontal = ("gateways",)
 
     def save_model(self, request: HttpRequest, obj: Subscription, form: Any, change: bool) -> None:
         if obj.owner_id is None:

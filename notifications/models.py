@@ -12,9 +12,8 @@ from django.db import models
 
 from controlplane.fields import EncryptedTextField
 from controlplane.validators import validate_dns1123_label, validate_labels
-from gateways.models import Gateway
 from notifications.choices import DeliveryStatus, EventKind, ReceiverKind, Severity
-from notifications.transport import RefusedUrl, TransportPolicy, check_url
+from notifications.transport import RefusedUrl, TransportPolicy, check_url, origin
 
 __all__ = ["Delivery", "PendingEvent", "Receiver", "Subscription", "transport_policy"]
 
@@ -56,23 +55,25 @@ class Receiver(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Receiver:
+        instance = super().from_db(db, field_names, values)
+        instance._loaded_url = instance.url
+        return instance
+
     @property
     def endpoint(self) -> str:
         """The URL without its path: enough to recognise it, nothing secret."""
-        from urllib.parse import urlsplit
-
-        try:
-            parts = urlsplit(self.url)
-            return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}"
-        except ValueError:
-            return ""
+        return origin(self.url) if self.url else ""
 
     def clean(self) -> None:
+        """A new or changed URL is checked against the SSRF rules (resolving its host); every delivery checks again."""
         errors: dict[str, Any] = {}
-        try:
-            check_url(self.url, transport_policy())
-        except RefusedUrl as exc:
-            errors["url"] = ValidationError(f"Receiver URL refused: {exc}.", code="refused_url")
+        if self._state.adding or self.url != getattr(self, "_loaded_url", None):
+            try:
+                check_url(self.url, transport_policy())
+            except RefusedUrl as exc:
+                errors["url"] = ValidationError(f"Receiver URL refused: {exc}.", code="refused_url")
         if self.kind == ReceiverKind.WEBHOOK and len(self.secret or "") < SECRET_MIN_CHARS:
             errors["secret"] = f"A webhook needs a signing secret of at least {SECRET_MIN_CHARS} characters."
         if errors:
@@ -92,7 +93,7 @@ class Subscription(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subscriptions")
     name = models.CharField(max_length=63, validators=[validate_dns1123_label])
-    receiver = models.ForeignKey(Receiver, on_delete=models.CASCADE, related_name="subscriptions")
+    receiver = models.ForeignKey(Receiver, on_delete=models.PROTECT, related_name="subscriptions")
     kinds = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
                              help_text="Event kinds (gateway, catalog, rollout, cluster); empty for all.")
     reasons = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
@@ -102,8 +103,10 @@ class Subscription(models.Model):
                                 help_text="Cluster names; empty for all. Catalog events have no cluster.")
     labels = models.JSONField(default=dict, blank=True, validators=[validate_labels],
                               help_text="The object must carry all these labels (gateways and catalogs).")
-    gateways = models.ManyToManyField(Gateway, blank=True, related_name="subscriptions",
-                                      help_text="Only these gateways; empty for all (a tenant's: their own).")
+    # Ids, not a relation: a deleted gateway stays in the filter (matching nothing), rather than leaving it empty,
+    # which would match every gateway.
+    gateways = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
+                                help_text="Gateway ids; only these gateways. Empty for all (a tenant's: their own).")
     enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -81,6 +81,8 @@ def _deliveries_for(row: PendingEvent, subscriptions: Iterable[Subscription]) ->
     severity = severity_of(facts)
     found = []
     for subscription in subscriptions:
+        if subscription.for_tenant and not subscription.receiver.tenants_may_subscribe:
+            continue  # the receiver was closed to tenants after they subscribed
         if not matches(filter_of(subscription), facts):
             continue
         key = delivery_key(row.kind, row.event_id, subscription.pk)
@@ -100,7 +102,7 @@ def dispatch(limit: int = BATCH) -> int:
         if not rows:
             return 0
         subscriptions = list(
-            Subscription.objects.filter(enabled=True).select_related("owner").prefetch_related("gateways")
+            Subscription.objects.filter(enabled=True).select_related("owner", "receiver")
         )
         deliveries = [d for row in rows for d in _deliveries_for(row, subscriptions)]
         Delivery.objects.bulk_create(deliveries, ignore_conflicts=True)

@@ -81,7 +81,7 @@ def facts_for(kind: str, event_id: int) -> EventFacts | None:
 
 
 def filter_of(subscription: Subscription) -> Filter:
-    """A subscription's filters; prefetch ``gateways`` and select ``owner`` when reading many."""
+    """A subscription's filters; select ``owner`` when reading many."""
     tenant = subscription.for_tenant
     return Filter(
         kinds=frozenset(subscription.kinds or ()),
@@ -89,7 +89,7 @@ def filter_of(subscription: Subscription) -> Filter:
         min_severity=Severity(subscription.min_severity),
         clusters=frozenset(subscription.clusters or ()),
         labels=dict(subscription.labels or {}),
-        gateway_ids=frozenset(str(g.pk) for g in subscription.gateways.all()),
+        gateway_ids=frozenset(subscription.gateways or ()),
         owner_id=subscription.owner_id if tenant else None,
         tenant=tenant,
     )

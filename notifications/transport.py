@@ -23,10 +23,19 @@ from notifications.addresses import (
     system_resolver,
 )
 
-__all__ = ["Answer", "RefusedUrl", "SendFailed", "Target", "TransportPolicy", "check_url", "post"]
+__all__ = ["Answer", "RefusedUrl", "SendFailed", "Target", "TransportPolicy", "check_url", "origin", "post"]
 
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 ANSWER_CHARS = 512
+
+
+def origin(url: str) -> str:
+    """``url`` without its path, query or credentials, for messages: a Slack URL's path is its token."""
+    try:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}"
+    except ValueError:
+        return "<invalid URL>"
 
 
 class RefusedUrl(ValueError):
@@ -67,7 +76,7 @@ class Target:
 @dataclass(frozen=True)
 class Answer:
     status: int
-    url: str  # the hop that answered
+    url: str  # the origin of the hop that answered (no path: see ``origin``)
     text: str  # the start of the body, for the delivery log
     redirects: int = 0
 
@@ -122,7 +131,7 @@ def _send_once(target: Target, body: bytes, headers: dict[str, str], timeout: fl
                 last = exc
                 continue
             except urllib3.exceptions.HTTPError as exc:
-                raise SendFailed(f"{target.host}: {exc}") from None
+                raise SendFailed(f"{target.host}: {_without_path(str(exc), target)}") from None
             try:
                 text = response.read(ANSWER_CHARS * 4, decode_content=False).decode("utf-8", "replace")[:ANSWER_CHARS]
             except urllib3.exceptions.HTTPError:
@@ -130,7 +139,11 @@ def _send_once(target: Target, body: bytes, headers: dict[str, str], timeout: fl
             finally:
                 response.release_conn()
             return response.status, text, response.headers.get("Location")
-    raise SendFailed(f"{target.host}: could not connect: {last}")
+    raise SendFailed(f"{target.host}: could not connect: {_without_path(str(last), target)}")
+
+
+def _without_path(message: str, target: Target) -> str:
+    return message.replace(target.path, "/...") if target.path != "/" else message
 
 
 def post(url: str, body: bytes, headers: dict[str, str], policy: TransportPolicy) -> Answer:
@@ -140,9 +153,9 @@ def post(url: str, body: bytes, headers: dict[str, str], policy: TransportPolicy
         target = check_url(current, policy)
         status, text, location = _send_once(target, body, headers, policy.timeout)
         if status not in REDIRECTS or not location:
-            return Answer(status, current, text, redirects=hop)
+            return Answer(status, origin(current), text, redirects=hop)
         following = urljoin(current, location)
         if urlsplit(current).scheme == "https" and urlsplit(following).scheme == "http" and not policy.allow_http:
-            raise RefusedUrl(f"{current} redirected from https to {following}")
+            raise RefusedUrl(f"{origin(current)} redirected from https to {origin(following)}")
         current = following
-    raise RefusedUrl(f"more than {policy.max_redirects} redirects, the last to {current}")
+    raise RefusedUrl(f"more than {policy.max_redirects} redirects, the last to {origin(current)}")

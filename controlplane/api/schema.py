@@ -34,6 +34,7 @@ _WRITE_ERRORS = ("400", "409", "413")
 # Error responses an operation has beyond the generic ones, by operationId.
 _EXTRA_ERRORS: dict[str, tuple[str, ...]] = {
     "clusters_destroy": ("409",),  # the cluster still has gateways
+    "receivers_destroy": ("409",),  # the receiver still has subscriptions
     "catalogs_diff": ("400", "503"),  # a malformed digest; the content store does not answer
 }
 

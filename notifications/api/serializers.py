@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from rest_framework import serializers
 
@@ -45,22 +44,6 @@ class ReceiverCheckSerializer(serializers.Serializer):
     message = StrictCharField(allow_blank=True, help_text="The start of the answer's body, or why there was none.")
 
 
-class GatewayRefField(serializers.PrimaryKeyRelatedField):
-    default_error_messages = {
-        "does_not_exist": "No gateway {pk_value} among the gateways you may subscribe to (tenants: your own).",
-        "incorrect_type": "Expected a gateway id (a UUID string).",
-    }
-
-    def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, str) or len(data) > 64:
-            self.fail("incorrect_type", data_type=type(data).__name__)
-        try:
-            uuid.UUID(data)
-        except ValueError:
-            self.fail("does_not_exist", pk_value=data)
-        return super().to_internal_value(data)
-
-
 class SubscriptionSerializer(ModelCleanSerializer):
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     receiver = StrictSlugRelatedField(
@@ -76,8 +59,8 @@ class SubscriptionSerializer(ModelCleanSerializer):
                                      help_text="Cluster names; an event without a cluster never matches these.")
     labels = serializers.DictField(child=StrictCharField(max_length=63), required=False,
                                    help_text="The gateway or catalog must carry all these labels.")
-    gateways = GatewayRefField(many=True, required=False, queryset=Gateway.objects.all(),
-                               help_text="Gateway ids; empty for all (a tenant's: all of their own).")
+    gateways = serializers.ListField(child=StrictCharField(max_length=64), required=False, max_length=100,
+                                     help_text="Gateway ids; empty for all (a tenant's: all of their own).")
     conflict_messages = {"one_subscription_name_per_owner": "You already have a subscription with this name."}
 
     class Meta:
@@ -92,8 +75,27 @@ class SubscriptionSerializer(ModelCleanSerializer):
         user = getattr(request, "user", None)
         if user is not None and not is_platform_admin(user):
             fields["receiver"].queryset = Receiver.objects.filter(tenants_may_subscribe=True)
-            fields["gateways"].child_relation.queryset = Gateway.objects.filter(owner=user)
         return fields
+
+    def validate_gateways(self, value: list[str]) -> list[str]:
+        """Existing gateways the user may see (a tenant: their own), as canonical ids, each once."""
+        user = self.context["request"].user
+        ids: dict[str, str] = {}
+        for given in value:
+            try:
+                ids[given] = str(uuid.UUID(given))
+            except ValueError:
+                raise serializers.ValidationError(f"No gateway {given} among the gateways you may subscribe to "
+                                                  "(tenants: your own).") from None
+        visible = Gateway.objects.filter(pk__in=set(ids.values()))
+        if not is_platform_admin(user):
+            visible = visible.filter(owner=user)
+        found = {str(pk) for pk in visible.values_list("pk", flat=True)}
+        missing = [given for given, canonical in ids.items() if canonical not in found]
+        if missing:
+            raise serializers.ValidationError(f"No gateway {', '.join(missing)} among the gateways you may subscribe "
+                                              "to (tenants: your own).")
+        return list(dict.fromkeys(ids.values()))
 
     def prepare_candidate(self, candidate: Subscription) -> None:
         if candidate.owner_id is None:

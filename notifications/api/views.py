@@ -15,6 +15,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from controlplane.api.errors import Conflict
 from controlplane.api.permissions import IsPlatformAdmin, is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
@@ -54,6 +55,11 @@ class ReceiverViewSet(ReconciledModelViewSet):
     search_fields = ("name",)
     ordering_fields = ("name", "created_at")
     reading_actions = frozenset({"test"})  # no row lock held while the receiver answers
+
+    def perform_destroy(self, instance: Receiver) -> None:
+        if instance.subscriptions.exists():
+            raise Conflict("The receiver still has subscriptions; delete them first.")
+        super().perform_destroy(instance)
 
     @extend_schema(
         operation_id="receivers_test", request=None, responses={200: ReceiverCheckSerializer},
@@ -102,7 +108,7 @@ class SubscriptionViewSet(ReconciledModelViewSet):
     ordering_fields = ("name", "created_at")
 
     def get_queryset(self) -> QuerySet[Subscription]:
-        queryset = super().get_queryset().select_related("owner", "receiver").prefetch_related("gateways")
+        queryset = super().get_queryset().select_related("owner", "receiver")
         if not is_platform_admin(self.request.user):
             queryset = queryset.filter(owner=self.request.user)
         return queryset

@@ -111,7 +111,7 @@ def test_a_tenant_cannot_subscribe_to_another_tenants_gateway(alice, bob, bob_ap
         ({"min_severity": "fatal"}, "min_severity", "not a valid choice"),
         ({"labels": {"bad key!": "x"}}, "labels", "invalid"),
         ({"gateways": ["not-a-uuid"]}, "gateways", "No gateway not-a-uuid"),
-        ({"gateways": [7]}, "gateways", "Expected a gateway id"),
+        ({"gateways": [7]}, "gateways.0", "Expected a string"),
         ({"colour": "red"}, "colour", "Unknown"),
     ],
 )
@@ -144,3 +144,26 @@ def test_tenants_see_only_their_subscriptions_and_deliveries(alice, bob, alice_a
     assert bob_api.get(f"/api/v1/deliveries/{delivery.pk}/").status_code == 404
     assert admin_api.get(f"/api/v1/deliveries/{delivery.pk}/").json()["payload"] == {"version": "v1"}
     assert alice_api.post("/api/v1/deliveries/", {}, format="json").status_code == 405
+
+
+def test_a_receiver_with_subscriptions_is_not_deleted(admin_api, admin_user, shared) -> None:
+    Subscription.objects.create(owner=admin_user, name="mine", receiver=shared)
+    response = admin_api.delete(f"/api/v1/receivers/{shared.pk}/")
+    assert response.status_code == 409 and "still has subscriptions" in response.json()["error"]["message"]
+    Subscription.objects.all().delete()
+    assert admin_api.delete(f"/api/v1/receivers/{shared.pk}/").status_code == 204
+
+
+def test_only_a_new_or_changed_url_is_checked_again_at_an_update(admin_api) -> None:
+    stored = Receiver.objects.create(name="legacy", url="https://10.0.0.8/hook", secret=SECRET)  # allowed back then
+    url = f"/api/v1/receivers/{stored.pk}/"
+    assert admin_api.patch(url, {"tenants_may_subscribe": True}, format="json").status_code == 200
+    moved = admin_api.patch(url, {"url": "https://10.0.0.9/hook"}, format="json")
+    assert moved.status_code == 400 and "private" in moved.json()["error"]["fields"]["url"][0]
+
+
+def test_gateway_ids_are_kept_canonical_and_once(alice, alice_api, cluster, shared) -> None:
+    mine = gateway(alice, cluster, "edge")
+    body = {"name": "s", "receiver": "shared", "gateways": [str(mine.pk).upper(), str(mine.pk)]}
+    created = alice_api.post("/api/v1/subscriptions/", body, format="json")
+    assert created.status_code == 201 and created.json()["gateways"] == [str(mine.pk)]

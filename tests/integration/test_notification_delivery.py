@@ -166,7 +166,7 @@ def test_a_redirect_to_a_forbidden_address_fails_the_delivery(
     settings.NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES = False
     settings.NOTIFICATIONS_ALLOW_HTTP = True
     settings.NOTIFICATIONS_ALLOWED_NETWORKS = (ipaddress.ip_network("127.0.0.1/32"),)
-    hook = Receiver.objects.create(name="hook", url=f"{receiver.url}/hook", secret=SECRET)
+    hook = Receiver.objects.create(name="hook", url=f"{receiver.url}/hook", secret=SECRET, tenants_may_subscribe=True)
     Subscription.objects.create(owner=alice, name="failures", receiver=hook)
     receiver.answer = lambda seen, earlier: (307, location)
     fail(make_gateway(alice, cluster, "edge"))
@@ -247,3 +247,23 @@ def test_a_receiver_test_through_a_redirect_to_a_forbidden_address_is_a_400(
     assert response.status_code == 400
     assert "notifications may not be sent there" in response.json()["error"]["fields"]["url"][0]
     assert len(receiver.requests()) == 1
+
+
+def test_a_closed_receiver_stops_tenant_deliveries_and_errors_never_show_the_url_path(
+    alice, admin_user, cluster, receiver, django_capture_on_commit_callbacks
+) -> None:
+    hook = Receiver.objects.create(name="slackish", kind="slack", url=f"{receiver.url}/services/T0/B0/token-value",
+                                   tenants_may_subscribe=True)
+    Subscription.objects.create(owner=alice, name="tenant", receiver=hook)
+    Subscription.objects.create(owner=admin_user, name="admin", receiver=hook)
+    Receiver.objects.filter(pk=hook.pk).update(tenants_may_subscribe=False)
+    fail(make_gateway(alice, cluster, "edge"))
+    [found] = dispatched(django_capture_on_commit_callbacks)
+    assert found.subscription.name == "admin"
+    receiver.answer = lambda seen, earlier: 404
+    delivery.deliver(str(found.pk))
+    found.refresh_from_db()
+    assert found.status == DeliveryStatus.FAILED and found.response_code == 404
+    assert "token-value" not in found.last_error and f"HTTP 404 from {receiver.url}" in found.last_error
+    [seen] = receiver.requests()
+    assert list(json.loads(seen.body)) == ["text"] and "X-Controlplane-Signature" not in seen.headers

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
-from uuid import UUID
 
 from attrs import define as _attrs_define
 
@@ -37,7 +36,7 @@ class PatchedSubscriptionRequest:
                 * `critical` - Critical
             clusters (list[str] | Unset): Cluster names; an event without a cluster never matches these.
             labels (PatchedSubscriptionRequestLabels | Unset): The gateway or catalog must carry all these labels.
-            gateways (list[UUID] | Unset): Gateway ids; empty for all (a tenant's: all of their own).
+            gateways (list[str] | Unset): Gateway ids; empty for all (a tenant's: all of their own).
             enabled (bool | Unset):
     """
 
@@ -48,7 +47,7 @@ class PatchedSubscriptionRequest:
     min_severity: NotificationSeverityEnum | Unset = UNSET
     clusters: list[str] | Unset = UNSET
     labels: PatchedSubscriptionRequestLabels | Unset = UNSET
-    gateways: list[UUID] | Unset = UNSET
+    gateways: list[str] | Unset = UNSET
     enabled: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -81,10 +80,7 @@ class PatchedSubscriptionRequest:
 
         gateways: list[str] | Unset = UNSET
         if not isinstance(self.gateways, Unset):
-            gateways = []
-            for gateways_item_data in self.gateways:
-                gateways_item = str(gateways_item_data)
-                gateways.append(gateways_item)
+            gateways = self.gateways
 
         enabled = self.enabled
 
@@ -150,14 +146,7 @@ class PatchedSubscriptionRequest:
         else:
             labels = PatchedSubscriptionRequestLabels.from_dict(_labels)
 
-        _gateways = d.pop("gateways", UNSET)
-        gateways: list[UUID] | Unset = UNSET
-        if _gateways is not UNSET:
-            gateways = []
-            for gateways_item_data in _gateways:
-                gateways_item = UUID(gateways_item_data)
-
-                gateways.append(gateways_item)
+        gateways = cast(list[str], d.pop("gateways", UNSET))
 
         enabled = d.pop("enabled", UNSET)
 

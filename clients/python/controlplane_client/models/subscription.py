@@ -41,7 +41,7 @@ class Subscription:
                 * `critical` - Critical
             clusters (list[str] | Unset): Cluster names; an event without a cluster never matches these.
             labels (SubscriptionLabels | Unset): The gateway or catalog must carry all these labels.
-            gateways (list[UUID] | Unset): Gateway ids; empty for all (a tenant's: all of their own).
+            gateways (list[str] | Unset): Gateway ids; empty for all (a tenant's: all of their own).
             enabled (bool | Unset):
     """
 
@@ -56,7 +56,7 @@ class Subscription:
     min_severity: NotificationSeverityEnum | Unset = UNSET
     clusters: list[str] | Unset = UNSET
     labels: SubscriptionLabels | Unset = UNSET
-    gateways: list[UUID] | Unset = UNSET
+    gateways: list[str] | Unset = UNSET
     enabled: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -98,10 +98,7 @@ class Subscription:
 
         gateways: list[str] | Unset = UNSET
         if not isinstance(self.gateways, Unset):
-            gateways = []
-            for gateways_item_data in self.gateways:
-                gateways_item = str(gateways_item_data)
-                gateways.append(gateways_item)
+            gateways = self.gateways
 
         enabled = self.enabled
 
@@ -178,14 +175,7 @@ class Subscription:
         else:
             labels = SubscriptionLabels.from_dict(_labels)
 
-        _gateways = d.pop("gateways", UNSET)
-        gateways: list[UUID] | Unset = UNSET
-        if _gateways is not UNSET:
-            gateways = []
-            for gateways_item_data in _gateways:
-                gateways_item = UUID(gateways_item_data)
-
-                gateways.append(gateways_item)
+        gateways = cast(list[str], d.pop("gateways", UNSET))
 
         enabled = d.pop("enabled", UNSET)
 

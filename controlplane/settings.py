@@ -224,7 +224,7 @@ NOTIFICATIONS_RETRY_CAP_SECONDS = env_int("NOTIFICATIONS_RETRY_CAP_SECONDS", 600
 NOTIFICATIONS_MAX_ATTEMPTS = env_int("NOTIFICATIONS_MAX_ATTEMPTS", 8, minimum=1)
 NOTIFICATIONS_SWEEP_SECONDS = env_int("NOTIFICATIONS_SWEEP_SECONDS", 30, minimum=1)
 CELERY_BEAT_SCHEDULE["sweep notifications"] = {
-    "task": "workers.tasks.sweep_notifications", "schedule": NOTIFICATIONS_SWEEP_SECONDS,
+    "task": TaskName.SWEEP_NOTIFICATIONS, "schedule": NOTIFICATIONS_SWEEP_SECONDS,
 }
 CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, minimum=1)
 # A watcher replica holds each cluster it watches this long, renewing every third of it.

@@ -24,3 +24,6 @@ class TaskName(StrEnum):
     ADVANCE_ROLLOUT = "workers.tasks.advance_rollout"
     ADVANCE_ROLLOUTS = "workers.tasks.advance_rollouts"
     SAMPLE_FLEET = "workers.tasks.sample_fleet"
+    DISPATCH_NOTIFICATIONS = "workers.tasks.dispatch_notifications"
+    DELIVER_NOTIFICATION = "workers.tasks.deliver_notification"
+    SWEEP_NOTIFICATIONS = "workers.tasks.sweep_notifications"

@@ -25,6 +25,7 @@ from django.db import transaction
 from catalogs.models import CatalogEvent
 from controlplane.dispatch import send
 from controlplane.models import ClusterEvent
+from controlplane.tasks import TaskName
 from gateways.models import GatewayEvent
 from notifications.choices import EventKind
 from notifications.matching import matches, severity_of
@@ -34,14 +35,12 @@ from notifications.subjects import facts_for, filter_of
 from rollouts.models import RolloutEvent
 
 __all__ = [
-    "DELIVER_TASK", "DISPATCH_TASK", "KIND_OF", "delivery_key", "dispatch", "dispatch_after_commit",
+    "KIND_OF", "delivery_key", "dispatch", "dispatch_after_commit",
     "on_events_recorded",
 ]
 
 log = logging.getLogger(__name__)
 
-DISPATCH_TASK = "workers.tasks.dispatch_notifications"
-DELIVER_TASK = "workers.tasks.deliver_notification"
 KIND_OF: dict[type, EventKind] = {
     GatewayEvent: EventKind.GATEWAY, CatalogEvent: EventKind.CATALOG, RolloutEvent: EventKind.ROLLOUT,
     ClusterEvent: EventKind.CLUSTER,
@@ -71,7 +70,7 @@ def dispatch_after_commit() -> None:
         dispatch()
     except Exception:
         log.exception("notifications: dispatch after commit failed; handing it to a worker")
-        send(DISPATCH_TASK)
+        send(TaskName.DISPATCH_NOTIFICATIONS)
 
 
 def _deliveries_for(row: PendingEvent, subscriptions: Iterable[Subscription]) -> list[Delivery]:
@@ -109,7 +108,7 @@ def dispatch(limit: int = BATCH) -> int:
         PendingEvent.objects.filter(pk__in=[row.pk for row in rows]).delete()
         keys = [d.idempotency_key for d in deliveries]
         ids = list(Delivery.objects.filter(idempotency_key__in=keys).values_list("pk", flat=True))
-        transaction.on_commit(lambda: [send(DELIVER_TASK, pk) for pk in ids])
+        transaction.on_commit(lambda: [send(TaskName.DELIVER_NOTIFICATION, pk) for pk in ids])
     if ids:
         log.info("notifications: %d events matched %d deliveries", len(rows), len(ids))
     return len(ids)

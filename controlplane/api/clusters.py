@@ -95,6 +95,8 @@ class ClusterSerializer(ModelCleanSerializer):
 
 
 class ClusterEventSerializer(serializers.ModelSerializer):
+    schema_description = "A change of the cluster's reachability: Unreachable (Warning) or Reachable (Normal)."
+
     class Meta:
         model = ClusterEvent
         fields = ("timestamp", "type", "reason", "message")

@@ -17,6 +17,10 @@ __all__ = ["DeliverySerializer", "ReceiverCheckSerializer", "ReceiverSerializer"
 
 
 class ReceiverSerializer(ModelCleanSerializer):
+    schema_description = (
+        "Where notifications go: a signed webhook or a Slack-compatible incoming webhook. The URL and the secret are "
+        "write-only; the URL must reach a public address (see the SSRF rules in the README)."
+    )
     url = StrictCharField(write_only=True, max_length=2048,
                           help_text="https:// URL (write-only), checked by the SSRF rules here and at each delivery.")
     secret = StrictCharField(write_only=True, required=False, allow_blank=True, max_length=256,
@@ -36,6 +40,7 @@ class ReceiverSerializer(ModelCleanSerializer):
 
 
 class ReceiverCheckSerializer(serializers.Serializer):
+    schema_description = "What a test notification to the receiver got back."
     delivered = serializers.BooleanField(help_text="Whether the receiver answered 2xx.")
     delivery = StrictCharField(help_text="The test's X-Controlplane-Delivery key.")
     status_code = serializers.IntegerField(allow_null=True, help_text="The last hop's answer; null when none.")
@@ -45,6 +50,10 @@ class ReceiverCheckSerializer(serializers.Serializer):
 
 
 class SubscriptionSerializer(ModelCleanSerializer):
+    schema_description = (
+        "Which recorded events go to a receiver; every filter is optional. Tenants subscribe to their own gateways' "
+        "events only."
+    )
     owner = serializers.SlugRelatedField(slug_field="username", read_only=True)
     receiver = StrictSlugRelatedField(
         slug_field="name", queryset=Receiver.objects.all(),
@@ -103,6 +112,10 @@ class SubscriptionSerializer(ModelCleanSerializer):
 
 
 class DeliverySerializer(serializers.ModelSerializer):
+    schema_description = (
+        "One event for one subscription: the v1 payload sent, and the outcome of its attempts. Sent at least once; "
+        "`idempotency_key` is the X-Controlplane-Delivery header of every attempt."
+    )
     subscription = serializers.SlugRelatedField(slug_field="name", read_only=True)
     receiver = serializers.SlugRelatedField(slug_field="name", read_only=True)
     payload = serializers.JSONField(read_only=True, help_text="The v1 payload sent (see README, Notifications).")

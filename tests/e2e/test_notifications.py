@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from controlplane.celery import app
 from controlplane.models import ManagedCluster
+from controlplane.tasks import TaskName
 from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.fixtures.devcluster import DevCluster
@@ -167,7 +168,7 @@ def test_a_worker_killed_mid_delivery_resends_with_the_same_key_and_never_after_
 
     # A redelivered task message (acks_late) for a delivered row is dropped by the worker, not sent.
     with app.connection_for_write(E2E_BROKER_URL) as connection:
-        app.send_task("workers.tasks.deliver_notification", args=[row["id"]], connection=connection)
+        app.send_task(TaskName.DELIVER_NOTIFICATION, args=[row["id"]], connection=connection)
     marker = f"delivery {row['id']} is already delivered; not sent again"
     wait_for(lambda: marker in live_stack.log("worker"), "the worker to skip the delivered row")
     assert len(receiver.requests()) == 2

@@ -11,6 +11,7 @@ from celery import Task, shared_task
 from django.conf import settings
 from django.utils import timezone
 
+from controlplane.tasks import TaskName
 from notifications import delivery, outbox
 from workers.tasks.transient import retried_when_transient
 
@@ -19,14 +20,14 @@ __all__ = ["deliver_notification", "dispatch_notifications", "sweep_notification
 log = logging.getLogger(__name__)
 
 
-@shared_task(bind=True, name=outbox.DISPATCH_TASK, ignore_result=True)
+@shared_task(bind=True, name=TaskName.DISPATCH_NOTIFICATIONS, ignore_result=True)
 def dispatch_notifications(self: Task) -> None:
     with retried_when_transient(self):
         while outbox.dispatch() >= outbox.BATCH:
             pass
 
 
-@shared_task(bind=True, name=outbox.DELIVER_TASK, ignore_result=True, acks_late=True)
+@shared_task(bind=True, name=TaskName.DELIVER_NOTIFICATION, ignore_result=True, acks_late=True)
 def deliver_notification(self: Task, delivery_id: str) -> None:
     """One attempt; a retryable failure schedules the next after the backoff (the row says when, too)."""
     with retried_when_transient(self):
@@ -35,7 +36,7 @@ def deliver_notification(self: Task, delivery_id: str) -> None:
         deliver_notification.apply_async((delivery_id,), countdown=retry_in)
 
 
-@shared_task(bind=True, name="workers.tasks.sweep_notifications", ignore_result=True)
+@shared_task(bind=True, name=TaskName.SWEEP_NOTIFICATIONS, ignore_result=True)
 def sweep_notifications(self: Task) -> None:
     """Beat (NOTIFICATIONS_SWEEP_SECONDS): dispatch leftover events; resend overdue and abandoned deliveries."""
     with retried_when_transient(self):

@@ -14,7 +14,8 @@ T = TypeVar("T", bound="ClusterEvent")
 
 @_attrs_define
 class ClusterEvent:
-    """
+    """A change of the cluster's reachability: Unreachable (Warning) or Reachable (Normal).
+
     Attributes:
         timestamp (datetime.datetime):
         type_ (EventTypeEnum): * `Normal` - Normal

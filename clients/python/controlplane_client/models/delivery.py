@@ -17,35 +17,37 @@ T = TypeVar("T", bound="Delivery")
 
 @_attrs_define
 class Delivery:
-    """
-    Attributes:
-        id (UUID):
-        idempotency_key (UUID):
-        subscription (str):
-        receiver (str):
-        event_kind (NotificationEventKindEnum): * `gateway` - Gateway
-            * `catalog` - Catalog
-            * `rollout` - Rollout
-            * `cluster` - Cluster
-        event_id (int):
-        object_id (str):
-        object_name (str):
-        reason (str):
-        severity (NotificationSeverityEnum): * `info` - Info
-            * `warning` - Warning
-            * `critical` - Critical
-        status (DeliveryStatusEnum): * `pending` - Pending
-            * `sending` - Sending
-            * `delivered` - Delivered
-            * `failed` - Failed
-        attempts (int):
-        response_code (int | None):
-        last_error (str):
-        created_at (datetime.datetime):
-        last_attempt_at (datetime.datetime | None):
-        next_attempt_at (datetime.datetime | None):
-        delivered_at (datetime.datetime | None):
-        payload (Any): The v1 payload sent (see README, Notifications).
+    """One event for one subscription: the v1 payload sent, and the outcome of its attempts. Sent at least once;
+    `idempotency_key` is the X-Controlplane-Delivery header of every attempt.
+
+        Attributes:
+            id (UUID):
+            idempotency_key (UUID):
+            subscription (str):
+            receiver (str):
+            event_kind (NotificationEventKindEnum): * `gateway` - Gateway
+                * `catalog` - Catalog
+                * `rollout` - Rollout
+                * `cluster` - Cluster
+            event_id (int):
+            object_id (str):
+            object_name (str):
+            reason (str):
+            severity (NotificationSeverityEnum): * `info` - Info
+                * `warning` - Warning
+                * `critical` - Critical
+            status (DeliveryStatusEnum): * `pending` - Pending
+                * `sending` - Sending
+                * `delivered` - Delivered
+                * `failed` - Failed
+            attempts (int):
+            response_code (int | None):
+            last_error (str):
+            created_at (datetime.datetime):
+            last_attempt_at (datetime.datetime | None):
+            next_attempt_at (datetime.datetime | None):
+            delivered_at (datetime.datetime | None):
+            payload (Any): The v1 payload sent (see README, Notifications).
     """
 
     id: UUID

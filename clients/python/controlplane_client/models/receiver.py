@@ -16,11 +16,8 @@ T = TypeVar("T", bound="Receiver")
 
 @_attrs_define
 class Receiver:
-    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
-
-    ``error_fields`` maps a model field name to the API field name used in error messages.
-    ``immutable_fields`` may be set on create but never changed afterwards.
-    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+    """Where notifications go: a signed webhook or a Slack-compatible incoming webhook. The URL and the secret are write-
+    only; the URL must reach a public address (see the SSRF rules in the README).
 
         Attributes:
             id (UUID):

@@ -11,7 +11,8 @@ T = TypeVar("T", bound="ReceiverCheck")
 
 @_attrs_define
 class ReceiverCheck:
-    """
+    """What a test notification to the receiver got back.
+
     Attributes:
         delivered (bool): Whether the receiver answered 2xx.
         delivery (str): The test's X-Controlplane-Delivery key.

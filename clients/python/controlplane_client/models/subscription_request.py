@@ -18,11 +18,8 @@ T = TypeVar("T", bound="SubscriptionRequest")
 
 @_attrs_define
 class SubscriptionRequest:
-    """Rejects unknown fields, validates through the model, and reports uniqueness clashes as 409.
-
-    ``error_fields`` maps a model field name to the API field name used in error messages.
-    ``immutable_fields`` may be set on create but never changed afterwards.
-    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+    """Which recorded events go to a receiver; every filter is optional. Tenants subscribe to their own gateways' events
+    only.
 
         Attributes:
             name (str):

@@ -97,13 +97,9 @@ def sync_detailed(
     """Notification receivers. Platform admins only; the URL and the secret are write-only.
 
     Args:
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -132,13 +128,9 @@ def sync(
     """Notification receivers. Platform admins only; the URL and the secret are write-only.
 
     Args:
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,13 +154,9 @@ async def asyncio_detailed(
     """Notification receivers. Platform admins only; the URL and the secret are write-only.
 
     Args:
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,13 +183,9 @@ async def asyncio(
     """Notification receivers. Platform admins only; the URL and the secret are write-only.
 
     Args:
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

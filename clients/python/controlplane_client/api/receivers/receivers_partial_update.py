@@ -120,13 +120,9 @@ def sync_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedReceiverRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedReceiverRequest | Unset): Where notifications go: a signed webhook or a
+            Slack-compatible incoming webhook. The URL and the secret are write-only; the URL must
+            reach a public address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,13 +157,9 @@ def sync(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedReceiverRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedReceiverRequest | Unset): Where notifications go: a signed webhook or a
+            Slack-compatible incoming webhook. The URL and the secret are write-only; the URL must
+            reach a public address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -197,13 +189,9 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedReceiverRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedReceiverRequest | Unset): Where notifications go: a signed webhook or a
+            Slack-compatible incoming webhook. The URL and the secret are write-only; the URL must
+            reach a public address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,13 +224,9 @@ async def asyncio(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedReceiverRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedReceiverRequest | Unset): Where notifications go: a signed webhook or a
+            Slack-compatible incoming webhook. The URL and the secret are write-only; the URL must
+            reach a public address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -119,13 +119,9 @@ def sync_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,13 +156,9 @@ def sync(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,13 +188,9 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -235,13 +223,9 @@ async def asyncio(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (ReceiverRequest): Rejects unknown fields, validates through the model, and reports
-            uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (ReceiverRequest): Where notifications go: a signed webhook or a Slack-compatible
+            incoming webhook. The URL and the secret are write-only; the URL must reach a public
+            address (see the SSRF rules in the README).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -97,13 +97,8 @@ def sync_detailed(
     """Subscriptions of a receiver to events. Tenants subscribe to their own gateways' events only.
 
     Args:
-        body (SubscriptionRequest): Rejects unknown fields, validates through the model, and
-            reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (SubscriptionRequest): Which recorded events go to a receiver; every filter is
+            optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -132,13 +127,8 @@ def sync(
     """Subscriptions of a receiver to events. Tenants subscribe to their own gateways' events only.
 
     Args:
-        body (SubscriptionRequest): Rejects unknown fields, validates through the model, and
-            reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (SubscriptionRequest): Which recorded events go to a receiver; every filter is
+            optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -162,13 +152,8 @@ async def asyncio_detailed(
     """Subscriptions of a receiver to events. Tenants subscribe to their own gateways' events only.
 
     Args:
-        body (SubscriptionRequest): Rejects unknown fields, validates through the model, and
-            reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (SubscriptionRequest): Which recorded events go to a receiver; every filter is
+            optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -195,13 +180,8 @@ async def asyncio(
     """Subscriptions of a receiver to events. Tenants subscribe to their own gateways' events only.
 
     Args:
-        body (SubscriptionRequest): Rejects unknown fields, validates through the model, and
-            reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (SubscriptionRequest): Which recorded events go to a receiver; every filter is
+            optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

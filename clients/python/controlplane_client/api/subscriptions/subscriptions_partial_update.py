@@ -120,13 +120,8 @@ def sync_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedSubscriptionRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedSubscriptionRequest | Unset): Which recorded events go to a receiver; every
+            filter is optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -161,13 +156,8 @@ def sync(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedSubscriptionRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedSubscriptionRequest | Unset): Which recorded events go to a receiver; every
+            filter is optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -197,13 +187,8 @@ async def asyncio_detailed(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedSubscriptionRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedSubscriptionRequest | Unset): Which recorded events go to a receiver; every
+            filter is optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -236,13 +221,8 @@ async def asyncio(
     Args:
         id (UUID):
         if_match (str | Unset):
-        body (PatchedSubscriptionRequest | Unset): Rejects unknown fields, validates through the
-            model, and reports uniqueness clashes as 409.
-
-            ``error_fields`` maps a model field name to the API field name used in error messages.
-            ``immutable_fields`` may be set on create but never changed afterwards.
-            ``conflict_messages`` maps a database constraint name to the 409 message that names its
-            rule.
+        body (PatchedSubscriptionRequest | Unset): Which recorded events go to a receiver; every
+            filter is optional. Tenants subscribe to their own gateways' events only.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -35,7 +35,9 @@ from .deliveries_list_severity import DeliveriesListSeverity
 from .deliveries_list_status import DeliveriesListStatus
 from .delivery import Delivery
 from .delivery_status_enum import DeliveryStatusEnum
+from .deployed_images import DeployedImages
 from .deployed_release import DeployedRelease
+from .desired_images import DesiredImages
 from .diff_add_remove_counts import DiffAddRemoveCounts
 from .diff_changed_object import DiffChangedObject
 from .diff_changed_package import DiffChangedPackage
@@ -62,6 +64,9 @@ from .gateway_request import GatewayRequest
 from .gateway_request_labels import GatewayRequestLabels
 from .gateway_status import GatewayStatus
 from .gateways_list_phase import GatewaysListPhase
+from .image_overrides_enum import ImageOverridesEnum
+from .image_policy import ImagePolicy
+from .image_policy_request import ImagePolicyRequest
 from .image_source import ImageSource
 from .image_source_request import ImageSourceRequest
 from .kind_enum import KindEnum
@@ -177,7 +182,9 @@ __all__ = (
     "DeliveriesListStatus",
     "Delivery",
     "DeliveryStatusEnum",
+    "DeployedImages",
     "DeployedRelease",
+    "DesiredImages",
     "DiffAddRemoveCounts",
     "DiffChangedObject",
     "DiffChangedPackage",
@@ -204,6 +211,9 @@ __all__ = (
     "GatewayRequestLabels",
     "GatewayStatus",
     "GatewaysListPhase",
+    "ImageOverridesEnum",
+    "ImagePolicy",
+    "ImagePolicyRequest",
     "ImageSource",
     "ImageSourceRequest",
     "KindEnum",

@@ -167,3 +167,16 @@ def test_gateway_ids_are_kept_canonical_and_once(alice, alice_api, cluster, shar
     body = {"name": "s", "receiver": "shared", "gateways": [str(mine.pk).upper(), str(mine.pk)]}
     created = alice_api.post("/api/v1/subscriptions/", body, format="json")
     assert created.status_code == 201 and created.json()["gateways"] == [str(mine.pk)]
+
+
+def test_metrics_count_deliveries_by_status(client, admin_user, shared) -> None:
+    subscription = Subscription.objects.create(owner=admin_user, name="all", receiver=shared)
+    Delivery.objects.create(
+        idempotency_key="6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f", subscription=subscription, receiver=shared,
+        owner=admin_user, event_kind="gateway", event_id=1, object_id="x", object_name="edge", reason="InstallFailed",
+        severity="critical", payload={}, status="failed",
+    )
+    text = client.get("/metrics").content.decode()
+    assert 'notification_deliveries{status="failed"} 1.0' in text
+    assert 'notification_deliveries{status="delivered"} 0.0' in text
+    assert "notification_events_pending 0.0" in text

@@ -1,4 +1,5 @@
-"""Test helpers without Django: a sample kubeconfig, running the project's own commands, and rate windows."""
+"""Test helpers (Django imported only where used): a sample kubeconfig, running the project's own commands, rate
+windows, and running a gateway's passes until it gets somewhere."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # A kubeconfig that points at a closed port: valid to every validator, unreachable on purpose.
@@ -54,3 +59,21 @@ def release_of(namespace: str) -> str:
     """The Helm release of a gateway whose name has at most 24 characters: its namespace without `gw-`
     (both are `<name>-<id8>` after the prefix; see Gateway.assign_namespace)."""
     return namespace.removeprefix("gw-")
+
+
+def converge_by_passes(gateway: Any, done: Callable[[Any], bool], timeout: float = 60.0) -> Any:
+    """Run passes as the worker would until ``done`` holds for the gateway at its current generation (the
+    gateway, or None once it is gone). Bounded by time, not by a count of passes: a pass is quick, and the
+    cluster's pods take what they take."""
+    from gateways.models import Gateway
+    from workers.reconcile.gateway.run import run_pass
+
+    deadline = time.monotonic() + timeout
+    current = None
+    while time.monotonic() < deadline:
+        run_pass(str(gateway.pk))
+        current = Gateway.objects.filter(pk=gateway.pk).first()
+        if current is None or (current.observed_generation == current.generation and done(current)):
+            return current
+        time.sleep(0.1)
+    pytest.fail(f"{gateway.name} never got there in {timeout}s: {current and (current.phase, current.conditions)}")

@@ -136,11 +136,26 @@ def rolled_out(dc: DevCluster, gateway: Gateway) -> bool:
     )
 
 
+def policies_settled(dc: DevCluster, gateway: Gateway) -> bool:
+    """Every BackendTLSPolicy of the namespace (if the cluster serves the API) says Accepted exactly when the
+    Services it targets exist (its controller answers a deleted Service in its own time)."""
+    listed = get(dc, ns_path(gateway, "gateway.networking.k8s.io/v1", "backendtlspolicies"))  # None: not served
+    for policy in (listed or {}).get("items") or []:
+        targets = [ref["name"] for ref in policy["spec"].get("targetRefs") or []]
+        present = all(get(dc, ns_path(gateway, "v1", "services", name)) is not None for name in targets)
+        accepted = {c["type"]: c["status"] for ancestor in (policy.get("status") or {}).get("ancestors") or []
+                    for c in ancestor.get("conditions") or []}.get("Accepted")
+        if accepted != ("True" if present else "False"):
+            return False
+    return True
+
+
 def assert_reported(gateway: Gateway, cluster: ManagedCluster, dc: DevCluster, what: str) -> None:
     """Warn mode: the resync reports the drift (one event), starts no pass, and a second resync writes nothing.
 
-    Both resyncs run once the workload is steady: a changed image rolls the pod, and its readiness is news."""
-    wait_for(lambda: rolled_out(dc, gateway), "the StatefulSet to roll out")
+    Both resyncs run once the cluster is steady: a changed image rolls the pod, a deleted Service turns its
+    BackendTLSPolicy unaccepted, and either is news."""
+    wait_for(lambda: rolled_out(dc, gateway) and policies_settled(dc, gateway), "the cluster to settle")
     revision, events = Gateway.objects.get(pk=gateway.pk).release_revision, len(drift_events(gateway))
     report, enqueued = resync(cluster, dc)
     assert (enqueued, report.written) == ([], 1), report

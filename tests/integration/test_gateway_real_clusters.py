@@ -21,6 +21,7 @@ from gateways.models import Gateway, GatewayRelease
 from gateways.values import chart_fullname
 from tests.fixtures.charts import require_upstream_chart
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.helpers import converge_by_passes
 from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstream_worker is a fixture)
     delete_through_the_control_plane,
     get,
@@ -78,15 +79,9 @@ def make_gateway(owner: Any, cluster: ManagedCluster, name: str = "edge", **fiel
     return gateway
 
 
-def converge(gateway: Gateway, done: Callable[[Gateway], bool], passes: int = 30) -> Gateway:
+def converge(gateway: Gateway, done: Callable[[Gateway], bool]) -> Gateway:
     """Run passes as the worker would until `done` holds for the gateway at its current generation."""
-    current = gateway
-    for _ in range(passes):
-        run_pass(str(gateway.pk))
-        current = Gateway.objects.get(pk=gateway.pk)
-        if current.observed_generation == current.generation and done(current):
-            return current
-    pytest.fail(f"{gateway.name} never got there: {current.phase} {current.conditions}")
+    return converge_by_passes(gateway, done)
 
 
 def running(gateway: Gateway) -> bool:

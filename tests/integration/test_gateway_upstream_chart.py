@@ -26,7 +26,7 @@ from gateways.models import Gateway
 from gateways.values import TRUSTED_CA_CONFIGMAP, chart_fullname, db_secret_name, sandbox_service_account
 from tests.fixtures.charts import require_upstream_chart
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
-from tests.helpers import KUBECONFIG
+from tests.helpers import KUBECONFIG, converge_by_passes
 from workers import runtime
 from workers.drivers.helm import HelmTarget
 from workers.reconcile.gateway.run import run_pass
@@ -89,14 +89,9 @@ def make_gateway(owner: Any, cluster: ManagedCluster, **fields: Any) -> Gateway:
     return gateway
 
 
-def converge(gateway: Gateway, phase: str, passes: int = 12) -> Gateway:
+def converge(gateway: Gateway, phase: str) -> Gateway:
     """Run passes (as the worker would) until the gateway reaches `phase` at its current generation."""
-    for _ in range(passes):
-        run_pass(str(gateway.pk))
-        current = Gateway.objects.filter(pk=gateway.pk).first()
-        if current is None or (current.phase == phase and current.observed_generation == current.generation):
-            return current
-    pytest.fail(f"{gateway.name} never reached {phase}: {current.phase} {current.conditions}")
+    return converge_by_passes(gateway, lambda current: current.phase == phase)
 
 
 def delete_through_the_control_plane(gateway: Gateway, dc: DevCluster) -> None:

@@ -22,6 +22,7 @@ from gateways.image_migration import clone_name
 from gateways.models import Gateway, GatewayEvent, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.helpers import converge_by_passes
 from workers import runtime
 from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
@@ -60,13 +61,8 @@ def migrate(targets: list[tuple[str, str]] | None = None) -> None:
     executor.migrate(targets or executor.loader.graph.leaf_nodes())
 
 
-def converge(gateway: Gateway, passes: int = 12) -> Gateway:
-    for _ in range(passes):
-        run_pass(str(gateway.pk))
-        current = Gateway.objects.get(pk=gateway.pk)
-        if current.phase == "Running" and current.observed_generation == current.generation:
-            return current
-    pytest.fail(f"{gateway.name} never ran: {current.phase} {current.conditions}")
+def converge(gateway: Gateway) -> Gateway:
+    return converge_by_passes(gateway, lambda current: current.phase == "Running")
 
 
 def test_the_migration_moves_images_into_releases_without_a_helm_revision(

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
+from controlplane.choices import Flavour
 from gateways.chart_keys import UnknownValuesKeys, check_values_keys
 from gateways.choices import DatabaseProvider, Phase
 from gateways.image_rules import policy_condition
@@ -75,7 +76,7 @@ def backend_tls_secret(values: dict | None, defaults: dict) -> str | None:
 
 def pod_security(gateway: Gateway) -> str | None:
     """The Pod Security level a gateway's namespace enforces (GATEWAY_POD_SECURITY); None on OpenShift or `none`."""
-    if gateway.cluster.flavour == "openshift" or settings.GATEWAY_POD_SECURITY == "none":
+    if gateway.cluster.flavour == Flavour.OPENSHIFT or settings.GATEWAY_POD_SECURITY == "none":
         return None
     return str(settings.GATEWAY_POD_SECURITY)
 
@@ -122,7 +123,7 @@ def build_request(
             db_secret_name=db_secret_name(gateway.helm_release),
             db_uri=gateway.database_uri if external_db else None,
             trusted_ca=cluster.trusted_ca_pem or None,
-            scc_binding=cluster.flavour == "openshift",
+            scc_binding=cluster.flavour == Flavour.OPENSHIFT,
             sandbox_service_account=sandbox_service_account(gateway.helm_release),
             oidc_ca_configmap=gateway.oidc_ca_configmap or None,
         ),

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 
 from controlplane.image_policy import images_from_values
+from gateways.choices import Phase
 from workers.drivers import errors
 from workers.reconcile.gateway import actions
 from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
@@ -52,12 +53,12 @@ def settled(request: GatewayRequest) -> PassResult | None:
     if request.values_error:
         result.condition("Stalled", "True", "InvalidValues", request.values_error)
         result.condition("Ready", "False", "InvalidValues", request.values_error)
-        result.phase = "Failed"
+        result.phase = Phase.FAILED
         return result
     if request.chart_unavailable:
         return _chart_unavailable(request, result)
     if request.timing.retry.exhausted(request.failure_count):
-        result.phase = "Failed"
+        result.phase = Phase.FAILED
         return result
     if request.missing_apis:
         # Before any helm call: the chart would fail to render, or render objects nobody serves.
@@ -65,7 +66,7 @@ def settled(request: GatewayRequest) -> PassResult | None:
         result.condition("PrerequisitesMissing", "True", "APIsNotServed", message)
         result.condition("Ready", "False", "PrerequisitesMissing", message)
         result.condition("Reconciling", "False", "PrerequisitesMissing", "Waiting for the cluster probe to see them")
-        result.phase = "Degraded" if request.was_running else "Pending"
+        result.phase = Phase.DEGRADED if request.was_running else Phase.PENDING
         return result
     return None
 
@@ -106,7 +107,7 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
                 return summarise(request, view, result, ensure_backend_tls(request, io, view))
             if state is State.BUSY:
                 result.requeue_after = BUSY_REQUEUE_SECONDS
-                result.phase = "Provisioning"
+                result.phase = Phase.PROVISIONING
                 return result
             action_name = "Unlock" if state is State.LOCKED else ACTIONS[state][0]
             if action_name in done:
@@ -146,7 +147,7 @@ def unreachable(request: GatewayRequest, message: str, result: PassResult | None
     result.cluster_outage = message
     result.requeue_after = None
     if request.deleting:
-        result.phase = "Deleting"
+        result.phase = Phase.DELETING
         result.condition("Reconciling", "True", "DeleteWaiting", f"Waiting for the cluster to answer: {message}")
     return result
 
@@ -248,10 +249,10 @@ def summarise(
         result.requeue_after = None
     else:
         assert waiting is not None
-        result.condition("Ready", "False", "Progressing" if result.phase == "Provisioning" else "Degraded", waiting)
+        result.condition("Ready", "False", "Progressing" if result.phase == Phase.PROVISIONING else "Degraded", waiting)
         result.condition("Reconciling", "True", "Progressing", f"Waiting: {waiting}")
         # Poll only while provisioning; a Degraded gateway is woken by the cluster watcher or the resync.
-        provisioning = result.phase == "Provisioning"
+        provisioning = result.phase == Phase.PROVISIONING
         result.requeue_after = request.timing.poll_interval.total_seconds() if provisioning else None
     result.failure_count, result.next_attempt_at = 0, None
     return result
@@ -273,7 +274,7 @@ def fail(request: GatewayRequest, action: str, message: str, result: PassResult 
     if policy.exhausted(failures):
         result.condition("Stalled", "True", "RetriesExceeded", f"{failures} consecutive failures; last: {message}")
         result.condition("Reconciling", "False", "RetriesExceeded", "Waiting for a spec change or a retry")
-        result.phase, result.next_attempt_at = "Failed", None
+        result.phase, result.next_attempt_at = Phase.FAILED, None
         return result
     delay = policy.delay(failures)
     result.next_attempt_at = request.now + delay
@@ -288,7 +289,7 @@ def fail(request: GatewayRequest, action: str, message: str, result: PassResult 
 
 def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResult:
     """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed."""
-    result.phase = "Deleting"
+    result.phase = Phase.DELETING
     try:
         actions.uninstall(request, io, result)
         if io.kube.namespace_exists(request.namespace):
@@ -311,7 +312,7 @@ def _delete_failed(request: GatewayRequest, result: PassResult, message: str) ->
     """Deletion never gives up: it stays Deleting and retries with backoff until the cluster answers."""
     failures = request.failure_count + 1
     delay = request.timing.retry.delay(failures)
-    result.phase = "Deleting"
+    result.phase = Phase.DELETING
     result.failure_count, result.next_attempt_at = failures, request.now + delay
     result.requeue_after = delay.total_seconds()
     result.event("DeleteFailed", message, warning=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from gateways.choices import Phase
+
 __all__ = ["phase_for"]
 
 
@@ -17,19 +19,19 @@ def phase_for(
     deployed_at: datetime | None,
     now: datetime,
     grace: timedelta,
-) -> str:
+) -> Phase:
     """The one phase that summarises a pass. Degraded is recoverable; Failed needs a change or a retry.
 
     A release deployed less than ``grace`` ago is still rolling out, so an unready workload is Provisioning even on
     a gateway that was Running (as Flux and Argo CD report Progressing during a rollout); later, it is Degraded."""
     if deleting:
-        return "Deleting"
+        return Phase.DELETING
     if stalled:
-        return "Failed"
+        return Phase.FAILED
     if not released:
-        return "Provisioning" if deployed_at or was_running else "Pending"
+        return Phase.PROVISIONING if deployed_at or was_running else Phase.PENDING
     if ready:
-        return "Running"
+        return Phase.RUNNING
     if deployed_at is not None and now - deployed_at <= grace:
-        return "Provisioning"
-    return "Degraded" if was_running or deployed_at is not None else "Provisioning"
+        return Phase.PROVISIONING
+    return Phase.DEGRADED if was_running or deployed_at is not None else Phase.PROVISIONING

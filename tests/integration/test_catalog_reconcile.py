@@ -212,7 +212,8 @@ def test_bad_images_keep_previous_content(
     if kind == "missing-label":
         registry.push_image(repository, "v1", [fbc_layer("v1")], labels={})
     elif kind == "digest-mismatch":
-        layer = fbc_layer("v2")
+        # A layer no other test pushes: the registry is the session's, and a corrupted blob is corrupt for all.
+        layer = fbc_layer("v2", prefix="digest-mismatch")
         registry.push_image(repository, "v1", [layer])
         corrupt_blob(registry, "sha256:" + hashlib.sha256(layer).hexdigest(), flip_byte(layer))
     else:

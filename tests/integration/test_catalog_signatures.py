@@ -100,7 +100,8 @@ def test_bad_signature_blocks_before_pulling_and_keeps_old_content(
     reconcile(catalog)
     good = (catalog.resolved_ref, catalog.content_digest, catalog.last_unpacked)
 
-    layer = fbc_layer("v2")
+    # A layer no other test pushes (the registry is the session's: a blob broken here is broken for every test).
+    layer = fbc_layer("v2", prefix=f"unpulled-{case}")
     new = registry.push_image(repository, "v1", [layer])
     # A layer that does not match its digest: pulling it would fail as Retrying, so Blocked shows it was not pulled.
     blob_path(registry, "sha256:" + hashlib.sha256(layer).hexdigest()).write_bytes(b"not the layer")

@@ -148,7 +148,8 @@ def test_deployment_pods_turn_ready_and_scale_down_removes_pods(kubectl: Callabl
 
 def test_template_change_rolls_a_deployment_to_a_new_replica_set(kubectl: Callable[..., str]) -> None:
     apply(kubectl, deployment("api", 2))
-    poll(lambda: (get(kubectl, "deployment", "api").get("status") or {}).get("readyReplicas") == 2, what="first rollout")
+    poll(lambda: (get(kubectl, "deployment", "api").get("status") or {}).get("readyReplicas") == 2,
+         what="first rollout")
     first = {p["metadata"]["uid"] for p in pods(kubectl, "app=api")}
     apply(kubectl, deployment("api", 2, {"containers": [container(env=[{"name": "LEVEL", "value": "2"}])]}))
 

@@ -3,22 +3,28 @@ that cannot serve it leaves its releases Pending (ChartUnavailable) and is asked
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from gateways.chart_source import chart_source_problem
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
+from rollouts.choices import RolloutPhase
+from rollouts.models import Rollout
+from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART, push_chart
 from tests.fixtures.registry_proxy import RegistryProxy
 from workers import releases, runtime
 from workers.drivers.helm import is_loopback_oci
 from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import settled
+from workers.reconcile.rollout.controller import advance
 
 pytestmark = pytest.mark.integration
 
@@ -105,5 +111,45 @@ def test_a_chart_the_registry_cannot_serve_leaves_its_release_pending_and_is_ret
     assert (release.status, release.reason, release.message, release.chart_version) == ("Ready", "", "", "0.1.0")
     chart, inputs = releases.load(gateway)
     assert chart.chart_version == "0.1.0" and inputs.unavailable is None
+    runtime.chart.cache_clear()
+    runtime.helm.cache_clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rollout_pulls_its_target_chart_before_it_locks_the_rollout(
+    registry_proxy: RegistryProxy, tmp_path, settings, alice, cluster
+) -> None:
+    """The pull of a Pending rollout's oci:// chart may be slow; another worker must not wait on the rollout row."""
+    push_chart(MIRROR_CHART, registry_proxy.target.host, "slow", tmp_path)
+    settings.HELM_HOME = str(tmp_path / "worker-helm")
+    runtime.chart.cache_clear()
+    runtime.helm.cache_clear()
+    target = GatewayRelease.objects.create(
+        name="slow", chart=f"oci://{registry_proxy.host}/slow/openshell-gateway", version="0.1.0"
+    )
+    gateway = Gateway(owner=alice, cluster=cluster, name="edge", image="r.test/gw:1", supervisor_image="r.test/s:1")
+    gateway.assign_namespace()
+    gateway.save()
+    rollout = create_rollout(Rollout(name="to-slow", target_release=target, wave_percentages=[100]))
+    registry_proxy.waiting.clear()
+    registry_proxy.gate.clear()
+    def step() -> None:
+        try:
+            advance(str(rollout.pk))
+        finally:
+            connection.close()  # this thread's own
+
+    stepping = threading.Thread(target=step)
+    stepping.start()
+    try:
+        assert registry_proxy.waiting.wait(timeout=30), "the controller never asked the registry for the chart"
+        with transaction.atomic():  # another worker, while the chart is being pulled
+            locked = Rollout.objects.select_for_update(nowait=True).get(pk=rollout.pk)
+            assert locked.phase == RolloutPhase.PENDING
+    finally:
+        registry_proxy.gate.set()
+        stepping.join(timeout=60)
+    assert not stepping.is_alive()
+    assert GatewayRelease.objects.get(pk=target.pk).status == ReleaseStatus.READY
     runtime.chart.cache_clear()
     runtime.helm.cache_clear()

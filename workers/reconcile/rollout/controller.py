@@ -57,10 +57,16 @@ def _observe(target: RolloutTarget) -> GatewayObservation:
     )
 
 
+def _validate_target(rollout_id: str) -> None:
+    """Load a Pending rollout's target chart (a pull, for oci://) and record Ready or Invalid on the release, before
+    the rollout row is locked: no chart I/O runs under the lock."""
+    rollout = Rollout.objects.select_related("target_release").filter(pk=rollout_id).first()
+    if rollout is not None and rollout.phase == RolloutPhase.PENDING:
+        releases.validate(rollout.target_release)
+
+
 def _view(rollout: Rollout) -> RolloutView:
     release = rollout.target_release
-    if rollout.phase == RolloutPhase.PENDING:
-        release = releases.validate(release)  # loads the chart once per worker; records Ready or Invalid
     return RolloutView(
         phase=rollout.phase, target_release_id=str(release.pk), release_status=release.status,
         release_message=release.message, current_wave=rollout.current_wave, wave_count=rollout.wave_count,
@@ -152,6 +158,7 @@ def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decisi
 
 def advance(rollout_id: str) -> str | None:
     """One step of the rollout; its phase afterwards, or None when another worker holds it or it is gone."""
+    _validate_target(rollout_id)
     with transaction.atomic():
         rollout = (
             Rollout.objects.select_for_update(skip_locked=True).select_related("target_release")

@@ -198,8 +198,8 @@ def test_statefulset_ordinals_claims_and_rolling_update(
         seen = {p["metadata"]["name"]: ready(p) for p in pods(kubectl, "app=db")}
         for lower, higher in (("db-0", "db-1"), ("db-1", "db-2")):
             assert higher not in seen or seen.get(lower), f"{higher} created before {lower} was Ready: {seen}"
-        status = apps.read_namespaced_stateful_set("db", ns).status
-        return status.ready_replicas == 3 and status.current_revision == status.update_revision
+        status = apps.read_namespaced_stateful_set("db", ns).status  # None until the controller first writes it
+        return status is not None and status.ready_replicas == 3 and status.current_revision == status.update_revision
 
     poll(all_ready, what="3 ready ordinal pods")
     listed = core.list_namespaced_pod(ns, label_selector="app=db").items

@@ -12,7 +12,7 @@ from devcluster.defaults import Defaulter
 from devcluster.paging import RetainedSnapshots, decode_continue, encode_continue
 from devcluster.patches import json_merge_patch, json_patch, remove_unowned, strategic_merge_patch
 from devcluster.registry import Registry
-from devcluster.resources import ResourceType
+from devcluster.resources import ResourceType, empty_status
 from devcluster.selectors import field_matcher, label_matcher
 from devcluster.store import Store
 
@@ -116,7 +116,11 @@ class Cluster:
             metadata["uid"] = meta.new_uid()
             metadata["creationTimestamp"] = meta.now()
             if rt.has_status and rt.storage_key != NAMESPACE_KEY:
+                # A built-in type's status is a struct, so a new object is answered with one (see
+                # resources.EMPTY_STATUS); a custom resource's status stays absent until something writes it.
                 obj.pop("status", None)
+                if rt.builtin:
+                    obj["status"] = empty_status(rt)
             if generated is None:
                 admit(self, rt, namespace, obj, requester)
             else:

@@ -21,6 +21,7 @@ class ResourceType:
     short_names: tuple[str, ...] = ()
     categories: tuple[str, ...] = ()
     has_status: bool = False
+    builtin: bool = False
     schema: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     @property
@@ -43,7 +44,28 @@ class ResourceType:
 
 
 def _builtin(group: str, version: str, kind: str, plural: str, namespaced: bool = True, **extra: Any) -> ResourceType:
-    return ResourceType(group=group, version=version, kind=kind, plural=plural, namespaced=namespaced, **extra)
+    return ResourceType(
+        group=group, version=version, kind=kind, plural=plural, namespaced=namespaced, builtin=True, **extra
+    )
+
+
+# What kube-apiserver answers as a new built-in object's status: a struct, so `{}`, with the fields its Go type
+# serialises without `omitempty` (the ones the OpenAPI schema requires) at zero.
+EMPTY_STATUS: dict[tuple[str, str], dict[str, Any]] = {
+    ("apps", "StatefulSet"): {"replicas": 0, "availableReplicas": 0},
+    ("apps", "ReplicaSet"): {"replicas": 0},
+    ("apps", "DaemonSet"): {
+        "currentNumberScheduled": 0, "numberMisscheduled": 0, "desiredNumberScheduled": 0, "numberReady": 0,
+    },
+    ("policy", "PodDisruptionBudget"): {
+        "disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0,
+    },
+    ("autoscaling", "HorizontalPodAutoscaler"): {"desiredReplicas": 0},
+}
+
+
+def empty_status(rt: ResourceType) -> dict[str, Any]:
+    return dict(EMPTY_STATUS.get((rt.group, rt.kind), {}))
 
 
 BUILTIN_TYPES: tuple[ResourceType, ...] = (

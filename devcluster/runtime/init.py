@@ -5,8 +5,9 @@ root read-only when asked, drops to the container's user and execs the container
     python -m devcluster.runtime.init SPEC.json
 
 SPEC: {"mounts": [{"source", "target", "read_only", "tmpfs"}], "read_only_root": bool, "uid", "gid", "groups",
-"workdir", "argv", "env"}. A mount point that does not exist is created on the host as an empty directory
-before the root is made read-only (the namespace shares the host's filesystem, not a copy of it).
+"workdir", "argv", "env"}. A mount point that does not exist is created as an empty directory (an empty file for
+a file's bind) before the root is made read-only: inside a tmpfs mounted here, or else on the host (the namespace
+shares the host's filesystem, not a copy of it). A read-only root makes the tmpfs mounts read-only too.
 """
 
 from __future__ import annotations
@@ -35,7 +36,12 @@ def prepare(spec: dict[str, Any]) -> None:
     a mount over /tmp must not hide the sources that live under the host's /tmp."""
     sources = [None if mount["tmpfs"] else os.open(mount["source"], os.O_PATH) for mount in spec["mounts"]]
     for fd, mount in zip(sources, spec["mounts"], strict=True):
-        Path(mount["target"]).mkdir(parents=True, exist_ok=True)
+        target = Path(mount["target"])
+        if fd is None or os.path.isdir(f"/proc/self/fd/{fd}"):
+            target.mkdir(parents=True, exist_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.touch(exist_ok=True)
         if fd is None:
             _mount("tmpfs", mount["target"], "tmpfs", 0, "mode=0755")
             continue
@@ -45,6 +51,9 @@ def prepare(spec: dict[str, Any]) -> None:
         os.close(fd)
     if spec["read_only_root"]:
         _mount("", "/", flags=MS_REMOUNT | MS_BIND | MS_RDONLY)
+        for mount in spec["mounts"]:
+            if mount["tmpfs"]:
+                _mount("", mount["target"], flags=MS_REMOUNT | MS_RDONLY)
 
 
 def main(argv: list[str]) -> None:

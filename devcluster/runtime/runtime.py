@@ -58,6 +58,15 @@ def interpreter_mounts(venv: Path) -> tuple[Mount, ...]:
     return Mount("", str(closed), read_only=False, tmpfs=True), Mount(str(prefix), str(prefix), read_only=True)
 
 
+def image_mounts(root: Path, workdir: str) -> tuple[Mount, ...]:
+    """The image's files at its WORKDIR as an image ships them, world-readable whatever the checkout's own mode: a
+    tmpfs (0755) at WORKDIR with each top-level entry of the checkout bound read-only into it. Binding the checkout
+    itself would carry its root's mode, and a 0700 checkout (`mktemp -d`) would shut out the pod's user."""
+    entries = sorted(root.iterdir())
+    return (Mount("", workdir, read_only=False, tmpfs=True),
+            *(Mount(str(entry), f"{workdir}/{entry.name}", read_only=True) for entry in entries))
+
+
 def prepare_directory(path: Path, kind: DirectoryKind, fs_group: int | None) -> None:
     """Create the directory as the kubelet leaves it: an emptyDir 0777, a claim's fresh volume root's 0755; with
     an fsGroup it becomes that group's, group-writable and setgid (volume ownership management), and a claim
@@ -171,8 +180,8 @@ class ProcessRuntime:
         port_map = {int(ports[0]["containerPort"]): free_port()} if ports else {}
         if port_map:
             env["PORT"] = str(next(iter(port_map.values())))
-        image_root = Mount(str(self.config.root), self.image.workdir, read_only=True)
-        mounts = tuple(sorted((*self._interpreter, image_root, *plan.mounts), key=lambda m: len(Path(m.target).parts)))
+        image = image_mounts(self.config.root, self.image.workdir)
+        mounts = tuple(sorted((*self._interpreter, *image, *plan.mounts), key=lambda m: len(Path(m.target).parts)))
         context = container.get("securityContext") or {}
         spec = ContainerSpec(
             name=name, argv=command_of(container, self.image), env=env,

@@ -146,6 +146,18 @@ def test_deployment_pods_turn_ready_and_scale_down_removes_pods(kubectl: Callabl
     assert get(kubectl, "replicaset", replica_set["metadata"]["name"])["status"]["readyReplicas"] == 1
 
 
+def test_a_new_workload_is_answered_with_an_empty_status_the_client_cannot_set(kubectl: Callable[..., str]) -> None:
+    """kube-apiserver drops a created object's status and answers a built-in type's as a struct: `{}`, with the
+    fields its schema requires at zero."""
+    sent = {**deployment("fresh", 0), "status": {"readyReplicas": 7}}
+    created = json.loads(kubectl("create", "-f", "-", "-o", "json", stdin=json.dumps(sent)))
+    assert created["status"] == {}
+    sent = {**deployment("fresh-set", 0), "kind": "StatefulSet", "status": {"replicas": 7}}
+    sent["spec"]["serviceName"] = "fresh-set"
+    created = json.loads(kubectl("create", "-f", "-", "-o", "json", stdin=json.dumps(sent)))
+    assert created["status"] == {"replicas": 0, "availableReplicas": 0}
+
+
 def test_template_change_rolls_a_deployment_to_a_new_replica_set(kubectl: Callable[..., str]) -> None:
     apply(kubectl, deployment("api", 2))
     poll(lambda: (get(kubectl, "deployment", "api").get("status") or {}).get("readyReplicas") == 2,
@@ -198,8 +210,8 @@ def test_statefulset_ordinals_claims_and_rolling_update(
         seen = {p["metadata"]["name"]: ready(p) for p in pods(kubectl, "app=db")}
         for lower, higher in (("db-0", "db-1"), ("db-1", "db-2")):
             assert higher not in seen or seen.get(lower), f"{higher} created before {lower} was Ready: {seen}"
-        status = apps.read_namespaced_stateful_set("db", ns).status  # None until the controller first writes it
-        return status is not None and status.ready_replicas == 3 and status.current_revision == status.update_revision
+        status = apps.read_namespaced_stateful_set("db", ns).status
+        return status.ready_replicas == 3 and status.current_revision == status.update_revision
 
     poll(all_ready, what="3 ready ordinal pods")
     listed = core.list_namespaced_pod(ns, label_selector="app=db").items

@@ -218,6 +218,31 @@ def test_other_images_keep_the_simulated_kubelet(cluster: DevCluster, namespace:
     assert running["status"]["containerStatuses"][0]["containerID"].startswith("containerd://")
 
 
+def test_a_checkout_other_users_cannot_enter_still_serves_the_pods_user(tmp_path: Path) -> None:
+    """A clone made in `mktemp -d` is 0700; the image's WORKDIR must still be open to uid 10001, as a real image's
+    is. The checkout here is a 0700 directory of links to this checkout's entries."""
+    root = tmp_path / "closed-checkout"
+    root.mkdir(mode=0o700)
+    for entry in Path(__file__).resolve().parents[2].iterdir():
+        (root / entry.name).symlink_to(entry)
+    with start_devcluster(tmp_path / "dc", pki=False, process_image_repository=IMAGE, process_root=root) as dc:
+        namespace = dc.create_namespace("proc")
+        wait_for(lambda: _get(dc, f"/api/v1/namespaces/{namespace}/serviceaccounts/default"), "the default account")
+        script = "id -u; ls -ld /opt/controlplane; python -c 'import gateways.values as m; print(m.__file__)'"
+        spec = {"restartPolicy": "Never", "securityContext": {"runAsUser": 10001, "runAsGroup": 10001},
+                "containers": [container(script, securityContext={"readOnlyRootFilesystem": True})]}
+        create_pod(dc, namespace, "closed", spec)
+        finished = ("Succeeded", "Failed")
+        done = wait_for(lambda: (p := pod(dc, namespace, "closed")) and p["status"].get("phase") in finished and p,
+                        "the pod to finish")
+        output = log(dc, namespace, "closed")
+        assert done["status"]["phase"] == "Succeeded", output
+        lines = output.splitlines()
+        assert lines[0] == "10001"
+        assert lines[1].startswith("drwxr-xr-x"), lines[1]
+        assert lines[-1] == "/opt/controlplane/gateways/values.py"
+
+
 def test_shutdown_leaves_no_process(tmp_path: Path) -> None:
     dc = start_devcluster(tmp_path, pki=False, process_image_repository=IMAGE)
     with dc:

@@ -16,7 +16,7 @@ from devcluster.runtime.image import BASE_PATH, parse_dockerfile, repository_of
 from devcluster.runtime.pods import restart_delay
 from devcluster.runtime.probes import Probe
 from devcluster.runtime.proxy import endpoints
-from devcluster.runtime.runtime import command_of
+from devcluster.runtime.runtime import command_of, image_mounts
 from devcluster.runtime.volumes import DirectoryKind, Mount, VolumeError, plan_volumes
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -238,3 +238,15 @@ def test_endpoints_are_ready_non_terminating_selected_pods() -> None:
     service = {"spec": {"selector": {"app": "web"}}}
     assert endpoints(pods, service, "http", lambda uid, port: ports.get(uid)) == [1001, 1002]
     assert endpoints(pods, {"spec": {}}, "http", lambda uid, port: 1) == []
+
+
+def test_the_image_files_are_a_fresh_tmpfs_with_each_checkout_entry_bound_read_only(tmp_path: Path) -> None:
+    (tmp_path / "manage.py").write_text("")
+    (tmp_path / "gateways").mkdir()
+    tmp_path.chmod(0o700)
+    mounts = image_mounts(tmp_path, "/opt/controlplane")
+    assert mounts == (
+        Mount("", "/opt/controlplane", read_only=False, tmpfs=True),
+        Mount(str(tmp_path / "gateways"), "/opt/controlplane/gateways", read_only=True),
+        Mount(str(tmp_path / "manage.py"), "/opt/controlplane/manage.py", read_only=True),
+    )

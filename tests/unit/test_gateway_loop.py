@@ -113,7 +113,8 @@ class FakeHelm:
             "name": f"sh.helm.release.v1.{name}.v{revision}", "namespace": target.namespace, "labels": labels}})
         sts = {"metadata": {"name": name, "namespace": target.namespace, "generation": 1,
                             "labels": {"app.kubernetes.io/instance": name}},
-               "spec": {"replicas": 1}, "status": {"observedGeneration": 1, "readyReplicas": int(self.ready)}}
+               "spec": {"replicas": 1}, "status": {"observedGeneration": 1, "updatedReplicas": 1,
+                                                   "readyReplicas": int(self.ready)}}
         self.kube.put("statefulsets", sts)
         return ReleaseStatus(name, target.namespace, revision, "deployed", "gateway", "0.1.0", None, NOW)
 

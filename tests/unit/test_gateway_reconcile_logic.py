@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from workers.reconcile.gateway.health import route_ready, workload_ready
+from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
 from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.state import Observed, State, determine_state
 from workers.reconcile.retry import RetryPolicy
@@ -83,12 +83,16 @@ def test_determine_state(seen: Observed, state: State) -> None:
     assert got is state
 
 
-def workload(ready: int, replicas: int = 1, generation: int = 2, observed_generation: int = 2) -> dict:
+def workload(
+    ready: int, replicas: int = 1, generation: int = 2, observed_generation: int = 2, updated: int | None = None
+) -> dict:
+    """A StatefulSet's status as the API serves it: a zero count is left out (`omitempty`)."""
+    counts = {"readyReplicas": ready, "updatedReplicas": replicas if updated is None else updated}
     return {
         "kind": "StatefulSet",
         "metadata": {"generation": generation},
         "spec": {"replicas": replicas},
-        "status": {"observedGeneration": observed_generation, "readyReplicas": ready, "updatedReplicas": replicas},
+        "status": {"observedGeneration": observed_generation, **{k: v for k, v in counts.items() if v}},
     }
 
 
@@ -101,6 +105,10 @@ def workload(ready: int, replicas: int = 1, generation: int = 2, observed_genera
         ([workload(2, replicas=3)], False),
         ([workload(1, observed_generation=1)], False),
         ([workload(1), workload(0)], False),
+        # The template just changed: the old pod is still ready, no replica is updated yet (the count is absent).
+        ([workload(1, updated=0)], False),
+        ([workload(2, replicas=2, updated=1)], False),
+        ([workload(0, replicas=0)], True),
     ],
 )
 def test_workload_ready(workloads: list, ready: bool) -> None:
@@ -111,6 +119,18 @@ def grpcroute(status: str) -> dict:
     return {"kind": "GRPCRoute", "status": {"parents": [{"conditions": [{"type": "Accepted", "status": status}]}]}}
 
 
+def stale_grpcroute() -> dict:
+    """Accepted at generation 1, then changed (generation 2) and not yet seen again by its controller."""
+    condition = {"type": "Accepted", "status": "True", "observedGeneration": 1}
+    return {"kind": "GRPCRoute", "metadata": {"generation": 2}, "status": {"parents": [{"conditions": [condition]}]}}
+
+
+def seen_grpcroute() -> dict:
+    route = stale_grpcroute()
+    route["status"]["parents"][0]["conditions"][0]["observedGeneration"] = 2
+    return route
+
+
 def route(status: str) -> dict:
     return {"kind": "Route", "status": {"ingress": [{"conditions": [{"type": "Admitted", "status": status}]}]}}
 
@@ -118,7 +138,25 @@ def route(status: str) -> dict:
 @pytest.mark.parametrize(
     ("routes", "ready"),
     [([], False), ([grpcroute("True")], True), ([grpcroute("False")], False), ([route("True")], True),
-     ([route("Unknown")], False), ([{"kind": "GRPCRoute"}], False)],
+     ([route("Unknown")], False), ([{"kind": "GRPCRoute"}], False), ([stale_grpcroute()], False),
+     ([seen_grpcroute()], True)],
 )
 def test_route_ready(routes: list, ready: bool) -> None:
     assert route_ready(routes) is ready
+
+
+def tls_policy(accepted: str, resolved: str, *, seen: int = 1, generation: int = 1) -> dict:
+    conditions = [{"type": "Accepted", "status": accepted, "observedGeneration": seen},
+                  {"type": "ResolvedRefs", "status": resolved, "observedGeneration": seen}]
+    return {"metadata": {"generation": generation}, "status": {"ancestors": [{"conditions": conditions}]}}
+
+
+@pytest.mark.parametrize(
+    ("policy", "ready"),
+    [(None, False), ({"status": {}}, False), (tls_policy("True", "True"), True),
+     (tls_policy("True", "False"), False), (tls_policy("False", "True"), False),
+     (tls_policy("True", "True", seen=1, generation=2), False),
+     (tls_policy("True", "True", seen=2, generation=2), True)],
+)
+def test_backend_tls_ready_wants_an_accepted_policy_seen_at_its_generation(policy: dict | None, ready: bool) -> None:
+    assert backend_tls_ready(policy) is ready

@@ -8,13 +8,16 @@ __all__ = ["backend_tls_ready", "route_ready", "workload_ready"]
 
 
 def _workload_is_ready(obj: dict[str, Any]) -> bool:
+    """Every wanted replica ready and of the current template. The API leaves out a zero count (the fields are
+    `omitempty`): just after a template change the controller has observed the new generation with no replica
+    updated yet, and the status has no `updatedReplicas`, which means none, not all."""
     spec, status = obj.get("spec", {}), obj.get("status", {})
     wanted = spec.get("replicas", 1)
     generation = obj.get("metadata", {}).get("generation", 0)
     return (
         status.get("observedGeneration", 0) >= generation
         and status.get("readyReplicas", 0) >= wanted
-        and status.get("updatedReplicas", wanted) >= wanted
+        and status.get("updatedReplicas", 0) >= wanted
     )
 
 
@@ -23,8 +26,13 @@ def workload_ready(workloads: list[dict[str, Any]]) -> bool:
     return bool(workloads) and all(_workload_is_ready(obj) for obj in workloads)
 
 
-def _conditions_true(conditions: list[dict[str, Any]], wanted: str) -> bool:
-    return any(c.get("type") == wanted and c.get("status") == "True" for c in conditions)
+def _conditions_true(conditions: list[dict[str, Any]], wanted: str, generation: int = 0) -> bool:
+    """A `wanted` condition is True, and was set for the object's current `generation`: a controller that has not
+    yet seen a change leaves its earlier verdict, with the earlier `observedGeneration` (Gateway API GEP-1364)."""
+    return any(
+        c.get("type") == wanted and c.get("status") == "True" and c.get("observedGeneration", generation) >= generation
+        for c in conditions
+    )
 
 
 def route_ready(routes: list[dict[str, Any]]) -> bool:
@@ -33,10 +41,12 @@ def route_ready(routes: list[dict[str, Any]]) -> bool:
         return False
     for route in routes:
         status = route.get("status", {})
+        generation = route.get("metadata", {}).get("generation", 0)
         if route.get("kind") == "Route":
             ok = any(_conditions_true(i.get("conditions", []), "Admitted") for i in status.get("ingress", []))
         else:
-            ok = any(_conditions_true(p.get("conditions", []), "Accepted") for p in status.get("parents", []))
+            parents = status.get("parents", [])
+            ok = any(_conditions_true(p.get("conditions", []), "Accepted", generation) for p in parents)
         if not ok:
             return False
     return True
@@ -46,9 +56,10 @@ def backend_tls_ready(policy: dict[str, Any] | None) -> bool:
     """A BackendTLSPolicy that some ancestor (Gateway) accepted with its references resolved (GEP-1897 status)."""
     if policy is None:
         return False
+    generation = (policy.get("metadata") or {}).get("generation", 0)
     for ancestor in (policy.get("status") or {}).get("ancestors") or []:
         conditions = ancestor.get("conditions") or []
         unresolved = any(c.get("type") == "ResolvedRefs" and c.get("status") == "False" for c in conditions)
-        if _conditions_true(conditions, "Accepted") and not unresolved:
+        if _conditions_true(conditions, "Accepted", generation) and not unresolved:
             return True
     return False

@@ -23,7 +23,9 @@ def text_choices(enum: type[StrEnum], module: str, labels: Mapping[str, str] | N
     return choices
 
 
-Flavour = text_choices(flavours.Flavour, __name__, {"kubernetes": "Kubernetes", "openshift": "OpenShift"})
+FLAVOUR_LABELS = {flavours.Flavour.KUBERNETES: "Kubernetes", flavours.Flavour.OPENSHIFT: "OpenShift"}
+
+Flavour = text_choices(flavours.Flavour, __name__, FLAVOUR_LABELS)
 ConditionStatus = text_choices(conditions.ConditionStatus, __name__)
 EventType = text_choices(events.EventType, __name__)
 ClusterReason = text_choices(events.ClusterReason, __name__)

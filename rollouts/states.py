@@ -40,6 +40,7 @@ SEVERITY = (
 class ConditionType(StrEnum):
     PROGRESSING = "Progressing"
     HALTED = "Halted"
+    ROLLED_BACK = "RolledBack"
     PAUSED = "Paused"
 
 
@@ -47,10 +48,12 @@ class Reason(StrEnum):
     """The reasons of a rollout's conditions and events."""
 
     WAVE_STARTED = "WaveStarted"
+    WAVE_HEALTHY = "WaveHealthy"
     COMPLETED = "Completed"
     GATE_FAILED = "GateFailed"
     RELEASE_INVALID = "ReleaseInvalid"
     HALTED = "Halted"
+    ROLLED_BACK = "RolledBack"
     PAUSED = "Paused"
     RESUMED = "Resumed"
     ABORTED = "Aborted"

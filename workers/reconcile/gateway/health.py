@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from workers.drivers.kube_vocabulary import ConditionStatus, RouteConditionType
+
 __all__ = ["backend_tls_ready", "route_ready", "workload_ready"]
 
 
@@ -24,7 +26,12 @@ def workload_ready(workloads: list[dict[str, Any]]) -> bool:
 
 
 def _conditions_true(conditions: list[dict[str, Any]], wanted: str) -> bool:
-    return any(c.get("type") == wanted and c.get("status") == "True" for c in conditions)
+    return any(c.get("type") == wanted and c.get("status") == ConditionStatus.TRUE for c in conditions)
+
+
+def _any_true(entries: list[dict[str, Any]], wanted: str) -> bool:
+    """Whether one of the route's parents (or routers) reports ``wanted`` as True."""
+    return any(_conditions_true(entry.get("conditions", []), wanted) for entry in entries)
 
 
 def route_ready(routes: list[dict[str, Any]]) -> bool:
@@ -34,9 +41,9 @@ def route_ready(routes: list[dict[str, Any]]) -> bool:
     for route in routes:
         status = route.get("status", {})
         if route.get("kind") == "Route":
-            ok = any(_conditions_true(i.get("conditions", []), "Admitted") for i in status.get("ingress", []))
+            ok = _any_true(status.get("ingress", []), RouteConditionType.ADMITTED)
         else:
-            ok = any(_conditions_true(p.get("conditions", []), "Accepted") for p in status.get("parents", []))
+            ok = _any_true(status.get("parents", []), RouteConditionType.ACCEPTED)
         if not ok:
             return False
     return True
@@ -48,7 +55,10 @@ def backend_tls_ready(policy: dict[str, Any] | None) -> bool:
         return False
     for ancestor in (policy.get("status") or {}).get("ancestors") or []:
         conditions = ancestor.get("conditions") or []
-        unresolved = any(c.get("type") == "ResolvedRefs" and c.get("status") == "False" for c in conditions)
-        if _conditions_true(conditions, "Accepted") and not unresolved:
+        unresolved = any(
+            c.get("type") == RouteConditionType.RESOLVED_REFS and c.get("status") == ConditionStatus.FALSE
+            for c in conditions
+        )
+        if _conditions_true(conditions, RouteConditionType.ACCEPTED) and not unresolved:
             return True
     return False

@@ -167,10 +167,22 @@ def test_the_django_choices_are_the_enums() -> None:
     assert gateway_choices.ReleaseReason.CHART_UNAVAILABLE.label == "Chart Unavailable"
 
 
-def test_the_enum_modules_import_no_django() -> None:
-    modules = ", ".join(sorted(path.removesuffix(".py").replace("/", ".") for path in ENUM_MODULES))
+def _imports_no_django(modules: list[str]) -> bool:
     code = (
-        f"import sys, {modules}; "
+        f"import sys, {', '.join(modules)}; "
         "sys.exit(any(m.split('.')[0] in ('django', 'rest_framework', 'celery') for m in sys.modules))"
     )
-    assert subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, timeout=60).returncode == 0
+    return subprocess.run([sys.executable, "-c", code], cwd=PROJECT_ROOT, timeout=60).returncode == 0
+
+
+def test_the_enum_modules_import_no_django() -> None:
+    assert _imports_no_django(sorted(path.removesuffix(".py").replace("/", ".") for path in ENUM_MODULES))
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["workers.reconcile.gateway.loop", "workers.reconcile.gateway.policy", "workers.reconcile.events",
+     "rollouts.machine"],
+)
+def test_the_pure_reconciler_modules_speak_it_without_django(module: str) -> None:
+    assert _imports_no_django([module])

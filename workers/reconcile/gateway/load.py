@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from controlplane.choices import Flavour
 from controlplane.conditions import ConditionStatus
+from controlplane.flavours import Flavour
 from gateways.chart_keys import UnknownValuesKeys, check_values_keys
 from gateways.choices import DatabaseProvider, Phase
 from gateways.image_rules import policy_condition

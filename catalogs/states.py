@@ -28,3 +28,6 @@ class Reason(StrEnum):
     USER_SPECIFIED_UNAVAILABLE = "UserSpecifiedUnavailable"
     CONTENT_LOST = "ContentLost"  # Serving: the served entry is missing or corrupt in the store
     CONTENT_RESTORED = "ContentRestored"  # the event when the same entry is served again
+    UNPACKED = "Unpacked"  # events: new content is served
+    VERIFIED = "Verified"  # the served content's signature verified with the policy keys
+    DROPPED = "Dropped"  # the content was dropped (availability mode Unavailable)

@@ -1,7 +1,5 @@
 """Django choices for gateways, built from the ``StrEnum``s of ``gateways.states``."""
 
-from django.db import models
-
 from controlplane.choices import text_choices
 from gateways import states
 
@@ -15,8 +13,7 @@ PlanAction = text_choices(states.PlanAction, __name__)
 ReleaseStatus = text_choices(states.ReleaseStatus, __name__)
 ReleaseReason = text_choices(states.ReleaseReason, __name__)
 ImagePolicyReason = text_choices(states.ImagePolicyReason, __name__)
-
-
-class DatabaseProvider(models.TextChoices):
-    EMBEDDED = "embedded", "Embedded (chart-managed)"
-    EXTERNAL = "external", "External PostgreSQL URI"
+DatabaseProvider = text_choices(states.DatabaseProvider, __name__, {
+    states.DatabaseProvider.EMBEDDED: "Embedded (chart-managed)",
+    states.DatabaseProvider.EXTERNAL: "External PostgreSQL URI",
+})

@@ -8,8 +8,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
-    "ConditionType", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus", "Reason", "ReleaseReason",
-    "ReleaseStatus", "Step",
+    "ConditionType", "DatabaseProvider", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus", "Reason",
+    "ReleaseReason", "ReleaseStatus", "Step",
 ]
 
 
@@ -97,6 +97,11 @@ class ReleaseReason(StrEnum):
     """Why a release is still Pending: its remote chart could not be pulled (retried with backoff)."""
 
     CHART_UNAVAILABLE = "ChartUnavailable"
+
+
+class DatabaseProvider(StrEnum):
+    EMBEDDED = "embedded"  # chart-managed
+    EXTERNAL = "external"  # a PostgreSQL URI the reconciler puts in a Secret
 
 
 class PlanStatus(StrEnum):

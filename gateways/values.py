@@ -18,6 +18,7 @@ from typing import Any
 
 from controlplane.flavours import Flavour
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
+from gateways.states import DatabaseProvider
 
 __all__ = [
     "TRUSTED_CA_CONFIGMAP",
@@ -103,7 +104,7 @@ class GatewaySpec:
             oidc_admin_role=gateway.oidc_admin_role or "",
             oidc_user_role=gateway.oidc_user_role or "",
             oidc_ca_configmap=gateway.oidc_ca_configmap or "",
-            has_external_db=str(gateway.database_provider) == "external",
+            has_external_db=str(gateway.database_provider) == DatabaseProvider.EXTERNAL,
         )
 
 

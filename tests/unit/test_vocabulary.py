@@ -152,6 +152,7 @@ def test_the_django_choices_are_the_enums() -> None:
         (gateway_choices.Phase, gateway_states.Phase), (gateway_choices.ReleaseStatus, gateway_states.ReleaseStatus),
         (gateway_choices.ReleaseReason, gateway_states.ReleaseReason),
         (gateway_choices.ImagePolicyReason, gateway_states.ImagePolicyReason),
+        (gateway_choices.DatabaseProvider, gateway_states.DatabaseProvider),
         (gateway_choices.PlanStatus, gateway_states.PlanStatus),
         (gateway_choices.PlanAction, gateway_states.PlanAction),
         (catalog_choices.ConditionType, catalog_states.ConditionType), (catalog_choices.Reason, catalog_states.Reason),
@@ -165,6 +166,7 @@ def test_the_django_choices_are_the_enums() -> None:
         assert [(m.name, m.value) for m in choices] == [(m.name, m.value) for m in enum], enum
     assert shared_choices.Flavour.OPENSHIFT.label == "OpenShift"
     assert gateway_choices.ReleaseReason.CHART_UNAVAILABLE.label == "Chart Unavailable"
+    assert gateway_choices.DatabaseProvider.EXTERNAL.label == "External PostgreSQL URI"
 
 
 def _imports_no_django(modules: list[str]) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "with_policy_condition",
 ]
 
+
 def disallowed_overrides(gateway: Gateway) -> dict[str, str]:
     """Each image the gateway overrides that its cluster's policy does not allow, with the rule it breaks."""
     policy = gateway.cluster.effective_image_policy()

@@ -40,7 +40,7 @@ from controlplane.admin_site import (
     write_only_field,
 )
 from controlplane.audit import audit_save
-from controlplane.conditions import find_condition
+from controlplane.conditions import ConditionStatus, find_condition
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.tasks import TaskName
 
@@ -127,7 +127,7 @@ def serving_badge(catalog: Catalog) -> SafeString:
     serving = find_condition(catalog.conditions or [], ConditionType.SERVING)
     if serving is None:
         return badge("Pending", MUTED)
-    if serving["status"] == "True":
+    if serving["status"] == ConditionStatus.TRUE:
         return badge("Serving", OK)
     tone = MUTED if serving.get("reason") == Reason.USER_SPECIFIED_UNAVAILABLE else ERROR
     return badge("Not serving", tone)

@@ -1,6 +1,9 @@
-"""Named constants for catalogs (the same vocabulary as catalogd's ClusterCatalog)."""
+"""Django choices for catalogs (the same vocabulary as catalogd's ClusterCatalog), built from ``catalogs.states``."""
 
 from django.db import models
+
+from catalogs import states
+from controlplane.choices import text_choices
 
 __all__ = ["METADATA_NAME_LABEL", "AvailabilityMode", "ConditionType", "Reason", "SourceType"]
 
@@ -13,23 +16,6 @@ class SourceType(models.TextChoices):
     IMAGE = "Image"
 
 
-class AvailabilityMode(models.TextChoices):
-    AVAILABLE = "Available"
-    UNAVAILABLE = "Unavailable"
-
-
-class ConditionType(models.TextChoices):
-    PROGRESSING = "Progressing"
-    SERVING = "Serving"
-
-
-class Reason(models.TextChoices):
-    SUCCEEDED = "Succeeded"
-    RETRYING = "Retrying"
-    BLOCKED = "Blocked"
-    SIGNATURE_INVALID = "SignatureInvalid"
-    AVAILABLE = "Available"
-    UNAVAILABLE = "Unavailable"
-    USER_SPECIFIED_UNAVAILABLE = "UserSpecifiedUnavailable"
-    CONTENT_LOST = "ContentLost"  # Serving: the served entry is missing or corrupt in the store
-    CONTENT_RESTORED = "ContentRestored"  # the event when the same entry is served again
+AvailabilityMode = text_choices(states.AvailabilityMode, __name__)
+ConditionType = text_choices(states.ConditionType, __name__)
+Reason = text_choices(states.Reason, __name__)

@@ -13,6 +13,8 @@ from prometheus_client import Counter
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from controlplane.conditions import ConditionStatus
+
 __all__ = ["CLEANUP_FAILURES", "CatalogCollector"]
 
 CLEANUP_FAILURES = Counter(
@@ -45,7 +47,8 @@ class CatalogCollector(Collector):
         for name, conditions in Catalog.objects.values_list("name", "conditions"):
             known += 1
             condition = next((c for c in conditions if c.get("type") == ConditionType.SERVING), {})
-            serving.add_metric([name, condition.get("reason", "")], 1 if condition.get("status") == "True" else 0)
+            up = condition.get("status") == ConditionStatus.TRUE
+            serving.add_metric([name, condition.get("reason", "")], 1 if up else 0)
         yield GaugeMetricFamily("catalogs_known", "Catalogs in the database.", value=known)
         yield serving
         referenced = referenced_digests()

@@ -50,14 +50,12 @@ def capability_badges(cluster: ManagedCluster) -> SafeString:
     """One badge per optional API: served, not served, or not probed yet."""
     known = cluster.capabilities or {}
 
-    def tone(name: str) -> tuple[str, str]:
+    def served(name: str) -> SafeString:
         if name not in known:
-            return "Unknown", MUTED
-        return ("Served", OK) if known[name] else ("Not served", ERROR)
+            return badge("Unknown", MUTED)
+        return badge("Served", OK) if known[name] else badge("Not served", ERROR)
 
-    return format_html_join(
-        " ", "{}: {}", ((label, badge(*tone(name))) for name, (label, _) in CAPABILITIES.items())
-    )
+    return format_html_join(" ", "{}: {}", ((label, served(name)) for name, (label, _) in CAPABILITIES.items()))
 
 
 class ManagedClusterForm(forms.ModelForm):

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import TypedDict
 
-__all__ = ["Condition", "find_condition", "set_condition"]
+__all__ = ["Condition", "ConditionStatus", "find_condition", "set_condition"]
+
+
+class ConditionStatus(StrEnum):
+    TRUE = "True"
+    FALSE = "False"
+    UNKNOWN = "Unknown"
 
 
 class Condition(TypedDict):

@@ -1,56 +1,19 @@
-"""Named constants for gateways."""
+"""Django choices for gateways, built from the ``StrEnum``s of ``gateways.states``."""
 
-from django.db import models
+from controlplane.choices import text_choices
+from gateways import states
 
 __all__ = [
     "DatabaseProvider", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus", "ReleaseReason", "ReleaseStatus",
 ]
 
-
-class Phase(models.TextChoices):
-    PENDING = "Pending"
-    PROVISIONING = "Provisioning"
-    RUNNING = "Running"
-    DEGRADED = "Degraded"
-    FAILED = "Failed"
-    DELETING = "Deleting"
-
-
-class DatabaseProvider(models.TextChoices):
-    EMBEDDED = "embedded", "Embedded (chart-managed)"
-    EXTERNAL = "external", "External PostgreSQL URI"
-
-
-class PlanStatus(models.TextChoices):
-    PENDING = "pending"
-    READY = "ready"
-    FAILED = "failed"
-
-
-class PlanAction(models.TextChoices):
-    INSTALL = "install"
-    UPGRADE = "upgrade"
-    NOTHING = "nothing"
-    BLOCKED = "blocked"
-
-
-class ReleaseStatus(models.TextChoices):
-    """Whether a worker has loaded the release's chart and found its values overrides valid."""
-
-    PENDING = "Pending"
-    READY = "Ready"
-    INVALID = "Invalid"
-
-
-class ReleaseReason(models.TextChoices):
-    """Why a release is still Pending: its remote chart could not be pulled (retried with backoff)."""
-
-    CHART_UNAVAILABLE = "ChartUnavailable"
-
-
-class ImagePolicyReason(models.TextChoices):
-    """The reasons of a gateway's ImagePolicy condition."""
-
-    ALLOWED = "Allowed"
-    NOT_ALLOWED = "NotAllowed"
-    RELEASE_IMAGES = "ReleaseImages"
+Phase = text_choices(states.Phase, __name__)
+PlanStatus = text_choices(states.PlanStatus, __name__)
+PlanAction = text_choices(states.PlanAction, __name__)
+ReleaseStatus = text_choices(states.ReleaseStatus, __name__)
+ReleaseReason = text_choices(states.ReleaseReason, __name__)
+ImagePolicyReason = text_choices(states.ImagePolicyReason, __name__)
+DatabaseProvider = text_choices(states.DatabaseProvider, __name__, {
+    states.DatabaseProvider.EMBEDDED: "Embedded (chart-managed)",
+    states.DatabaseProvider.EXTERNAL: "External PostgreSQL URI",
+})

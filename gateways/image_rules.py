@@ -12,22 +12,20 @@ from datetime import datetime
 
 from django.db import transaction
 
-from controlplane.conditions import find_condition, set_condition
+from controlplane.conditions import ConditionStatus, find_condition, set_condition
 from controlplane.image_policy import IMAGE_FIELDS, override_problem, provenance_problem
 from controlplane.models import ManagedCluster
 from gateways.choices import ImagePolicyReason
 from gateways.models import Gateway, GatewayRelease
+from gateways.states import ConditionType
 
 __all__ = [
-    "IMAGE_POLICY",
     "disallowed_overrides",
     "image_errors",
     "policy_condition",
     "refresh_policy_conditions",
     "with_policy_condition",
 ]
-
-IMAGE_POLICY = "ImagePolicy"
 
 
 def disallowed_overrides(gateway: Gateway) -> dict[str, str]:
@@ -65,11 +63,11 @@ def policy_condition(gateway: Gateway) -> tuple[str, str, str] | None:
     had the condition."""
     problems = disallowed_overrides(gateway) if gateway.image_overridden else {}
     if problems:
-        return ("False", ImagePolicyReason.NOT_ALLOWED, " ".join(problems.values()))
+        return (ConditionStatus.FALSE, ImagePolicyReason.NOT_ALLOWED, " ".join(problems.values()))
     if gateway.image_overridden:
-        return ("True", ImagePolicyReason.ALLOWED, "The image overrides are allowed")
-    if find_condition(gateway.conditions or [], IMAGE_POLICY):
-        return ("True", ImagePolicyReason.RELEASE_IMAGES, "The gateway runs its release's images")
+        return (ConditionStatus.TRUE, ImagePolicyReason.ALLOWED, "The image overrides are allowed")
+    if find_condition(gateway.conditions or [], ConditionType.IMAGE_POLICY):
+        return (ConditionStatus.TRUE, ImagePolicyReason.RELEASE_IMAGES, "The gateway runs its release's images")
     return None
 
 
@@ -80,7 +78,7 @@ def with_policy_condition(gateway: Gateway, conditions: list, generation: int, n
         return conditions
     status, reason, message = condition
     return set_condition(
-        conditions, type_=IMAGE_POLICY, status=status, reason=reason, message=message[:1024],
+        conditions, type_=ConditionType.IMAGE_POLICY, status=status, reason=reason, message=message[:1024],
         generation=generation, now=now,
     )
 

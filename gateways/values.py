@@ -11,17 +11,16 @@ Gateway / ManagedCluster attribute names without importing the models.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controlplane.flavours import Flavour
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
+from gateways.states import DatabaseProvider
 
 __all__ = [
-    "FLAVOURS",
     "TRUSTED_CA_CONFIGMAP",
     "TRUSTED_CA_KEY",
     "ClusterFacts",
@@ -40,10 +39,8 @@ __all__ = [
     "routing_problems",
     "sandbox_service_account",
     "trusted_ca_unmounted",
-    "values_hash",
 ]
 
-FLAVOURS = ("kubernetes", "openshift")
 # The reconciler creates this ConfigMap (key `ca.crt`) before Helm: one bundle of the cluster's trusted CA
 # and the gateway's own OIDC CA. The chart mounts it only as `server.oidc.caConfigMapName` (with an issuer).
 TRUSTED_CA_CONFIGMAP = "gateway-trusted-ca"
@@ -107,7 +104,7 @@ class GatewaySpec:
             oidc_admin_role=gateway.oidc_admin_role or "",
             oidc_user_role=gateway.oidc_user_role or "",
             oidc_ca_configmap=gateway.oidc_ca_configmap or "",
-            has_external_db=str(gateway.database_provider) == "external",
+            has_external_db=str(gateway.database_provider) == DatabaseProvider.EXTERNAL,
         )
 
 
@@ -230,6 +227,7 @@ def route_host(spec: GatewaySpec, cluster: ClusterFacts) -> str | None:
 
 
 def route_address(host: str) -> str:
+    """The address clients dial: gRPC over TLS on the route's host."""
     return f"grpcs://{host}:443"
 
 
@@ -238,13 +236,13 @@ def routing_problems(cluster: ClusterFacts, routing: RoutingConfig) -> list[str]
 
     Usable at worker startup to refuse inconsistent configuration.
     """
-    if cluster.flavour not in FLAVOURS:
-        return [f"Unknown cluster flavour {cluster.flavour!r}; expected one of {', '.join(FLAVOURS)}."]
+    if cluster.flavour not in tuple(Flavour):
+        return [f"Unknown cluster flavour {cluster.flavour!r}; expected one of {', '.join(Flavour)}."]
     if cluster.gateway_api:
         if not routing.gateway_name:
             return ["The cluster serves the Gateway API, but no Gateway name is configured for GRPCRoute parentRefs."]
         return []
-    if cluster.flavour == "openshift":
+    if cluster.flavour == Flavour.OPENSHIFT:
         problems = []
         if not routing.issuer_name:
             problems.append(
@@ -261,8 +259,8 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
     """The Helm values for `spec` on `cluster` (a new nested dict; the inputs are not modified)."""
     if not spec.release:
         raise ValuesError("A release name is required.")
-    if cluster.flavour not in FLAVOURS:
-        raise ValuesError(f"Unknown cluster flavour {cluster.flavour!r}; expected one of {', '.join(FLAVOURS)}.")
+    if cluster.flavour not in tuple(Flavour):
+        raise ValuesError(f"Unknown cluster flavour {cluster.flavour!r}; expected one of {', '.join(Flavour)}.")
 
     server: dict[str, Any] = {}
     if spec.has_external_db:
@@ -293,7 +291,7 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
     if server:
         values["server"] = server
     values.update(_routing_values(spec, cluster, routing))
-    if cluster.flavour == "openshift":
+    if cluster.flavour == Flavour.OPENSHIFT:
         values.update(OPENSHIFT_SECURITY_CONTEXT)
     if cluster.agent_sandbox_preflight is not None:
         values["agentSandbox"] = {"preflight": {"enabled": cluster.agent_sandbox_preflight}}
@@ -345,8 +343,3 @@ def merge_values(overrides: Mapping[str, Any], mapped: Mapping[str, Any]) -> dic
             merged[key] = value
     return merged
 
-
-def values_hash(values: Mapping[str, Any]) -> str:
-    """A stable sha256 (hex) of the values as canonical JSON: key order does not matter, list order does."""
-    canonical = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()

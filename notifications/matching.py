@@ -5,22 +5,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from catalogs.choices import Reason as CatalogReason
+from catalogs.states import Reason as CatalogReason
+from controlplane.events import EventType
+from gateways.states import Phase as GatewayPhase
+from gateways.states import Reason as GatewayReason
 from notifications.choices import EventKind, Severity
+from rollouts.states import Reason as RolloutReason
 
 __all__ = ["CRITICAL_REASONS", "EventFacts", "Filter", "matches", "severity_of"]
 
 SEVERITY_ORDER = {Severity.INFO: 0, Severity.WARNING: 1, Severity.CRITICAL: 2}
 
-# Warning events that mean "a person has to act": the object stopped trying on its own. (The gateway and
-# rollout reasons are the reconcilers' event reasons, which have no enum yet.)
+# Warning events that mean "a person has to act": the object stopped trying on its own.
 CRITICAL_REASONS: dict[EventKind, frozenset[str]] = {
     EventKind.CATALOG: frozenset({CatalogReason.BLOCKED, CatalogReason.SIGNATURE_INVALID}),
-    EventKind.ROLLOUT: frozenset({"GateFailed", "ReleaseInvalid"}),
-    EventKind.GATEWAY: frozenset({"DeleteFailed"}),
+    EventKind.ROLLOUT: frozenset({RolloutReason.GATE_FAILED, RolloutReason.RELEASE_INVALID}),
+    EventKind.GATEWAY: frozenset({GatewayReason.DELETE_FAILED}),
 }
 # A gateway's Warning event is critical when the gateway is Failed once the event is recorded.
-CRITICAL_GATEWAY_PHASES = frozenset({"Failed"})
+CRITICAL_GATEWAY_PHASES = frozenset({GatewayPhase.FAILED})
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class Filter:
 
 def severity_of(facts: EventFacts) -> Severity:
     """Normal events are info; Warning events are warning, or critical when the object gave up (see above)."""
-    if facts.type != "Warning":
+    if facts.type != EventType.WARNING:
         return Severity.INFO
     if facts.reason in CRITICAL_REASONS.get(facts.kind, frozenset()):
         return Severity.CRITICAL

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from catalogs.models import CatalogEvent
+from catalogs.states import ConditionType as CatalogConditionType
+from controlplane.events import ClusterReason
 from controlplane.models import ClusterEvent
 from gateways.models import GatewayEvent
 from notifications.choices import EventKind, Severity
@@ -31,7 +33,7 @@ def _catalog_facts(event_id: int) -> EventFacts | None:
     if event is None:
         return None
     catalog = event.catalog
-    progressing = next((c for c in catalog.conditions or () if c.get("type") == "Progressing"), {})
+    progressing = next((c for c in catalog.conditions or () if c.get("type") == CatalogConditionType.PROGRESSING), {})
     return EventFacts(
         kind=EventKind.CATALOG, event_id=event.pk, object_id=str(catalog.pk), name=catalog.name, type=event.type,
         reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(),
@@ -61,7 +63,7 @@ def _cluster_facts(event_id: int) -> EventFacts | None:
     if event is None:
         return None
     cluster = event.cluster
-    phase = {True: "Reachable", False: "Unreachable"}.get(cluster.reachable, "")
+    phase = {True: ClusterReason.REACHABLE, False: ClusterReason.UNREACHABLE}.get(cluster.reachable, "")
     return EventFacts(
         kind=EventKind.CLUSTER, event_id=event.pk, object_id=str(cluster.pk), name=cluster.name, type=event.type,
         reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(), phase=phase,

@@ -21,12 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from controlplane.conditions import ConditionStatus
+from gateways.states import Phase as GatewayPhase
+from gateways.states import ReleaseStatus
+from rollouts.states import ConditionType, Reason, RolloutPhase, TargetState
+
 __all__ = ["Decision", "GatewayObservation", "RolloutView", "TargetView", "Transition", "step"]
 
-PENDING, UPGRADING, HEALTHY, FAILED, ROLLED_BACK, SKIPPED = (
-    "pending", "upgrading", "healthy", "failed", "rolled_back", "skipped",
-)
-SETTLED = (HEALTHY, SKIPPED)
+SETTLED = (TargetState.HEALTHY, TargetState.SKIPPED)
 NAMES_IN_MESSAGE = 10
 
 
@@ -100,28 +102,28 @@ def _healthy(target: TargetView, release_id: str) -> bool:
         gateway.release_id == release_id
         and gateway.deployed_release_id == release_id
         and gateway.observed_generation >= (target.generation or 0)
-        and gateway.phase == "Running"
+        and gateway.phase == GatewayPhase.RUNNING
     )
 
 
 def _judge(target: TargetView, rollout: RolloutView, now: datetime) -> Transition | None:
     """The transition an observed target takes on its own, if any."""
     gateway = target.gateway
-    if target.state not in (PENDING, UPGRADING):
+    if target.state not in (TargetState.PENDING, TargetState.UPGRADING):
         return None
     if not gateway.exists or gateway.deleting:
-        return Transition(target.id, SKIPPED, "The gateway was deleted")
-    if target.state == PENDING:
+        return Transition(target.id, TargetState.SKIPPED, "The gateway was deleted")
+    if target.state == TargetState.PENDING:
         return None
     if _healthy(target, rollout.target_release_id):
-        return Transition(target.id, HEALTHY)
+        return Transition(target.id, TargetState.HEALTHY)
     converged = gateway.observed_generation >= (target.generation or 0)
-    if converged and gateway.phase == "Failed":
-        return Transition(target.id, FAILED, gateway.message or "The gateway is Failed")
+    if converged and gateway.phase == GatewayPhase.FAILED:
+        return Transition(target.id, TargetState.FAILED, gateway.message or "The gateway is Failed")
     if target.started_at is not None and now - target.started_at > rollout.gate_timeout:
         seconds = int(rollout.gate_timeout.total_seconds())
         detail = f" ({gateway.phase}: {gateway.message})" if gateway.message else f" ({gateway.phase})"
-        return Transition(target.id, FAILED, f"Not Ready within {seconds}s{detail}")
+        return Transition(target.id, TargetState.FAILED, f"Not Ready within {seconds}s{detail}")
     return None
 
 
@@ -135,75 +137,79 @@ def _halt(decision: Decision, rollout: RolloutView, wave: list[TargetView], fail
     message = f"Wave {rollout.current_wave} failed its health gate: " + "; ".join(
         f"{t.gateway_name}: {failed[t.id]}" for t in wave if t.id in failed
     )
-    decision.phase = "Halted"
-    decision.condition = ("Halted", "True", "GateFailed", message[:1024])
-    decision.event("GateFailed", message, warning=True, wave=rollout.current_wave)
+    decision.phase = RolloutPhase.HALTED
+    decision.condition = (ConditionType.HALTED, ConditionStatus.TRUE, Reason.GATE_FAILED, message[:1024])
+    decision.event(Reason.GATE_FAILED, message, warning=True, wave=rollout.current_wave)
     if rollout.rollback:
-        upgraded = [t for t in wave if t.state in (UPGRADING, HEALTHY) or t.id in failed]
+        upgraded = [t for t in wave if t.state in (TargetState.UPGRADING, TargetState.HEALTHY) or t.id in failed]
         for target in upgraded:
             if target.gateway.exists and not target.gateway.deleting:
                 reason = failed.get(target.id, "Wave rolled back")
-                decision.transitions.append(Transition(target.id, ROLLED_BACK, reason))
+                decision.transitions.append(Transition(target.id, TargetState.ROLLED_BACK, reason))
         rolled = [t.gateway_name for t in upgraded if t.gateway.exists and not t.gateway.deleting]
-        decision.event("RolledBack", f"Rolled back to their previous release: {_names(rolled)}", warning=True,
+        decision.event(Reason.ROLLED_BACK, f"Rolled back to their previous release: {_names(rolled)}", warning=True,
                        wave=rollout.current_wave)
     else:
-        decision.event("Halted", f"Left as they are: {_names(names)}", warning=True, wave=rollout.current_wave)
+        decision.event(Reason.HALTED, f"Left as they are: {_names(names)}", warning=True, wave=rollout.current_wave)
 
 
 def _start(rollout: RolloutView) -> Decision:
     decision = Decision()
-    if rollout.release_status == "Invalid":
+    if rollout.release_status == ReleaseStatus.INVALID:
         message = f"The target release is Invalid: {rollout.release_message}"
-        decision.phase = "Halted"
-        decision.condition = ("Halted", "True", "ReleaseInvalid", message[:1024])
-        decision.event("ReleaseInvalid", message, warning=True)
-    elif rollout.release_status == "Ready":
-        decision.phase, decision.current_wave, decision.wave_started = "Progressing", 0, True
-        decision.condition = ("Progressing", "True", "WaveStarted", "Wave 0 (canary) started")
-        decision.event("WaveStarted", "Wave 0 (canary) started", wave=0)
+        decision.phase = RolloutPhase.HALTED
+        decision.condition = (ConditionType.HALTED, ConditionStatus.TRUE, Reason.RELEASE_INVALID, message[:1024])
+        decision.event(Reason.RELEASE_INVALID, message, warning=True)
+    elif rollout.release_status == ReleaseStatus.READY:
+        decision.phase, decision.current_wave, decision.wave_started = RolloutPhase.PROGRESSING, 0, True
+        started = "Wave 0 (canary) started"
+        decision.condition = (ConditionType.PROGRESSING, ConditionStatus.TRUE, Reason.WAVE_STARTED, started)
+        decision.event(Reason.WAVE_STARTED, started, wave=0)
     return decision
 
 
 def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Decision:
     """The next step of ``rollout``; ``targets`` must hold at least the current wave's."""
-    if rollout.phase == "Pending":
+    if rollout.phase == RolloutPhase.PENDING:
         return _start(rollout)
     decision = Decision()
-    if rollout.phase != "Progressing":
+    if rollout.phase != RolloutPhase.PROGRESSING:
         return decision
     wave = [t for t in targets if t.wave == rollout.current_wave]
     judged = {t.id: _judge(t, rollout, now) for t in wave}
     decision.transitions = [t for t in judged.values() if t is not None]
     state = {t.id: (judged[t.id].state if judged[t.id] else t.state) for t in wave}
-    failed = {t.id: judged[t.id].reason for t in wave if state[t.id] == FAILED and judged[t.id]}
+    failed = {t.id: judged[t.id].reason for t in wave if state[t.id] == TargetState.FAILED and judged[t.id]}
     if failed:
         _halt(decision, rollout, wave, failed)
         return decision
-    slots = rollout.max_parallel - sum(1 for s in state.values() if s == UPGRADING)
+    slots = rollout.max_parallel - sum(1 for s in state.values() if s == TargetState.UPGRADING)
     for target in wave:
         if slots <= 0:
             break
-        if state[target.id] == PENDING:
-            decision.transitions.append(Transition(target.id, UPGRADING))
-            state[target.id], slots = UPGRADING, slots - 1
+        if state[target.id] == TargetState.PENDING:
+            decision.transitions.append(Transition(target.id, TargetState.UPGRADING))
+            state[target.id], slots = TargetState.UPGRADING, slots - 1
     if not all(s in SETTLED for s in state.values()):
         return decision
     baking_since = rollout.baking_since
     if baking_since is None:
         baking_since = decision.baking_since = now
-        decision.event("WaveHealthy", f"Wave {rollout.current_wave} is healthy; baking for "
+        decision.event(Reason.WAVE_HEALTHY, f"Wave {rollout.current_wave} is healthy; baking for "
                        f"{int(rollout.bake.total_seconds())}s", wave=rollout.current_wave)
     if now - baking_since < rollout.bake:
         return decision
     next_wave = rollout.current_wave + 1
     decision.clear_baking = True
     if next_wave >= rollout.wave_count:
-        decision.phase = "Completed"
-        decision.condition = ("Progressing", "False", "Completed", "Every wave is healthy")
-        decision.event("Completed", f"All {rollout.wave_count} waves are healthy")
+        decision.phase = RolloutPhase.COMPLETED
+        decision.condition = (
+            ConditionType.PROGRESSING, ConditionStatus.FALSE, Reason.COMPLETED, "Every wave is healthy",
+        )
+        decision.event(Reason.COMPLETED, f"All {rollout.wave_count} waves are healthy")
     else:
         decision.current_wave, decision.wave_started = next_wave, True
-        decision.condition = ("Progressing", "True", "WaveStarted", f"Wave {next_wave} started")
-        decision.event("WaveStarted", f"Wave {next_wave} started", wave=next_wave)
+        started = f"Wave {next_wave} started"
+        decision.condition = (ConditionType.PROGRESSING, ConditionStatus.TRUE, Reason.WAVE_STARTED, started)
+        decision.event(Reason.WAVE_STARTED, started, wave=next_wave)
     return decision

@@ -13,13 +13,14 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from controlplane.conditions import set_condition
+from controlplane.conditions import ConditionStatus, set_condition
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.tasks import TaskName
 from gateways.models import Gateway, GatewayRelease
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
 from rollouts.planning import Candidate, plan_waves
+from rollouts.states import ConditionType, Reason
 
 __all__ = [
     "RolloutConflict",
@@ -102,8 +103,8 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
         started, now = rollout.wave_started_at is not None, timezone.now()
         rollout.phase = phase or (RolloutPhase.PROGRESSING if started else RolloutPhase.PENDING)
         rollout.finished_at = now if phase == RolloutPhase.ABORTED else None
-        paused = "True" if rollout.phase == RolloutPhase.PAUSED else "False"
-        rollout.conditions = set_condition(rollout.conditions, type_="Paused", status=paused, reason=reason,
+        paused = ConditionStatus.TRUE if rollout.phase == RolloutPhase.PAUSED else ConditionStatus.FALSE
+        rollout.conditions = set_condition(rollout.conditions, type_=ConditionType.PAUSED, status=paused, reason=reason,
                                            message=message, generation=0, now=now)
         rollout.save(update_fields=("phase", "finished_at", "conditions", "updated_at"))
         RolloutEvent.objects.create(rollout=rollout, reason=reason, message=message)
@@ -114,14 +115,14 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
 def pause(rollout_id: Any, who: str) -> Rollout:
     """No new gateway starts; upgrades under way finish."""
     return _transition(rollout_id, (RolloutPhase.PENDING, RolloutPhase.PROGRESSING), RolloutPhase.PAUSED,
-                       "Paused", f"Paused by {who}")
+                       Reason.PAUSED, f"Paused by {who}")
 
 
 def resume(rollout_id: Any, who: str) -> Rollout:
-    return _transition(rollout_id, (RolloutPhase.PAUSED,), None, "Resumed", f"Resumed by {who}")
+    return _transition(rollout_id, (RolloutPhase.PAUSED,), None, Reason.RESUMED, f"Resumed by {who}")
 
 
 def abort(rollout_id: Any, who: str) -> Rollout:
     """Stop for good and release the gateways (for another rollout); nothing is rolled back."""
-    return _transition(rollout_id, ACTIVE_PHASES, RolloutPhase.ABORTED, "Aborted", f"Aborted by {who}")
+    return _transition(rollout_id, ACTIVE_PHASES, RolloutPhase.ABORTED, Reason.ABORTED, f"Aborted by {who}")
 

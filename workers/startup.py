@@ -14,7 +14,7 @@ from typing import Any
 from celery.signals import worker_init
 from django.conf import settings
 
-from controlplane.choices import Flavour
+from controlplane.flavours import Flavour
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem
 from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_problems

@@ -52,7 +52,7 @@ class CatalogFilter(django_filters.FilterSet):
                     "name": "operatorhubio",
                     "source": {"image": {"ref": "quay.io/operatorhubio/catalog:latest", "poll_interval_minutes": 10}},
                     "priority": 0,
-                    "availability_mode": "Available",
+                    "availability_mode": AvailabilityMode.AVAILABLE.value,
                 },
             )
         ]

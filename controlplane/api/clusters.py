@@ -20,6 +20,7 @@ from controlplane.api.serializers import ModelCleanSerializer, NestedObjectSeria
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.flavours import Flavour
 from controlplane.image_policy import OverrideMode
 from controlplane.models import ClusterEvent, ManagedCluster
 from controlplane.tasks import TaskName
@@ -118,7 +119,7 @@ class ClusterFilter(django_filters.FilterSet):
                 request_only=True,
                 value={
                     "name": "east",
-                    "flavour": "openshift",
+                    "flavour": Flavour.OPENSHIFT.value,
                     "kubeconfig": "apiVersion: v1\nkind: Config\n# ... clusters, users, contexts ...",
                     "base_domain": "apps.east.example.com",
                     "gateway_api": False,

@@ -26,7 +26,7 @@ from gateways import operations
 from gateways.api import listing
 from gateways.api.plans import PLAN_EXAMPLE, WAIT_PARAMETER, GatewayPlanSerializer, plan_response, wait_seconds
 from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
-from gateways.choices import Phase
+from gateways.choices import DatabaseProvider, Phase
 from gateways.models import Gateway
 from gateways.plans import request_plan
 
@@ -63,7 +63,7 @@ GATEWAY_EXAMPLE = OpenApiExample(
         "cluster": "east",
         "route": {"host": "edge.apps.example.com"},
         "oidc": {"issuer": "https://id.example.com", "audience": "openshell", "roles_claim": "groups"},
-        "database": {"provider": "external", "uri": "postgresql://gw:secret@db.example.com/gw"},
+        "database": {"provider": DatabaseProvider.EXTERNAL.value, "uri": "postgresql://gw:secret@db.example.com/gw"},
         "labels": {"team": "payments"},
     },
 )

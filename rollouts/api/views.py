@@ -18,11 +18,13 @@ from rest_framework.response import Response
 from controlplane.api.errors import Conflict
 from controlplane.api.permissions import IsPlatformAdmin, is_platform_admin
 from controlplane.audit import record
+from controlplane.conditions import ConditionStatus
 from rollouts import operations
 from rollouts.api.serializers import RolloutEventSerializer, RolloutSerializer, RolloutTargetSerializer
 from rollouts.choices import RolloutPhase
 from rollouts.models import Rollout, RolloutTarget
 from rollouts.planning import PlanError
+from rollouts.states import ConditionType, Reason
 
 __all__ = ["RolloutViewSet"]
 
@@ -46,9 +48,10 @@ STATUS_EXAMPLE = OpenApiExample(
         "max_parallel": 8, "bake_seconds": 300, "gate_timeout_seconds": 600, "failure_policy": "halt_and_rollback",
         "created_by": "platform", "created_at": "2025-01-01T12:00:00Z", "updated_at": "2025-01-01T12:10:00Z",
         "status": {
-            "phase": "Halted", "current_wave": 0, "wave_count": 2, "wave_started_at": "2025-01-01T12:00:01Z",
-            "baking_since": None, "finished_at": "2025-01-01T12:10:00Z",
-            "conditions": [{"type": "Halted", "status": "True", "reason": "GateFailed",
+            "phase": RolloutPhase.HALTED.value, "current_wave": 0, "wave_count": 2,
+            "wave_started_at": "2025-01-01T12:00:01Z", "baking_since": None, "finished_at": "2025-01-01T12:10:00Z",
+            "conditions": [{"type": ConditionType.HALTED.value, "status": ConditionStatus.TRUE.value,
+                            "reason": Reason.GATE_FAILED.value,
                             "message": "Wave 0 failed its health gate: edge: Not Ready within 600s (Provisioning)",
                             "lastTransitionTime": "2025-01-01T12:10:00Z", "observedGeneration": 0}],
             "total": {"size": 20, "worst": "rolled_back", "counts": {

@@ -29,7 +29,6 @@ from gateways.values import (
     routing_problems,
     sandbox_service_account,
     trusted_ca_unmounted,
-    values_hash,
 )
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -487,42 +486,6 @@ def test_from_gateway_and_from_cluster_read_model_like_objects() -> None:
 
 def replace_ns(obj: SimpleNamespace, **changes: Any) -> SimpleNamespace:
     return SimpleNamespace(**{**vars(obj), **changes})
-
-
-# ---------------------------------------------------------------- values_hash
-
-
-def test_values_hash_is_stable_and_canonical() -> None:
-    values = gateway_values(SPEC, K8S, ROUTING)
-    digest = values_hash(values)
-    assert len(digest) == 64 and int(digest, 16) >= 0
-    reordered = dict(reversed(list(copy.deepcopy(values).items())))
-    assert values_hash(reordered) == digest
-    assert values_hash(gateway_values(SPEC, K8S, ROUTING)) == digest
-    assert values_hash({"a": 1, "b": {"c": [1, 2]}}) == values_hash({"b": {"c": [1, 2]}, "a": 1})
-
-
-@pytest.mark.parametrize(
-    "change",
-    [
-        {"image": "ghcr.io/example/gateway:1.1"},
-        {"image": f"ghcr.io/example/gateway:1.0@sha256:{HEX}"},
-        {"route_enabled": False},
-        {"route_host": "other.example.org"},
-        {"has_external_db": True},
-        {"oidc_issuer": "https://id"},
-    ],
-)
-def test_values_hash_changes_with_the_values(change: dict[str, Any]) -> None:
-    assert values_hash(gateway_values(replace(SPEC, **change), K8S, ROUTING)) != values_hash(
-        gateway_values(SPEC, K8S, ROUTING)
-    )
-
-
-def test_values_hash_distinguishes_list_order_and_types() -> None:
-    assert values_hash({"a": [1, 2]}) != values_hash({"a": [2, 1]})
-    assert values_hash({"a": "1"}) != values_hash({"a": 1})
-    assert values_hash({"a": True}) != values_hash({"a": "true"})
 
 
 @pytest.mark.parametrize(

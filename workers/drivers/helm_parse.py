@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from workers.drivers import errors
+from workers.drivers.helm_status import HelmStatus
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def parse_release(text: str) -> ReleaseStatus:
         name=data["name"],
         namespace=data.get("namespace", ""),
         revision=int(data.get("version", 0)),
-        status=info.get("status", "unknown"),
+        status=info.get("status", HelmStatus.UNKNOWN),
         chart_name=metadata.get("name"),
         chart_version=metadata.get("version"),
         app_version=metadata.get("appVersion") or None,
@@ -115,7 +116,7 @@ def parse_metadata(text: str) -> ReleaseStatus:
         name=data["name"],
         namespace=data.get("namespace", ""),
         revision=int(data.get("revision", 0)),
-        status=data.get("status", "unknown"),
+        status=data.get("status", HelmStatus.UNKNOWN),
         chart_name=data.get("chart") or None,
         chart_version=data.get("version") or None,
         app_version=data.get("appVersion") or None,
@@ -129,7 +130,7 @@ def parse_history(text: str) -> list[ReleaseRevision]:
     revisions = [
         ReleaseRevision(
             revision=int(row["revision"]),
-            status=row.get("status", "unknown"),
+            status=row.get("status", HelmStatus.UNKNOWN),
             chart=row.get("chart", ""),
             app_version=row.get("app_version") or None,
             description=row.get("description") or None,
@@ -148,7 +149,7 @@ def parse_list(text: str) -> list[ReleaseSummary]:
             name=row["name"],
             namespace=row.get("namespace", ""),
             revision=int(row.get("revision", 0)),
-            status=row.get("status", "unknown"),
+            status=row.get("status", HelmStatus.UNKNOWN),
             chart=row.get("chart", ""),
             app_version=row.get("app_version") or None,
             updated=parse_time(row.get("updated")),

@@ -20,6 +20,7 @@ from typing import Any
 
 from workers.drivers import errors
 from workers.drivers.helm_parse import ReleaseStatus, parse_time
+from workers.drivers.helm_status import HelmStatus
 
 __all__ = ["HELM_OWNER_SELECTOR", "StoredRelease", "decode_release_secret", "latest_releases"]
 
@@ -63,7 +64,7 @@ def decode_release_secret(secret: dict[str, Any]) -> StoredRelease:
         name=str(document["name"]),
         namespace=str(document.get("namespace", "")),
         revision=int(document.get("version", 0)),
-        status=str(info.get("status", "unknown")),
+        status=str(info.get("status", HelmStatus.UNKNOWN)),
         chart_name=chart.get("name"),
         chart_version=chart.get("version"),
         app_version=chart.get("appVersion") or None,

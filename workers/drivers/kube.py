@@ -24,6 +24,7 @@ from kubernetes.config import new_client_from_config_dict
 from kubernetes.config.config_exception import ConfigException
 
 from workers.drivers import errors
+from workers.drivers.kube_vocabulary import ConditionStatus, NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
 
 logger = logging.getLogger(__name__)
@@ -199,7 +200,7 @@ class KubeClient:
             "PATCH", api_path("v1", "namespaces", name=name),
             body={"metadata": {"labels": dict(labels)}}, content_type=MERGE_PATCH,
         )
-        if namespace.get("status", {}).get("phase") == "Terminating":
+        if namespace.get("status", {}).get("phase") == NamespacePhase.TERMINATING:
             raise errors.Conflict(f"namespace {name} is being deleted", status=409)
         return namespace
 
@@ -266,7 +267,9 @@ class KubeClient:
             ready_replicas=status.get("readyReplicas", 0),
             updated_replicas=status.get("updatedReplicas", 0),
             available_replicas=status.get("availableReplicas", 0),
-            conditions={cond["type"]: cond.get("status", "Unknown") for cond in status.get("conditions", [])},
+            conditions={
+                cond["type"]: cond.get("status", ConditionStatus.UNKNOWN) for cond in status.get("conditions", [])
+            },
         )
 
     def list_objects(

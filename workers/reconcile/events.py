@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controlplane.choices import EventType
+from controlplane.events import EventType
 
 __all__ = ["EventNote"]
 

@@ -19,8 +19,8 @@ from django.db import DatabaseError, connection
 from django.db.models import Q
 from django.utils import timezone
 
-from controlplane.choices import Flavour
 from controlplane.dispatch import send
+from controlplane.flavours import Flavour
 from controlplane.models import ManagedCluster, WatcherReplica
 from controlplane.tasks import TaskName
 from gateways.models import Gateway

@@ -5,6 +5,8 @@ Driver errors propagate; the loop turns them into a failed attempt with backoff.
 
 from __future__ import annotations
 
+from controlplane.conditions import ConditionStatus
+from gateways.states import ConditionType, Reason
 from workers.drivers import errors
 from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest
@@ -16,8 +18,9 @@ __all__ = ["install", "uninstall", "unlock", "upgrade"]
 def install(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
     release = io.helm.install(io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version)
     result.release = release
-    result.condition("Released", "True", "InstallSucceeded", f"Installed revision {release.revision}")
-    result.event("InstallSucceeded", f"helm install of {request.release} revision {release.revision}")
+    result.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.INSTALL_SUCCEEDED,
+                     f"Installed revision {release.revision}")
+    result.event(Reason.INSTALL_SUCCEEDED, f"helm install of {request.release} revision {release.revision}")
 
 
 def upgrade(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
@@ -25,8 +28,9 @@ def upgrade(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
         io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version, reset_values=True
     )
     result.release = release
-    result.condition("Released", "True", "UpgradeSucceeded", f"Upgraded to revision {release.revision}")
-    result.event("UpgradeSucceeded", f"helm upgrade of {request.release} to revision {release.revision}")
+    result.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.UPGRADE_SUCCEEDED,
+                     f"Upgraded to revision {release.revision}")
+    result.event(Reason.UPGRADE_SUCCEEDED, f"helm upgrade of {request.release} to revision {release.revision}")
 
 
 def uninstall(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
@@ -34,10 +38,10 @@ def uninstall(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
         io.helm.uninstall(io.target, request.release)
     except errors.ReleaseNotFound:
         return
-    result.event("UninstallSucceeded", f"helm uninstall of {request.release}")
+    result.event(Reason.UNINSTALL_SUCCEEDED, f"helm uninstall of {request.release}")
 
 
 def unlock(request: GatewayRequest, io: PassIo, result: PassResult, revision: int, status: str) -> None:
     """Drop the stuck pending revision's record, so Helm sees the last settled revision again."""
     io.kube.delete("Secret", request.namespace, f"sh.helm.release.v1.{request.release}.v{revision}")
-    result.event("Unlocked", f"revision {revision} was stuck in {status}; its record was removed", warning=True)
+    result.event(Reason.UNLOCKED, f"revision {revision} was stuck in {status}; its record was removed", warning=True)

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from controlplane.choices import Flavour
+from controlplane.flavours import Flavour
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
 from workers import breaker, releases

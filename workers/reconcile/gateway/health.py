@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from workers.drivers.kube_vocabulary import ConditionStatus, RouteConditionType
+
 __all__ = ["backend_tls_ready", "route_ready", "workload_ready"]
 
 
@@ -30,9 +32,15 @@ def _conditions_true(conditions: list[dict[str, Any]], wanted: str, generation: 
     """A `wanted` condition is True, and was set for the object's current `generation`: a controller that has not
     yet seen a change leaves its earlier verdict, with the earlier `observedGeneration` (Gateway API GEP-1364)."""
     return any(
-        c.get("type") == wanted and c.get("status") == "True" and c.get("observedGeneration", generation) >= generation
+        c.get("type") == wanted and c.get("status") == ConditionStatus.TRUE
+        and c.get("observedGeneration", generation) >= generation
         for c in conditions
     )
+
+
+def _any_true(entries: list[dict[str, Any]], wanted: str, generation: int = 0) -> bool:
+    """Whether one of the route's parents (or routers) reports ``wanted`` as True at ``generation``."""
+    return any(_conditions_true(entry.get("conditions", []), wanted, generation) for entry in entries)
 
 
 def route_ready(routes: list[dict[str, Any]]) -> bool:
@@ -43,10 +51,9 @@ def route_ready(routes: list[dict[str, Any]]) -> bool:
         status = route.get("status", {})
         generation = route.get("metadata", {}).get("generation", 0)
         if route.get("kind") == "Route":
-            ok = any(_conditions_true(i.get("conditions", []), "Admitted") for i in status.get("ingress", []))
+            ok = _any_true(status.get("ingress", []), RouteConditionType.ADMITTED)
         else:
-            parents = status.get("parents", [])
-            ok = any(_conditions_true(p.get("conditions", []), "Accepted", generation) for p in parents)
+            ok = _any_true(status.get("parents", []), RouteConditionType.ACCEPTED, generation)
         if not ok:
             return False
     return True
@@ -59,7 +66,10 @@ def backend_tls_ready(policy: dict[str, Any] | None) -> bool:
     generation = (policy.get("metadata") or {}).get("generation", 0)
     for ancestor in (policy.get("status") or {}).get("ancestors") or []:
         conditions = ancestor.get("conditions") or []
-        unresolved = any(c.get("type") == "ResolvedRefs" and c.get("status") == "False" for c in conditions)
-        if _conditions_true(conditions, "Accepted", generation) and not unresolved:
+        unresolved = any(
+            c.get("type") == RouteConditionType.RESOLVED_REFS and c.get("status") == ConditionStatus.FALSE
+            for c in conditions
+        )
+        if _conditions_true(conditions, RouteConditionType.ACCEPTED, generation) and not unresolved:
             return True
     return False

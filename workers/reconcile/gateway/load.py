@@ -6,11 +6,13 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from controlplane.choices import Flavour
+from controlplane.conditions import ConditionStatus
+from controlplane.flavours import Flavour
 from gateways.chart_keys import UnknownValuesKeys, check_values_keys
 from gateways.choices import DatabaseProvider, Phase
 from gateways.image_rules import policy_condition
 from gateways.models import Gateway
+from gateways.states import ConditionType
 from gateways.values import (
     ClusterFacts,
     GatewaySpec,
@@ -83,7 +85,7 @@ def pod_security(gateway: Gateway) -> str | None:
 
 def _drift_reported(gateway: Gateway) -> str | None:
     for condition in gateway.conditions or []:
-        if condition.get("type") == "Drifted" and condition.get("status") == "True":
+        if condition.get("type") == ConditionType.DRIFTED and condition.get("status") == ConditionStatus.TRUE:
             return str(condition.get("message", ""))
     return None
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from controlplane.conditions import ConditionStatus
 from controlplane.image_policy import images_from_values
-from gateways.choices import Phase
+from gateways.states import ConditionType, Phase, Reason, Step
+from gateways.values import route_address
 from workers.drivers import errors
 from workers.reconcile.gateway import actions
 from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
@@ -30,17 +32,20 @@ __all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise"
 log = logging.getLogger(__name__)
 
 Action = Callable[[GatewayRequest, PassIo, PassResult], None]
-ACTIONS: dict[State, tuple[str, Action]] = {
-    State.ABSENT: ("Install", actions.install),
-    State.FAILED: ("Upgrade", actions.upgrade),
-    State.OUT_OF_SYNC: ("Upgrade", actions.upgrade),
-    State.DRIFTED: ("Upgrade", actions.upgrade),
+ACTIONS: dict[State, tuple[Step, Action]] = {
+    State.ABSENT: (Step.INSTALL, actions.install),
+    State.FAILED: (Step.UPGRADE, actions.upgrade),
+    State.OUT_OF_SYNC: (Step.UPGRADE, actions.upgrade),
+    State.DRIFTED: (Step.UPGRADE, actions.upgrade),
 }
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
 CHART_RETRY_MIN_SECONDS = 1.0
-REACHABLE = ("ClusterReachable", "True", "Reachable", "The cluster answers")
-APIS_SERVED = ("PrerequisitesMissing", "False", "AllServed", "The cluster serves every API the values need")
+REACHABLE = (ConditionType.CLUSTER_REACHABLE, ConditionStatus.TRUE, Reason.REACHABLE, "The cluster answers")
+APIS_SERVED = (
+    ConditionType.PREREQUISITES_MISSING, ConditionStatus.FALSE, Reason.ALL_SERVED,
+    "The cluster serves every API the values need",
+)
 
 
 def settled(request: GatewayRequest) -> PassResult | None:
@@ -48,11 +53,12 @@ def settled(request: GatewayRequest) -> PassResult | None:
     retries)."""
     result = PassResult()
     if request.suspended:
-        result.condition("Reconciling", "False", "Suspended", "Reconciliation is suspended")
+        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED,
+                         "Reconciliation is suspended")
         return result
     if request.values_error:
-        result.condition("Stalled", "True", "InvalidValues", request.values_error)
-        result.condition("Ready", "False", "InvalidValues", request.values_error)
+        result.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.INVALID_VALUES, request.values_error)
+        result.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.INVALID_VALUES, request.values_error)
         result.phase = Phase.FAILED
         return result
     if request.chart_unavailable:
@@ -63,9 +69,10 @@ def settled(request: GatewayRequest) -> PassResult | None:
     if request.missing_apis:
         # Before any helm call: the chart would fail to render, or render objects nobody serves.
         message = f"The cluster does not serve {', '.join(request.missing_apis)}, which the values need"
-        result.condition("PrerequisitesMissing", "True", "APIsNotServed", message)
-        result.condition("Ready", "False", "PrerequisitesMissing", message)
-        result.condition("Reconciling", "False", "PrerequisitesMissing", "Waiting for the cluster probe to see them")
+        result.condition(ConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, Reason.APIS_NOT_SERVED, message)
+        result.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, message)
+        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING,
+                         "Waiting for the cluster probe to see them")
         result.phase = Phase.DEGRADED if request.was_running else Phase.PENDING
         return result
     return None
@@ -75,10 +82,11 @@ def _chart_unavailable(request: GatewayRequest, result: PassResult) -> PassResul
     """The release's chart cannot be pulled: stall without a helm call or a counted failure, keep the phase, and
     come back when the worker pulls it again (not Invalid: a registry outage passes)."""
     message = request.chart_unavailable or ""
-    result.condition("Stalled", "True", "ChartUnavailable", message)
+    result.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.CHART_UNAVAILABLE, message)
     if not request.was_running:
-        result.condition("Ready", "False", "ChartUnavailable", message)
-    result.condition("Reconciling", "True", "Retrying", "Waiting to pull the chart again (with backoff)")
+        result.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.CHART_UNAVAILABLE, message)
+    result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
+                     "Waiting to pull the chart again (with backoff)")
     retry_at = request.chart_retry_at or request.now + request.timing.retry.base
     result.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
     return result
@@ -91,25 +99,25 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
     early = settled(request)
     if early is not None:
         return early
-    action_name = "Prepare"
+    action_name = Step.PREPARE
     try:
         ensure_prerequisites(request, io)
         result.condition(*REACHABLE)
         result.condition(*APIS_SERVED)
-        done: set[str] = set()
+        done: set[Step] = set()
         while True:
-            action_name = "Observe"
+            action_name = Step.OBSERVE
             view = observe_gateway(io.kube, request)
             state = assess(request, view, io.chart.chart_version)
             release = view.release.status if view.release else None
             if state is State.IN_SYNC:
-                action_name = "SecureBackend"
+                action_name = Step.SECURE_BACKEND
                 return summarise(request, view, result, ensure_backend_tls(request, io, view))
             if state is State.BUSY:
                 result.requeue_after = BUSY_REQUEUE_SECONDS
                 result.phase = Phase.PROVISIONING
                 return result
-            action_name = "Unlock" if state is State.LOCKED else ACTIONS[state][0]
+            action_name = Step.UNLOCK if state is State.LOCKED else ACTIONS[state][0]
             if action_name in done:
                 raise errors.HelmError(f"{action_name.lower()} did not converge: the release is still {state.value}")
             done.add(action_name)
@@ -143,12 +151,13 @@ def unreachable(request: GatewayRequest, message: str, result: PassResult | None
     resumes every gateway there. Deletion waits as well: an unreachable cluster is never "absent".
     """
     result = result or PassResult()
-    result.condition("ClusterReachable", "False", "Unreachable", message)
+    result.condition(ConditionType.CLUSTER_REACHABLE, ConditionStatus.FALSE, Reason.UNREACHABLE, message)
     result.cluster_outage = message
     result.requeue_after = None
     if request.deleting:
         result.phase = Phase.DELETING
-        result.condition("Reconciling", "True", "DeleteWaiting", f"Waiting for the cluster to answer: {message}")
+        result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_WAITING,
+                         f"Waiting for the cluster to answer: {message}")
     return result
 
 
@@ -165,15 +174,17 @@ def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, result: P
     """Drifted: True naming what differs (an event when newly found), False when clean; nothing when not compared."""
     if drifts is None:
         if request.drift_reported is not None:
-            result.condition("Drifted", "Unknown", "DetectionDisabled", "GATEWAY_DRIFT_DETECTION is disabled")
+            result.condition(ConditionType.DRIFTED, ConditionStatus.UNKNOWN, Reason.DETECTION_DISABLED,
+                             "GATEWAY_DRIFT_DETECTION is disabled")
         return
     if not drifts:
-        result.condition("Drifted", "False", "NoDrift", "The cluster holds the release's objects as rendered")
+        result.condition(ConditionType.DRIFTED, ConditionStatus.FALSE, Reason.NO_DRIFT,
+                         "The cluster holds the release's objects as rendered")
         return
     message = drift_message(drifts)
-    result.condition("Drifted", "True", "DriftDetected", message)
+    result.condition(ConditionType.DRIFTED, ConditionStatus.TRUE, Reason.DRIFT_DETECTED, message)
     if message != request.drift_reported:
-        result.event("DriftDetected", message, warning=True)
+        result.event(Reason.DRIFT_DETECTED, message, warning=True)
 
 
 def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> State:
@@ -235,22 +246,26 @@ def summarise(
         deleting=False, stalled=False, released=True, ready=ready, was_running=request.was_running,
         deployed_at=release.last_deployed, now=request.now, grace=request.timing.ready_grace,
     )
-    result.route_address = f"grpcs://{request.route_host}:443" if ready and request.route_host else ""
-    result.condition("Released", "True", "Deployed", f"Revision {release.revision} is deployed")
-    result.condition("Stalled", "False", "Progressing", "")
+    result.route_address = route_address(request.route_host) if ready and request.route_host else ""
+    result.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.DEPLOYED,
+                     f"Revision {release.revision} is deployed")
+    result.condition(ConditionType.STALLED, ConditionStatus.FALSE, Reason.PROGRESSING, "")
     if request.prerequisites.trusted_ca:
         unmounted = request.trusted_ca_unmounted
-        mounted = ("True", "Mounted", "The trusted CA is bundled into server.oidc.caConfigMapName")
-        result.condition("TrustedCA", *(("False", "NotMountable", unmounted) if unmounted else mounted))
+        mounted = (ConditionStatus.TRUE, Reason.MOUNTED, "The trusted CA is bundled into server.oidc.caConfigMapName")
+        not_mounted = (ConditionStatus.FALSE, Reason.NOT_MOUNTABLE, unmounted)
+        result.condition(ConditionType.TRUSTED_CA, *(not_mounted if unmounted else mounted))
     if ready:
         detail = " and the route is accepted" if request.route_host else ""
-        result.condition("Ready", "True", "Succeeded", f"The workload is ready{detail}")
-        result.condition("Reconciling", "False", "Succeeded", f"Generation {request.generation} is applied")
+        result.condition(ConditionType.READY, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
+        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUCCEEDED,
+                         f"Generation {request.generation} is applied")
         result.requeue_after = None
     else:
         assert waiting is not None
-        result.condition("Ready", "False", "Progressing" if result.phase == Phase.PROVISIONING else "Degraded", waiting)
-        result.condition("Reconciling", "True", "Progressing", f"Waiting: {waiting}")
+        reason = Reason.PROGRESSING if result.phase == Phase.PROVISIONING else Reason.DEGRADED
+        result.condition(ConditionType.READY, ConditionStatus.FALSE, reason, waiting)
+        result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING, f"Waiting: {waiting}")
         # Poll only while provisioning; a Degraded gateway is woken by the cluster watcher or the resync.
         provisioning = result.phase == Phase.PROVISIONING
         result.requeue_after = request.timing.poll_interval.total_seconds() if provisioning else None
@@ -268,18 +283,21 @@ def fail(request: GatewayRequest, action: str, message: str, result: PassResult 
     reason = f"{action}Failed"
     result.failure_count = failures
     result.event(reason, message, warning=True)
-    if action in ("Install", "Upgrade"):
-        result.condition("Released", "False", reason, message)
-    result.condition("Ready", "False", reason, message)
+    if action in (Step.INSTALL, Step.UPGRADE):
+        result.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
+    result.condition(ConditionType.READY, ConditionStatus.FALSE, reason, message)
     if policy.exhausted(failures):
-        result.condition("Stalled", "True", "RetriesExceeded", f"{failures} consecutive failures; last: {message}")
-        result.condition("Reconciling", "False", "RetriesExceeded", "Waiting for a spec change or a retry")
+        result.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.RETRIES_EXCEEDED,
+                         f"{failures} consecutive failures; last: {message}")
+        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.RETRIES_EXCEEDED,
+                         "Waiting for a spec change or a retry")
         result.phase, result.next_attempt_at = Phase.FAILED, None
         return result
     delay = policy.delay(failures)
     result.next_attempt_at = request.now + delay
     result.requeue_after = delay.total_seconds()
-    result.condition("Reconciling", "True", "Retrying", f"Attempt {failures + 1} in {int(delay.total_seconds())}s")
+    result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
+                     f"Attempt {failures + 1} in {int(delay.total_seconds())}s")
     result.phase = phase_for(
         deleting=False, stalled=False, released=False, ready=False, was_running=request.was_running,
         deployed_at=None, now=request.now, grace=request.timing.ready_grace,
@@ -298,7 +316,8 @@ def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResu
             io.kube.delete_namespace(request.namespace)
         if io.kube.namespace_exists(request.namespace):
             result.requeue_after = DELETE_POLL_SECONDS
-            result.condition("Reconciling", "True", "Deleting", f"Waiting for namespace {request.namespace} to go")
+            result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETING,
+                             f"Waiting for namespace {request.namespace} to go")
             return result
     except errors.DriverError as exc:
         if errors.is_outage(exc):
@@ -315,6 +334,7 @@ def _delete_failed(request: GatewayRequest, result: PassResult, message: str) ->
     result.phase = Phase.DELETING
     result.failure_count, result.next_attempt_at = failures, request.now + delay
     result.requeue_after = delay.total_seconds()
-    result.event("DeleteFailed", message, warning=True)
-    result.condition("Reconciling", "True", "DeleteFailed", f"Retrying in {int(delay.total_seconds())}s: {message}")
+    result.event(Reason.DELETE_FAILED, message, warning=True)
+    result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_FAILED,
+                     f"Retrying in {int(delay.total_seconds())}s: {message}")
     return result

@@ -24,6 +24,7 @@ from workers import breaker, releases, runtime
 from workers.drivers import errors
 from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
+from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
 from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import assess
@@ -93,7 +94,7 @@ def _read_cluster(kube: KubeClient, request: GatewayRequest) -> tuple[ClusterObj
     ours = ",".join(f"{key}={value}" for key, value in request.namespace_labels.items())
     objects = ClusterObjects(
         served_apis=served,
-        namespace_phase=(namespace.get("status") or {}).get("phase", "Active"),
+        namespace_phase=(namespace.get("status") or {}).get("phase", NamespacePhase.ACTIVE),
         secrets=frozenset(s["metadata"]["name"] for s in kube.list_objects("v1", "secrets", ns, ours)),
         configmaps={c["metadata"]["name"]: c.get("data") or {} for c in kube.list_objects("v1", "configmaps", ns)},
         rolebindings=frozenset(

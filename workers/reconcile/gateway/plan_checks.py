@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.request import GatewayRequest
 
 __all__ = [
@@ -97,7 +98,7 @@ def prerequisite_checks(
 ) -> list[Check]:
     """One check per prerequisite the gateway has, and one per API its effective ``values`` need."""
     ns, pre = request.namespace, request.prerequisites
-    if cluster.namespace_phase == "Terminating":
+    if cluster.namespace_phase == NamespacePhase.TERMINATING:
         checks = [Check("Namespace", MISSING, f"Namespace {ns} is being deleted; wait until it is gone")]
     else:
         checks = [_present("Namespace", cluster.namespace_phase is not None, f"Namespace {ns}")]

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from workers.drivers.helm_parse import parse_time
+from workers.drivers.kube_vocabulary import EventType
 
 __all__ = ["EVENT_WINDOW", "MAX_PROBLEMS", "pod_problems"]
 
@@ -45,7 +46,7 @@ def pod_problems(
         kind, name = str(involved.get("kind", "")), str(involved.get("name", ""))
         seen = _seen_at(event)
         if (
-            event.get("type") != "Warning"
+            event.get("type") != EventType.WARNING
             or kind not in _OWNED_KINDS
             or not prefixes
             or not name.startswith(prefixes)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from gateways.choices import Phase
+from gateways.states import Phase
 
 __all__ = ["phase_for"]
 

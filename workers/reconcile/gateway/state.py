@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from workers.drivers.helm_status import HelmStatus
+
 __all__ = ["Observed", "State", "determine_state"]
 
 
@@ -37,12 +39,12 @@ def determine_state(
     observed: Observed, *, desired_values: dict[str, Any], chart_version: str, now: datetime, pending_timeout: timedelta
 ) -> State:
     status = observed.release_status
-    if status is None or status == "uninstalled":
+    if status is None or status == HelmStatus.UNINSTALLED:
         return State.ABSENT
-    if status.startswith("pending-") or status == "uninstalling":
+    if status.startswith("pending-") or status == HelmStatus.UNINSTALLING:
         started = observed.last_deployed
         return State.LOCKED if started is None or now - started > pending_timeout else State.BUSY
-    if status != "deployed":
+    if status != HelmStatus.DEPLOYED:
         return State.FAILED
     if observed.chart_version != chart_version or observed.applied_values != desired_values:
         return State.OUT_OF_SYNC

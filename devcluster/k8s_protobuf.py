@@ -1,4 +1,6 @@
-"""Decoding Kubernetes protobuf request bodies (the `k8s\\0` envelope) for Secrets, ConfigMaps and Namespaces."""
+"""Decoding Kubernetes protobuf request bodies (the `k8s\\0` envelope) for what kubectl sends as protobuf: Secrets,
+ConfigMaps, Namespaces and the RBAC kinds (`kubectl create secret|configmap|namespace|role|rolebinding|...`).
+Field numbers are those of k8s.io/api's generated.proto files."""
 
 from __future__ import annotations
 
@@ -107,6 +109,39 @@ def _decode_namespace(fields: dict[int, list[int | bytes]]) -> dict[str, Any]:
     return obj
 
 
+def _texts(fields: dict[int, list[int | bytes]], number: int) -> list[str]:
+    return [_text(value) for value in fields.get(number, [])]
+
+
+def _policy_rule(data: bytes) -> dict[str, Any]:
+    fields = fields_by_number(data)
+    names = ((1, "verbs"), (2, "apiGroups"), (3, "resources"), (4, "resourceNames"), (5, "nonResourceURLs"))
+    return {name: _texts(fields, number) for number, name in names if number in fields}
+
+
+def _decode_role(fields: dict[int, list[int | bytes]]) -> dict[str, Any]:
+    """Role and ClusterRole: metadata 1, rules 2 (a ClusterRole's aggregationRule, 3, is not decoded)."""
+    obj: dict[str, Any] = {"metadata": decode_object_meta(_bytes(_last(fields, 1)))}
+    obj["rules"] = [_policy_rule(rule) for rule in fields.get(2, []) if isinstance(rule, bytes)]
+    return obj
+
+
+def _decode_binding(fields: dict[int, list[int | bytes]]) -> dict[str, Any]:
+    """RoleBinding and ClusterRoleBinding: metadata 1, subjects 2 (kind, apiGroup, name, namespace), roleRef 3
+    (apiGroup, kind, name)."""
+    obj: dict[str, Any] = {"metadata": decode_object_meta(_bytes(_last(fields, 1)))}
+    subjects = []
+    for data in fields.get(2, []):
+        subject = fields_by_number(_bytes(data))
+        keys = ((1, "kind"), (2, "apiGroup"), (3, "name"), (4, "namespace"))
+        subjects.append({name: _text(_last(subject, n)) for n, name in keys if _last(subject, n) not in (None, b"")})
+    if subjects:
+        obj["subjects"] = subjects
+    ref = fields_by_number(_bytes(_last(fields, 3)))
+    obj["roleRef"] = {name: _text(_last(ref, n) or b"") for n, name in ((1, "apiGroup"), (2, "kind"), (3, "name"))}
+    return obj
+
+
 def _decode_delete_options(fields: dict[int, list[int | bytes]]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if _last(fields, 1) is not None:
@@ -122,6 +157,10 @@ _DECODERS = {
     ("v1", "Secret"): _decode_secret,
     ("v1", "ConfigMap"): _decode_config_map,
     ("v1", "Namespace"): _decode_namespace,
+    ("rbac.authorization.k8s.io/v1", "Role"): _decode_role,
+    ("rbac.authorization.k8s.io/v1", "ClusterRole"): _decode_role,
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"): _decode_binding,
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"): _decode_binding,
     ("v1", "DeleteOptions"): _decode_delete_options,
     ("meta.k8s.io/v1", "DeleteOptions"): _decode_delete_options,
 }

@@ -99,3 +99,29 @@ def test_imperative_create_sends_protobuf_that_devcluster_decodes(kubectl: Any, 
     assert "configmap/proto created" in kubectl("create", "configmap", "proto", "--from-literal=key=value")
     assert json.loads(kubectl("get", "configmap", "proto", "-o", "json"))["data"] == {"key": "value"}
     devcluster.delete_namespace(f"proto-{suffix}")
+
+
+def test_imperative_rbac_creates_are_decoded_from_protobuf(kubectl: Any, devcluster: DevCluster) -> None:
+    """`kubectl create role|rolebinding|clusterrole|clusterrolebinding` send protobuf, as to a real API server."""
+    suffix = uuid.uuid4().hex[:6]
+    kubectl("create", "role", "reader", "--verb=get,list", "--resource=pods,configmaps", "--resource-name=one")
+    role = json.loads(kubectl("get", "role", "reader", "-o", "json"))
+    assert role["rules"] == [
+        {"verbs": ["get", "list"], "apiGroups": [""], "resources": ["pods", "configmaps"], "resourceNames": ["one"]},
+    ]
+    kubectl("create", "rolebinding", "reader", "--role=reader", "--user=ann", "--serviceaccount=other:builder")
+    binding = json.loads(kubectl("get", "rolebinding", "reader", "-o", "json"))
+    assert binding["roleRef"] == {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "reader"}
+    assert binding["subjects"] == [
+        {"kind": "User", "apiGroup": "rbac.authorization.k8s.io", "name": "ann"},
+        {"kind": "ServiceAccount", "name": "builder", "namespace": "other"},
+    ]
+    kubectl("create", "clusterrole", f"urls-{suffix}", "--verb=get", "--non-resource-url=/healthz")
+    cluster_role = json.loads(kubectl("get", "clusterrole", f"urls-{suffix}", "-o", "json"))
+    assert cluster_role["rules"] == [{"verbs": ["get"], "nonResourceURLs": ["/healthz"]}]
+    kubectl("create", "clusterrolebinding", f"urls-{suffix}", f"--clusterrole=urls-{suffix}", "--group=ops")
+    cluster_binding = json.loads(kubectl("get", "clusterrolebinding", f"urls-{suffix}", "-o", "json"))
+    assert cluster_binding["subjects"] == [{"kind": "Group", "apiGroup": "rbac.authorization.k8s.io", "name": "ops"}]
+    assert cluster_binding["roleRef"]["kind"] == "ClusterRole"
+    for plural in ("clusterrolebindings", "clusterroles"):
+        devcluster.call("DELETE", f"/apis/rbac.authorization.k8s.io/v1/{plural}/urls-{suffix}")

@@ -1,4 +1,7 @@
-"""The console's gateway form: the spec only, with a write-only database URI, checked as the API checks it."""
+"""The console's gateway form: the spec only, with a write-only database URI, checked as the API checks it.
+
+The model's ``clean()`` holds the rules both share (route hosts unique per cluster among them).
+"""
 
 from __future__ import annotations
 
@@ -47,7 +50,6 @@ class GatewayForm(forms.ModelForm):
             owner = data.get("owner") or self.current_user
             if owner is not None and Gateway.objects.filter(owner=owner, name=data["name"]).exists():
                 self.add_error("name", f"{owner.get_username()} already has a gateway named {data['name']}.")
-        self._check_route_host(data)
         self._check_images(data)
         return data
 
@@ -61,13 +63,3 @@ class GatewayForm(forms.ModelForm):
         release = self.instance.release if self.instance.release_id else GatewayRelease.current_default()
         for field, message in image_errors(candidate, release, admin=is_platform_admin(self.current_user)).items():
             self.add_error(field, message)
-
-    def _check_route_host(self, data: dict[str, Any]) -> None:
-        """An explicit host another gateway on the cluster already routes is refused (unique per cluster)."""
-        host, cluster = data.get("route_host"), data.get("cluster") or getattr(self.instance, "cluster", None)
-        if not host or cluster is None or not data.get("route_enabled", self.instance.route_enabled):
-            return
-        taken = Gateway.objects.filter(cluster=cluster, effective_route_host=host.lower())
-        if taken.exclude(pk=self.instance.pk).exists():
-            self.add_error("route_host", f"Another gateway on {cluster} already uses {host}; hosts are unique per "
-                           "cluster.")

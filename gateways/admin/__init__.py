@@ -8,7 +8,7 @@ only their own gateways.
 
 - ``gateway``: the ModelAdmin (access, lists, detail pages, saving, actions);
 - ``form``: the spec form (the database URI is write-only) and the checks the API makes too;
-- ``display``: badge tones and the phase badge;
+- ``display``: badge tones, the list columns and the detail page's read-only fields;
 - ``views``: the operation buttons and the "Preview changes" pages;
 - ``messages``: what the operations tell the user;
 - ``dashboard``: the console dashboard's gateway panel (registered from ``GatewaysConfig.ready``).

@@ -1,4 +1,4 @@
-"""The gateway ModelAdmin: access (tenants see their own), lists, detail pages, saving and the actions."""
+"""The gateway ModelAdmin: access (tenants see their own), the detail page's fields, saving and the actions."""
 
 from __future__ import annotations
 
@@ -12,25 +12,15 @@ from django.db.models import Model, QuerySet, URLField
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 
-from controlplane.admin_site import (
-    CONSOLE_CSS,
-    CONSOLE_JS,
-    conditions_table,
-    copyable,
-    events_table,
-    relative_time,
-    secret_state,
-)
+from controlplane.admin_site import CONSOLE_CSS, CONSOLE_JS
 from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import audit_save
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
 from gateways import operations
-from gateways.admin.display import phase_badge, release_status_badge
+from gateways.admin.display import GatewayDisplayMixin
 from gateways.admin.form import GatewayForm
 from gateways.admin.messages import OperationMessagesMixin
 from gateways.admin.views import OPERATIONS, GatewayViewsMixin
@@ -40,7 +30,7 @@ __all__ = ["GatewayAdmin"]
 
 
 @admin.register(Gateway)
-class GatewayAdmin(GatewayViewsMixin, OperationMessagesMixin, admin.ModelAdmin):
+class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixin, admin.ModelAdmin):
     form = GatewayForm
     list_display = (
         "name", "phase_column", "route_column", "cluster", "owner", "failure_count", "reconciled_column",
@@ -90,20 +80,6 @@ class GatewayAdmin(GatewayViewsMixin, OperationMessagesMixin, admin.ModelAdmin):
         if is_platform_admin(request.user):
             filters += (("owner", admin.RelatedOnlyFieldListFilter),)
         return filters
-
-    # Lists.
-
-    @admin.display(description="Phase", ordering="phase")
-    def phase_column(self, obj: Gateway) -> SafeString:
-        return phase_badge(obj)
-
-    @admin.display(description="Route address", ordering="route_address")
-    def route_column(self, obj: Gateway) -> SafeString:
-        return copyable(obj.route_address)
-
-    @admin.display(description="Last reconciled", ordering="last_reconciled_at")
-    def reconciled_column(self, obj: Gateway) -> SafeString:
-        return relative_time(obj.last_reconciled_at)
 
     # Detail pages: the spec is editable, the status is read-only.
 
@@ -165,15 +141,6 @@ class GatewayAdmin(GatewayViewsMixin, OperationMessagesMixin, admin.ModelAdmin):
         lines = [settings.GATEWAY_IMAGE_POLICY.describe(), *(c.effective_image_policy().describe() for c in own)]
         return " ".join([*lines, "Leave the images empty to run the default release's."])
 
-    @admin.display(description="Images")
-    def images_display(self, obj: Gateway) -> SafeString:
-        image, supervisor_image = obj.desired_images()
-        deployed = (f"{obj.deployed_image}, {obj.deployed_supervisor_image}" if obj.deployed_image
-                    else "not seen yet")
-        source = "overrides" if obj.image_overridden else f"release {obj.release or '(default)'}"
-        return format_html("Should run: {}, {} ({})<br>Runs (Helm's record): {}", image, supervisor_image, source,
-                           deployed)
-
     def get_form(self, request: HttpRequest, obj: Gateway | None = None, change: bool = False, **kwargs: Any) -> Any:
         form = super().get_form(request, obj, change=change, **kwargs)
         form.current_user = request.user
@@ -186,46 +153,6 @@ class GatewayAdmin(GatewayViewsMixin, OperationMessagesMixin, admin.ModelAdmin):
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         return {"owner": request.user.pk, **super().get_changeform_initial_data(request)}
-
-    @admin.display(description="Owner")
-    def owner_name(self, obj: Gateway) -> str:
-        return obj.owner.get_username()
-
-    @admin.display(description="Stored database URI")
-    def database_uri_state(self, obj: Gateway) -> SafeString:
-        return secret_state(obj, "database_uri")
-
-    @admin.display(description="Phase")
-    def phase_display(self, obj: Gateway) -> SafeString:
-        return phase_badge(obj)
-
-    @admin.display(description="Route address")
-    def route_display(self, obj: Gateway) -> SafeString:
-        return copyable(obj.route_address, empty="not published yet")
-
-    @admin.display(description="Next attempt")
-    def next_attempt_display(self, obj: Gateway) -> SafeString:
-        return relative_time(obj.next_attempt_at, empty="-")
-
-    @admin.display(description="Last reconciled")
-    def last_reconciled_display(self, obj: Gateway) -> SafeString:
-        return relative_time(obj.last_reconciled_at)
-
-    @admin.display(description="Deletion requested")
-    def deletion_display(self, obj: Gateway) -> SafeString:
-        return relative_time(obj.deletion_requested_at, empty="no")
-
-    @admin.display(description="Release status")
-    def release_status_display(self, obj: Gateway) -> SafeString:
-        return release_status_badge(obj)
-
-    @admin.display(description="Conditions")
-    def conditions_display(self, obj: Gateway) -> SafeString:
-        return conditions_table(obj.conditions, obj.generation)
-
-    @admin.display(description="Events, newest first")
-    def events_display(self, obj: Gateway) -> SafeString:
-        return events_table(obj.events.all())
 
     def render_change_form(
         self, request: HttpRequest, context: dict[str, Any], add: bool = False, change: bool = False,

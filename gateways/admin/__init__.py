@@ -6,7 +6,7 @@ gateway Deleting; the worker uninstalls it and removes the row. Every one of the
 reconcile once the transaction commits. Tenants (staff who are not superusers) see and change
 only their own gateways.
 
-- ``gateway``: the ModelAdmin (access, lists, detail pages, saving, actions);
+- ``gateway``: the ModelAdmin (access, fieldsets, saving, actions);
 - ``form``: the spec form (the database URI is write-only) and the checks the API makes too;
 - ``display``: badge tones, the list columns and the detail page's read-only fields;
 - ``views``: the operation buttons and the "Preview changes" pages;

@@ -17,7 +17,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
-from django.db.models import Count, Model, QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString
 from django.utils.timesince import timesince
 
 from controlplane.api.permissions import is_platform_admin
+from controlplane.dashboard import dashboard_context
 
 __all__ = [
     "CONSOLE_CSS",
@@ -55,7 +56,6 @@ ABNORMAL_WHEN_TRUE = {"Stalled": ERROR, "Reconciling": INFO, "Degraded": WARN, "
                       "PrerequisitesMissing": ERROR}
 EVENT_TONES = {"Normal": INFO, "Warning": WARN}
 EVENTS_SHOWN = 50
-TROUBLE_SHOWN = 25
 
 CONSOLE_CSS = {"all": ("controlplane/console.css",)}
 CONSOLE_JS = ("controlplane/console.js",)
@@ -188,52 +188,21 @@ class PlatformAdminWritesMixin:
         return is_platform_admin(request.user)
 
 
-# The site and its dashboard.
+# The site and its dashboard: the apps register their panels (controlplane.dashboard).
 
 
-def dashboard_context(request: HttpRequest) -> dict[str, Any]:
-    from catalogs.models import Catalog
+def console_context(request: HttpRequest) -> dict[str, Any]:
+    """The dashboard's own context (the clusters), then the panels the apps register (``controlplane.dashboard``)."""
     from controlplane.models import ManagedCluster
-    from gateways.admin import PHASE_TONES, trouble_summary
-    from gateways.choices import Phase
-    from gateways.models import Gateway
 
-    gateways = Gateway.objects.all()
-    if not is_platform_admin(request.user):
-        gateways = gateways.filter(owner=request.user)
-    counts = dict(gateways.order_by().values_list("phase").annotate(n=Count("id")))
-    phases = [
-        {"value": phase.value, "label": phase.label, "count": counts.get(phase.value, 0),
-         "tone": PHASE_TONES.get(phase.value, MUTED)}
-        for phase in Phase
-    ]
-    trouble = gateways.filter(phase__in=(Phase.FAILED, Phase.DEGRADED)).select_related("cluster", "owner")
-    context: dict[str, Any] = {
-        "phases": phases,
-        "gateway_total": sum(counts.values()),
-        "trouble": [trouble_summary(g) for g in trouble.order_by("-updated_at")[:TROUBLE_SHOWN]],
-        "trouble_total": trouble.count(),
-        "badge_failed": badge(Phase.FAILED.label, PHASE_TONES[Phase.FAILED]),
-        "badge_degraded": badge(Phase.DEGRADED.label, PHASE_TONES[Phase.DEGRADED]),
-        "console_media": CONSOLE_MEDIA,
-    }
-    if is_platform_admin(request.user):  # fleet-wide figures: other tenants' gateways are counted too
-        from controlplane.fleet_plots import fleet_plots
-
-        context["fleet"] = fleet_plots(timezone.now(), [(p["value"], p["label"], p["tone"]) for p in phases])
+    context: dict[str, Any] = {"console_media": CONSOLE_MEDIA}
     if request.user.is_staff:
         clusters = ManagedCluster.objects.all()
-        catalogs = list(Catalog.objects.values_list("conditions", flat=True))  # .only() would defer spec fields
         context.update(
             cluster_total=clusters.count(),
             clusters_unreachable=list(clusters.filter(reachable=False).values_list("name", flat=True)),
-            catalog_total=len(catalogs),
-            catalogs_serving=sum(
-                1 for conditions in catalogs
-                if any(c.get("type") == "Serving" and c.get("status") == "True" for c in conditions or ())
-            ),
         )
-    return context
+    return {**context, **dashboard_context(request)}
 
 
 class ConsoleSite(admin.AdminSite):
@@ -243,7 +212,7 @@ class ConsoleSite(admin.AdminSite):
     index_template = "admin/controlplane/dashboard.html"
 
     def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> TemplateResponse:
-        return super().index(request, {**dashboard_context(request), **(extra_context or {})})
+        return super().index(request, {**console_context(request), **(extra_context or {})})
 
 
 class ConsoleAdminConfig(AdminConfig):

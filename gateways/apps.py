@@ -20,9 +20,12 @@ class GatewaysConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from controlplane.dashboard import register_panel
         from controlplane.metrics import scraped_by_api
         from controlplane.models import ManagedCluster
+        from gateways.admin.dashboard import gateway_panel
         from gateways.metrics import FleetCollector
 
         scraped_by_api(FleetCollector())
+        register_panel("gateways", gateway_panel)
         post_save.connect(_cluster_saved, sender=ManagedCluster, dispatch_uid="gateways-image-policy")

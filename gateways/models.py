@@ -227,6 +227,13 @@ class Gateway(SpecResource):
             return None
         return (self.route_host or default_route_host(self.namespace, self.cluster.base_domain)).lower()
 
+    def route_host_taken(self) -> bool:
+        """Whether another gateway on the cluster has this one's effective route host (``ROUTE_HOST_CONSTRAINT``)."""
+        if self.effective_route_host is None:
+            return False
+        others = Gateway.objects.filter(cluster_id=self.cluster_id, effective_route_host=self.effective_route_host)
+        return others.exclude(pk=self.pk).exists()
+
     def desired_images(self, release: GatewayRelease | None = None) -> tuple[str, str]:
         """The images the gateway should run: each override, else its release's ("" when neither names one)."""
         release = release if release is not None else self.release
@@ -278,6 +285,15 @@ class Gateway(SpecResource):
                 f"({', '.join(self.cluster.route_domains)}); a platform admin can allow more domains.",
                 code="host_outside_domains",
             )
+        elif self.cluster_id is not None:
+            # A new gateway's default host is unknown until its namespace is named, and unique by then.
+            self.effective_route_host = self.resolve_route_host() if self.route_host or self.namespace else None
+            if self.route_host_taken():
+                errors["route_host"] = ValidationError(
+                    f"Another gateway on {self.cluster} already uses {self.route_host or self.effective_route_host}; "
+                    "hosts are unique per cluster.",
+                    code=ROUTE_HOST_CONSTRAINT,
+                )
         if errors:
             raise ValidationError(errors)
 

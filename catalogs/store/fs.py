@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from catalogs.store import ENTRY_FILES, EntryStat, StoredEntry, entry_name, scratch
+from catalogs.store import scratch
+from catalogs.store.entries import ENTRY_FILES, EntryStat, StoredEntry, entry_name
 
 __all__ = ["FilesystemStore"]
 

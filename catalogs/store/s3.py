@@ -29,7 +29,8 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from django.conf import settings
 
-from catalogs.store import ENTRY_FILES, EntryStat, StoredEntry, StoreError, entry_name, scratch
+from catalogs.store import scratch
+from catalogs.store.entries import ENTRY_FILES, EntryStat, StoredEntry, StoreError, entry_name
 
 __all__ = ["S3Config", "S3Store", "store_for", "windows"]
 

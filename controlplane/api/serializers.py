@@ -37,7 +37,9 @@ class ModelCleanSerializer(serializers.ModelSerializer):
 
     ``error_fields`` maps a model field name to the API field name used in error messages.
     ``immutable_fields`` may be set on create but never changed afterwards.
-    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule.
+    ``conflict_messages`` maps a database constraint name to the 409 message that names its rule. A model's
+    ``clean()`` may check such a constraint itself (a ValidationError whose code is the constraint's name): that is
+    a 409 too, given when the row would be written, as the database gives it, and only when nothing else is wrong.
     """
 
     serializer_field_mapping = {
@@ -52,6 +54,7 @@ class ModelCleanSerializer(serializers.ModelSerializer):
     error_fields: ClassVar[dict[str, str]] = {}
     immutable_fields: ClassVar[tuple[str, ...]] = ()
     conflict_messages: ClassVar[dict[str, str]] = {}
+    _conflict: str | None = None  # set by validate()
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -78,7 +81,9 @@ class ModelCleanSerializer(serializers.ModelSerializer):
         try:
             candidate.full_clean(validate_unique=False, validate_constraints=False)
         except DjangoValidationError as exc:
-            raise serializers.ValidationError(self._map_errors(exc)) from None
+            errors, self._conflict = self._map_errors(exc)
+            if errors:
+                raise serializers.ValidationError(errors) from None
         return attrs
 
     def build_candidate(self, attrs: dict[str, Any]) -> models.Model:
@@ -99,12 +104,18 @@ class ModelCleanSerializer(serializers.ModelSerializer):
     def _concrete_names(self) -> set[str]:
         return {f.name for f in self.Meta.model._meta.concrete_fields}
 
-    def _map_errors(self, exc: DjangoValidationError) -> dict[str, list[str]]:
+    def _map_errors(self, exc: DjangoValidationError) -> tuple[dict[str, list[str]], str | None]:
+        """The 400 errors by API field name, and the 409 message of a constraint ``clean()`` found broken."""
         mapped: dict[str, list[str]] = {}
-        for name, messages in exc.message_dict.items():
+        conflict = None
+        for name, errors in exc.error_dict.items():
             key = "non_field_errors" if name == "__all__" else self.error_fields.get(name, name)
-            mapped.setdefault(key, []).extend(messages)
-        return mapped
+            for error in errors:
+                if error.code in self.conflict_messages:
+                    conflict = self.conflict_messages[error.code]
+                else:
+                    mapped.setdefault(key, []).extend(error.messages)
+        return mapped, conflict
 
     def create(self, validated_data: dict[str, Any]) -> models.Model:
         return self._save(lambda: super(ModelCleanSerializer, self).create(validated_data))
@@ -113,6 +124,8 @@ class ModelCleanSerializer(serializers.ModelSerializer):
         return self._save(lambda: super(ModelCleanSerializer, self).update(instance, validated_data))
 
     def _save(self, write: Any) -> models.Model:
+        if self._conflict is not None:
+            raise Conflict(self._conflict)
         try:
             with transaction.atomic():
                 return write()

@@ -10,14 +10,14 @@ the `openshift` flavour get their UID, supplemental-group and MCS ranges here to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from devcluster.admission import pod_security, scc, service_accounts
 from devcluster.admission.requester import ADMIN, Requester, controller, service_account
 
 if TYPE_CHECKING:
-    from devcluster.cluster import Cluster
     from devcluster.resources import ResourceType
+    from devcluster.store import Store
 
 __all__ = ["ADMIN", "AdmissionConfig", "Requester", "admit", "controller", "service_account"]
 
@@ -33,7 +33,17 @@ class AdmissionConfig:
     pod_security_default: str = "privileged"
 
 
-def admit(cluster: Cluster, rt: ResourceType, namespace: str, obj: dict[str, Any], requester: Requester) -> None:
+class Admitting(Protocol):
+    """What admission reads of the cluster (``devcluster.cluster.Cluster``, which calls ``admit``)."""
+
+    @property
+    def admission(self) -> AdmissionConfig: ...
+
+    @property
+    def store(self) -> Store: ...
+
+
+def admit(cluster: Admitting, rt: ResourceType, namespace: str, obj: dict[str, Any], requester: Requester) -> None:
     """Check (and, where the real chain mutates, change) `obj` in place before it is stored; raise ApiError to refuse.
 
     Called with the store lock held, once the object's name is known.

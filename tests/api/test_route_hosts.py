@@ -53,6 +53,23 @@ def test_another_tenants_host_is_409_and_the_owner_keeps_it(alice_api, bob_api, 
 
 
 @pytest.mark.django_db
+def test_a_taken_host_with_another_error_is_400_for_that_error_alone(alice_api, bob_api, cluster) -> None:
+    assert alice_api.post("/api/v1/gateways/", body(route={"host": HOST}), format="json").status_code == 201
+    response = bob_api.post("/api/v1/gateways/", body(route={"host": HOST}, oidc={"issuer": "http://id.example"}),
+                            format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["fields"] == {"oidc.issuer": ["The OIDC issuer must be an https:// URL."]}
+
+
+@pytest.mark.django_db
+def test_planning_a_spec_with_a_taken_host_is_not_refused(alice_api, bob_api, cluster) -> None:
+    """A plan saves nothing, so the host clash (a 409 when the row is written) does not stop it."""
+    assert alice_api.post("/api/v1/gateways/", body(route={"host": HOST}), format="json").status_code == 201
+    response = bob_api.post("/api/v1/gateways/plan/", body(route={"host": HOST}), format="json")
+    assert response.status_code in (200, 202), response.content
+
+
+@pytest.mark.django_db
 def test_taking_another_gateways_default_host_is_409(alice_api, bob_api, cluster) -> None:
     first = alice_api.post("/api/v1/gateways/", body(), format="json").json()
     default = f"{first['namespace']}.apps.east.example.com"

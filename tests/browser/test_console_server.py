@@ -108,6 +108,51 @@ def test_validation_errors_from_clean_are_shown_on_the_field(root, cluster) -> N
     assert response.context["adminform"].form.errors["oidc_issuer"] == ["The OIDC issuer must be an https:// URL."]
 
 
+def test_a_route_host_another_gateway_uses_is_refused_on_the_field(root, tenant, cluster) -> None:
+    host = "edge.apps.east.example.com"
+    make_gateway(root, cluster, "first", route_host=host)
+    mine = make_gateway(tenant, cluster, "mine")
+    response = client_for(tenant).post(change_url(mine), form_data(mine, route_host=host))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["route_host"] == [
+        f"Another gateway on east already uses {host}; hosts are unique per cluster."
+    ]
+    mine.refresh_from_db()
+    assert mine.route_host == "" and mine.generation == 1
+
+
+def test_turning_the_route_on_again_is_refused_when_its_default_host_was_taken(root, cluster) -> None:
+    quiet = make_gateway(root, cluster, "quiet", route_enabled=False)
+    default = f"{quiet.namespace}.apps.east.example.com"
+    make_gateway(root, cluster, "squatter", route_host=default)
+    response = client_for(root).post(change_url(quiet), form_data(quiet, route_enabled="on"))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["route_host"] == [
+        f"Another gateway on east already uses {default}; hosts are unique per cluster."
+    ]
+    assert not Gateway.objects.get(pk=quiet.pk).route_enabled
+
+
+def test_the_dashboard_shows_what_each_app_registers(root, tenant, cluster) -> None:
+    ManagedCluster.objects.create(name="west", kubeconfig=cluster.kubeconfig, base_domain="w.example.test",
+                                  reachable=False)
+    serving = [{"type": "Serving", "status": "True"}]
+    Catalog.objects.create(name="ops", image_ref="quay.io/acme/catalog:1", conditions=serving)
+    Catalog.objects.create(name="dev", image_ref="quay.io/acme/catalog:2")
+    make_gateway(root, cluster, "broken", phase=Phase.FAILED)
+    make_gateway(tenant, cluster, "mine", phase=Phase.RUNNING)
+
+    context = client_for(root).get("/admin/").context
+    assert (context["cluster_total"], context["clusters_unreachable"]) == (2, ["west"])
+    assert (context["catalog_total"], context["catalogs_serving"]) == (2, 1)
+    assert context["gateway_total"] == 2 and "fleet" in context
+    assert [row["name"] for row in context["trouble"]] == ["broken"]
+
+    context = client_for(tenant).get("/admin/").context  # a tenant's figures are their own gateways'
+    assert context["gateway_total"] == 1 and context["trouble_total"] == 0 and "fleet" not in context
+    assert {p["value"]: p["count"] for p in context["phases"]}[Phase.RUNNING] == 1
+
+
 def test_tenants_see_and_operate_only_on_their_own_gateways(root, tenant, cluster) -> None:
     mine = make_gateway(tenant, cluster, "mine")
     theirs = make_gateway(root, cluster, "theirs", failure_count=5, phase=Phase.FAILED)

@@ -7,6 +7,8 @@ from typing import Any
 from django.http import HttpRequest
 
 from catalogs.models import Catalog
+from catalogs.states import ConditionType
+from controlplane.conditions import ConditionStatus
 
 __all__ = ["catalog_panel"]
 
@@ -20,6 +22,7 @@ def catalog_panel(request: HttpRequest) -> dict[str, Any]:
         "catalog_total": len(catalogs),
         "catalogs_serving": sum(
             1 for conditions in catalogs
-            if any(c.get("type") == "Serving" and c.get("status") == "True" for c in conditions or ())
+            if any(c.get("type") == ConditionType.SERVING and c.get("status") == ConditionStatus.TRUE
+                   for c in conditions or ())
         ),
     }

@@ -30,10 +30,12 @@ class OperationMessagesMixin:
         else:
             self.message_user(request, "No gateways were selected.", messages.WARNING)
 
-    def _report_suspend(self, request: HttpRequest, changed: list[Gateway], skipped: list[Gateway], verb: str) -> None:
+    def _report_suspend(
+        self, request: HttpRequest, changed: list[Gateway], skipped: list[Gateway], template: str
+    ) -> None:
+        """``template`` names the changed gateways at ``{}``."""
         if changed:
-            changed_names = named([g.name for g in changed])
-            self.message_user(request, f"{verb} {changed_names}; a reconcile was queued.", messages.SUCCESS)
+            self.message_user(request, template.format(named([g.name for g in changed])), messages.SUCCESS)
         if skipped:
             skipped_names = named([g.name for g in skipped])
             self.message_user(request, f"Skipped {skipped_names}: being deleted.", messages.WARNING)

@@ -118,8 +118,10 @@ class GatewayViewsMixin:
                                           "Retry queued for {}; the failure counter and backoff were reset."),
             "resync": lambda: self._report(request, operations.resync(queryset, user, source), "Resync queued for {}."),
             "suspend": lambda: self._report_suspend(
-                request, *operations.set_suspended(queryset, True, user, source), "Suspended"),
+                request, *operations.set_suspended(queryset, True, user, source),
+                "Suspended {}; a reconcile was queued."),
             "resume": lambda: self._report_suspend(
-                request, *operations.set_suspended(queryset, False, user, source), "Resumed"),
+                request, *operations.set_suspended(queryset, False, user, source),
+                "Resumed {}; a reconcile was queued."),
         }
         runners[name]()

@@ -26,7 +26,7 @@ def run_pass(catalog_id: str) -> tuple[PassOutcome, float | None]:
     with held_lease(Catalog, catalog_id, LEASE) as lease:
         if lease is None:
             return PassOutcome.SKIPPED, None
-        result = loop.reconcile(catalog_id, now=timezone.now())
+        result = loop.reconcile(catalog_id, now=timezone.now(), lease_token=lease.token)
     if result.superseded:
         return PassOutcome.STALE, 0.0
     return (PassOutcome.SUCCESS, None) if result.requeue_after is None else (PassOutcome.REQUEUED, result.requeue_after)

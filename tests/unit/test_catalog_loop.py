@@ -117,7 +117,7 @@ def test_served_content_unverified_by_new_keys_is_verified_not_pulled() -> None:
 def test_a_retryable_failure_is_counted_and_requeued() -> None:
     io = FakeIo(catalog(), resolve_error=RegistryUnreachable("registry down"))
     result = loop.run("1", io, now=NOW)
-    assert result.requeue_after is not None and result.requeue_after > 0 and not result.superseded
+    assert result.requeue_after is not None and result.requeue_after > 0 and result.failed and not result.superseded
     assert io.row is not None and io.row.failure_count == 1 and reasons(io) == ["Retrying"]
 
 
@@ -126,7 +126,7 @@ def test_a_terminal_failure_is_not_requeued() -> None:
         resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}", content_digest=CONTENT, content_present=True, signature_keys=KEYS,
     )
     io = FakeIo(served, verify_error=SignatureInvalid("no signature verifies"))
-    assert loop.run("1", io, now=NOW) == PassResult()
+    assert loop.run("1", io, now=NOW) == PassResult(failed=True)
     assert reasons(io) == ["SignatureInvalid"]
 
 

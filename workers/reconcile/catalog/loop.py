@@ -33,10 +33,12 @@ ACTIONS: dict[State, Action] = {
 
 @dataclass(frozen=True)
 class PassResult:
-    """``requeue_after`` (seconds) asks for a retry; ``superseded`` means the spec changed mid-pass."""
+    """``requeue_after`` (seconds) asks for a retry; ``superseded`` means the spec changed mid-pass (or the lease was
+    taken over); ``failed`` means the pass counted a failure (retried, or blocked when terminal)."""
 
     requeue_after: float | None = None
     superseded: bool = False
+    failed: bool = False
 
 
 def reconcile(pk: str, *, now: datetime, lease_token: str | None = None) -> PassResult:
@@ -82,4 +84,5 @@ def _fail(request: CatalogRequest, io: CatalogIo, exc: Exception, now: datetime,
     delay = retry_delay(failure, request.failure_count + 1, random.random())
     step = outcome.failed(request, failure, now, now + delay if delay is not None else None, digest)
     saved = io.save(request, step)
-    return PassResult(requeue_after=delay.total_seconds() if delay is not None else None, superseded=not saved)
+    requeue_after = delay.total_seconds() if delay is not None else None
+    return PassResult(requeue_after=requeue_after, superseded=not saved, failed=True)

@@ -1,4 +1,6 @@
-"""The four Helm actions. Each runs once, and reports one condition and one event in ``PassResult``.
+"""The four Helm actions, one interface: ``action(request, io, view, result)``, where ``view`` is what the pass
+observed before choosing it (None for uninstall, which deletion runs without observing). Each runs once, and
+reports its condition and event in ``PassResult``.
 
 Driver errors propagate; the loop turns them into a failed attempt with backoff.
 """
@@ -7,29 +9,32 @@ from __future__ import annotations
 
 from workers.drivers import errors
 from workers.reconcile.gateway.io import PassIo
+from workers.reconcile.gateway.observe import GatewayView
 from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 
 __all__ = ["install", "uninstall", "unlock", "upgrade"]
 
 
-def install(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
+def install(request: GatewayRequest, io: PassIo, view: GatewayView | None, result: PassResult) -> None:
     release = io.helm.install(io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version)
     result.release = release
     result.condition("Released", "True", "InstallSucceeded", f"Installed revision {release.revision}")
     result.event("InstallSucceeded", f"helm install of {request.release} revision {release.revision}")
+    result.failure_count, result.next_attempt_at = 0, None
 
 
-def upgrade(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
+def upgrade(request: GatewayRequest, io: PassIo, view: GatewayView | None, result: PassResult) -> None:
     release = io.helm.upgrade(
         io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version, reset_values=True
     )
     result.release = release
     result.condition("Released", "True", "UpgradeSucceeded", f"Upgraded to revision {release.revision}")
     result.event("UpgradeSucceeded", f"helm upgrade of {request.release} to revision {release.revision}")
+    result.failure_count, result.next_attempt_at = 0, None
 
 
-def uninstall(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
+def uninstall(request: GatewayRequest, io: PassIo, view: GatewayView | None, result: PassResult) -> None:
     try:
         io.helm.uninstall(io.target, request.release)
     except errors.ReleaseNotFound:
@@ -37,7 +42,10 @@ def uninstall(request: GatewayRequest, io: PassIo, result: PassResult) -> None:
     result.event("UninstallSucceeded", f"helm uninstall of {request.release}")
 
 
-def unlock(request: GatewayRequest, io: PassIo, result: PassResult, revision: int, status: str) -> None:
-    """Drop the stuck pending revision's record, so Helm sees the last settled revision again."""
+def unlock(request: GatewayRequest, io: PassIo, view: GatewayView | None, result: PassResult) -> None:
+    """Drop the stuck pending revision's record (the latest one ``view`` holds), so Helm sees the last settled
+    revision again."""
+    assert view is not None and view.release is not None, "unlock runs on an observed, stuck release"
+    revision, status = view.release.status.revision, view.release.status.status
     io.kube.delete("Secret", request.namespace, f"sh.helm.release.v1.{request.release}.v{revision}")
     result.event("Unlocked", f"revision {revision} was stuck in {status}; its record was removed", warning=True)

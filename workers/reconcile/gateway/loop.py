@@ -29,12 +29,13 @@ __all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise"
 
 log = logging.getLogger(__name__)
 
-Action = Callable[[GatewayRequest, PassIo, PassResult], None]
+Action = Callable[[GatewayRequest, PassIo, GatewayView | None, PassResult], None]
 ACTIONS: dict[State, tuple[str, Action]] = {
     State.ABSENT: ("Install", actions.install),
     State.FAILED: ("Upgrade", actions.upgrade),
     State.OUT_OF_SYNC: ("Upgrade", actions.upgrade),
     State.DRIFTED: ("Upgrade", actions.upgrade),
+    State.LOCKED: ("Unlock", actions.unlock),
 }
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
@@ -101,7 +102,6 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
             action_name = "Observe"
             view = observe_gateway(io.kube, request)
             state = assess(request, view, io.chart.chart_version)
-            release = view.release.status if view.release else None
             if state is State.IN_SYNC:
                 action_name = "SecureBackend"
                 return summarise(request, view, result, ensure_backend_tls(request, io, view))
@@ -109,17 +109,13 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
                 result.requeue_after = BUSY_REQUEUE_SECONDS
                 result.phase = Phase.PROVISIONING
                 return result
-            action_name = "Unlock" if state is State.LOCKED else ACTIONS[state][0]
+            action_name, action = ACTIONS[state]
             if action_name in done:
                 raise errors.HelmError(f"{action_name.lower()} did not converge: the release is still {state.value}")
             done.add(action_name)
-            if state is State.LOCKED:
-                actions.unlock(request, io, result, release.revision, release.status)
-            else:
-                if state is State.DRIFTED:
-                    _report_drift(request, detect_drift(request, view), result)
-                ACTIONS[state][1](request, io, result)
-                result.failure_count, result.next_attempt_at = 0, None
+            if state is State.DRIFTED:
+                _report_drift(request, detect_drift(request, view), result)
+            action(request, io, view, result)
     except errors.DriverError as exc:
         if errors.is_outage(exc):
             return unreachable(request, str(exc), result)
@@ -291,7 +287,7 @@ def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResu
     """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed."""
     result.phase = Phase.DELETING
     try:
-        actions.uninstall(request, io, result)
+        actions.uninstall(request, io, None, result)
         if io.kube.namespace_exists(request.namespace):
             remove_backend_tls(request, io)
             remove_prerequisites(request, io)

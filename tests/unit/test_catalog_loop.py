@@ -6,12 +6,15 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+import pytest
+
 from workers.drivers.cosign import SignatureInvalid
 from workers.drivers.oci_errors import RegistryUnreachable
-from workers.reconcile.catalog import loop
+from workers.reconcile.catalog import loop, unpack
 from workers.reconcile.catalog.loop import PassResult
 from workers.reconcile.catalog.outcome import Outcome, Switch
 from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.catalog.state import State
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 DIGEST = "sha256:" + "d" * 64
@@ -147,14 +150,12 @@ def test_a_gone_catalog_ends_the_pass() -> None:
     assert loop.run("1", io, now=NOW) == PassResult() and io.calls == []
 
 
-def test_an_action_that_does_not_converge_runs_once() -> None:
+def test_an_action_that_does_not_converge_runs_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unpack_without_serving(request: CatalogRequest, io: FakeIo, digest: str, now: datetime) -> Outcome:
+        assert not io.saved, "the loop ran its action again"
+        return dataclasses.replace(unpack.run(request, io, digest, now), content_present=False)
+
+    monkeypatch.setitem(loop.ACTIONS, State.OUT_OF_SYNC, unpack_without_serving)
     io = FakeIo(catalog())
-    io.unpack = lambda request, digest: CONTENT  # type: ignore[method-assign]
-    original = io.save
-
-    def save_without_serving(request: CatalogRequest, outcome: Outcome) -> bool:
-        return original(request, dataclasses.replace(outcome, content_present=False))
-
-    io.save = save_without_serving  # type: ignore[method-assign]
     assert loop.run("1", io, now=NOW) == PassResult()
-    assert len(io.saved) == 1
+    assert io.calls == ["resolve", f"unpack {DIGEST}"] and len(io.saved) == 1

@@ -88,7 +88,7 @@ def test_uninstall_records_an_event_only_when_there_was_a_release(cluster) -> No
             raise errors.ReleaseNotFound(f"release {name} not found")
 
     kube = FakeKube()
-    gone = PassIo(helm=Gone(kube), kube=kube, target=io.target, chart=io.chart)  # type: ignore[arg-type]
+    gone = PassIo(helm=Gone(kube), kube=kube, target=io.target, chart=io.chart)
     result = PassResult()
     actions.uninstall(request(deleting=True), gone, None, result)
     assert result.events == [] and result.conditions == []

@@ -33,10 +33,10 @@ MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 class PassOutcome(StrEnum):
     """How a reconcile pass ended; the closed set of the ``result`` label."""
 
-    SUCCESS = "success"  # nothing more is pending
-    REQUEUED = "requeued"  # another pass was scheduled (progress to watch, a retry, a busy lease)
-    FAILED = "failed"  # the task raised
-    STALE = "stale"  # the row changed under the pass; its outcome was not saved
+    SUCCESS = "success"  # saved, no failure counted, nothing more is pending
+    REQUEUED = "requeued"  # saved, no failure counted, another pass is wanted (progress to watch)
+    FAILED = "failed"  # the pass counted a failure (retried with backoff, or stalled or blocked), or the task raised
+    STALE = "stale"  # the row changed under the pass, or its lease was taken over; its outcome was not saved
     SKIPPED = "skipped"  # another pass held the lease, the cluster had no free slot, or it was not due
     UNREACHABLE = "unreachable"  # the cluster did not answer; nothing was counted against the object
 

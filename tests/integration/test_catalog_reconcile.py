@@ -261,8 +261,9 @@ def test_save_is_conditional_on_generation(registry: Registry, repository: str, 
     catalog.save()  # the spec changes while the pass runs
 
     from workers.reconcile.catalog import unpack
+    from workers.reconcile.catalog.store_io import StoreIo
 
-    step = unpack.run(request, registry.push_image(repository, "v1", [fbc_layer("v1")]), timezone.now())
+    step = unpack.run(request, StoreIo(), registry.push_image(repository, "v1", [fbc_layer("v1")]), timezone.now())
     assert persist.save(request, step) is False
     catalog.refresh_from_db()
     assert catalog.content_digest == "" and catalog.conditions == []

@@ -130,14 +130,15 @@ def test_signature_failures_block_with_their_own_reason() -> None:
     assert classify(FBCError("no label"), ()).reason == ""
 
 
-def test_content_unverified_by_the_current_keys_is_out_of_sync() -> None:
+def test_content_unverified_by_the_current_keys_is_unverified() -> None:
     keys = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"
     unverified = request(signature_keys=keys)
-    assert determine_state(unverified, DIGEST) is State.OUT_OF_SYNC
+    assert determine_state(unverified, DIGEST) is State.UNVERIFIED
+    assert determine_state(unverified, "sha256:" + "e" * 64) is State.OUT_OF_SYNC  # other content: pull it
     verified = request(signature_keys=keys, verified_keys=unverified.keys_fingerprint)
     assert determine_state(verified, DIGEST) is State.IN_SYNC
     assert determine_state(request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys),
-                           DIGEST) is State.OUT_OF_SYNC
+                           DIGEST) is State.UNVERIFIED
     done = outcome.verified(unverified, NOW)
     assert done.fields["verified_keys"] == unverified.keys_fingerprint and done.event
     assert not done.release_content and not done.require_content and done.content_present

@@ -1,4 +1,6 @@
-"""One reconcile pass: observe, choose an action, run it, save its outcome; never the same action twice."""
+"""One reconcile pass: observe, choose an action, run it, save its outcome; never the same action twice.
+
+The pass talks to the database, the registry and the store through ``CatalogIo`` only (``StoreIo`` for real)."""
 
 from __future__ import annotations
 
@@ -9,66 +11,78 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from workers.drivers.errors import DriverError
-from workers.reconcile.catalog import outcome, persist, source, unpack
+from workers.reconcile.catalog import drop, outcome, unpack, verify
+from workers.reconcile.catalog.io import CatalogIo, ContentVanished
 from workers.reconcile.catalog.outcome import Outcome
 from workers.reconcile.catalog.policy import TERMINAL, classify, retry_delay
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
+from workers.reconcile.catalog.store_io import StoreIo
 
-__all__ = ["PassResult", "reconcile"]
+__all__ = ["PassResult", "reconcile", "run"]
 
 log = logging.getLogger(__name__)
 
-Action = Callable[[CatalogRequest, str, datetime], Outcome]
+Action = Callable[[CatalogRequest, CatalogIo, str, datetime], Outcome]
 ACTIONS: dict[State, Action] = {
-    State.USER_UNAVAILABLE: lambda request, _digest, now: outcome.dropped(request, now),
+    State.USER_UNAVAILABLE: drop.run,
+    State.UNVERIFIED: verify.run,
     State.OUT_OF_SYNC: unpack.run,
 }
 
 
 @dataclass(frozen=True)
 class PassResult:
-    """``requeue_after`` (seconds) asks for a retry; ``superseded`` means the spec changed mid-pass."""
+    """``requeue_after`` (seconds) asks for a retry; ``superseded`` means the spec changed mid-pass (or the lease was
+    taken over); ``failed`` means the pass counted a failure (retried, or blocked when terminal)."""
 
     requeue_after: float | None = None
     superseded: bool = False
+    failed: bool = False
 
 
-def reconcile(pk: str, *, now: datetime) -> PassResult:
+def reconcile(pk: str, *, now: datetime, lease_token: str | None = None) -> PassResult:
+    """Run one pass for catalog ``pk`` against the database, the registry and the store, its saves fenced by
+    ``lease_token`` (None: no pass may hold the catalog)."""
+    return run(pk, StoreIo(lease_token), now=now)
+
+
+def run(pk: str, io: CatalogIo, *, now: datetime) -> PassResult:
     """Run one pass for catalog ``pk``; the consecutive failures so far are on the row."""
-    request = persist.load(pk)
+    request = io.load(pk)
     done: set[State] = set()
     resolved: str | None = None
     while request is not None:
         try:
             if request.available and resolved is None:
-                resolved = source.resolve(request)
+                resolved = io.resolve(request)
             state = determine_state(request, resolved)
             if state is State.IN_SYNC:
                 summary = outcome.in_sync(request, now)
-                return PassResult(superseded=summary.changes and not persist.save(request, summary))
+                return PassResult(superseded=summary.changes and not io.save(request, summary))
             if state is State.BLOCKED or state in done:  # blocked: the status already says why; nothing to write
                 return PassResult()
             done.add(state)
-            step = ACTIONS[state](request, resolved or "", now)
+            step = ACTIONS[state](request, io, resolved or "", now)
             if not step.changes:
                 return PassResult()
-            if not persist.save(request, step):
+            if not io.save(request, step):
                 return PassResult(superseded=True)
             request = request.after(step.conditions, step.fields, step.content_present)
         except Exception as exc:
-            return _fail(request, exc, now, resolved)
+            return _fail(request, io, exc, now, resolved)
     return PassResult()
 
 
-def _fail(request: CatalogRequest, exc: Exception, now: datetime, digest: str | None) -> PassResult:
+def _fail(request: CatalogRequest, io: CatalogIo, exc: Exception, now: datetime, digest: str | None) -> PassResult:
     """Record the failure (old content keeps being served) and ask for a retry unless it is terminal.
 
     A terminal failure blocks on ``digest`` (the digest the pass was pulling)."""
     failure = classify(exc, request.secrets)
-    expected = isinstance(exc, (*TERMINAL, DriverError, persist.ContentVanished))
+    expected = isinstance(exc, (*TERMINAL, DriverError, ContentVanished))
     log.warning("catalog %s: %s", request.name, failure.message, exc_info=not expected)
     delay = retry_delay(failure, request.failure_count + 1, random.random())
     step = outcome.failed(request, failure, now, now + delay if delay is not None else None, digest)
-    saved = persist.save(request, step)
-    return PassResult(requeue_after=delay.total_seconds() if delay is not None else None, superseded=not saved)
+    saved = io.save(request, step)
+    requeue_after = delay.total_seconds() if delay is not None else None
+    return PassResult(requeue_after=requeue_after, superseded=not saved, failed=True)

@@ -1,7 +1,8 @@
 """Load a catalog into a request, and save one step's outcome in one transaction.
 
-A save is conditional on the generation the pass started from: if the spec changed meanwhile,
-nothing is written and the caller starts a fresh pass. Switching to new content takes the
+A save goes through the fenced write (``workers.reconcile.fence``): only while the pass holds its lease and
+the catalog has the generation the pass started from; otherwise nothing is written and the caller starts a
+fresh pass. Switching to new content takes the
 content's lock and checks that the entry is still in the store, so the GC cannot race it; the
 switch is recorded in the catalog's history in the same transaction.
 """
@@ -9,20 +10,19 @@ switch is recorded in the catalog's history in the same transaction.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from catalogs import history, store
 from catalogs.choices import AvailabilityMode
 from catalogs.cleanup import lock_content, release_after_commit
 from catalogs.integrity import entry_intact
 from catalogs.models import Catalog, CatalogEvent
+from workers.reconcile.catalog.io import ContentVanished
 from workers.reconcile.catalog.outcome import Outcome
 from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.fence import locked_row
 
 __all__ = ["ContentVanished", "load", "save"]
-
-
-class ContentVanished(Exception):
-    """The entry to switch to was removed from the store before the switch."""
 
 
 def load(pk: str) -> CatalogRequest | None:
@@ -54,18 +54,23 @@ def load(pk: str) -> CatalogRequest | None:
     )
 
 
-def save(request: CatalogRequest, outcome: Outcome) -> bool:
-    """Write the outcome if the catalog still has the request's generation; False if it has not."""
+def save(request: CatalogRequest, outcome: Outcome, *, lease_token: str | None = None) -> bool:
+    """Write the outcome while the pass holds ``lease_token`` (None: while no pass holds the catalog) and the
+    catalog still has the request's generation; False if not."""
     with transaction.atomic():
         if outcome.require_content:
             lock_content(outcome.require_content)
             if not store.get().has(outcome.require_content):
                 raise ContentVanished(f"content {outcome.require_content} left the store before the switch")
-        updated = Catalog.objects.filter(pk=request.pk, generation=request.generation).update(
-            conditions=outcome.conditions, observed_generation=request.generation, **outcome.fields
+        fence = locked_row(
+            Catalog, request.pk, generation=request.generation, lease_token=lease_token, now=timezone.now()
         )
-        if not updated:
-            return False
+        with fence as locked:
+            if locked is None or not locked.writable:
+                return False
+            Catalog.objects.filter(pk=request.pk).update(
+                conditions=outcome.conditions, observed_generation=request.generation, **outcome.fields
+            )
         if outcome.switch:
             history.record(
                 request.pk, content_digest=outcome.fields["content_digest"],

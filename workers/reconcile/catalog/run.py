@@ -9,6 +9,7 @@ from django.utils import timezone
 from catalogs.models import Catalog
 from controlplane.metrics import PassOutcome
 from workers.reconcile.catalog import loop
+from workers.reconcile.ending import pass_outcome
 from workers.reconcile.lease import held_lease
 
 __all__ = ["LEASE", "run_pass"]
@@ -26,7 +27,6 @@ def run_pass(catalog_id: str) -> tuple[PassOutcome, float | None]:
     with held_lease(Catalog, catalog_id, LEASE) as lease:
         if lease is None:
             return PassOutcome.SKIPPED, None
-        result = loop.reconcile(catalog_id, now=timezone.now())
-    if result.superseded:
-        return PassOutcome.STALE, 0.0
-    return (PassOutcome.SUCCESS, None) if result.requeue_after is None else (PassOutcome.REQUEUED, result.requeue_after)
+        result = loop.reconcile(catalog_id, now=timezone.now(), lease_token=lease.token)
+    ended = pass_outcome(saved=not result.superseded, failed=result.failed, requeue_after=result.requeue_after)
+    return ended, 0.0 if result.superseded else result.requeue_after

@@ -12,7 +12,8 @@ __all__ = ["State", "determine_state"]
 class State(enum.Enum):
     USER_UNAVAILABLE = "UserUnavailable"  # availability_mode=Unavailable: drop content
     UNRESOLVED = "Unresolved"  # the ref has not been resolved in this pass yet
-    OUT_OF_SYNC = "OutOfSync"  # other content than is served, content missing, or not verified by the keys: unpack
+    OUT_OF_SYNC = "OutOfSync"  # other content than is served, or content missing: unpack
+    UNVERIFIED = "Unverified"  # serving what the ref names, not verified with the policy keys: verify it
     BLOCKED = "Blocked"  # the ref still names the digest a terminal failure blocked on: pulling it cannot help
     IN_SYNC = "InSync"  # serving what the ref names
 
@@ -22,8 +23,9 @@ def determine_state(request: CatalogRequest, resolved_digest: str | None) -> Sta
         return State.USER_UNAVAILABLE
     if resolved_digest is None:
         return State.UNRESOLVED
-    if request.content_present and request.served_digest == resolved_digest and not request.needs_verification:
+    serving = request.content_present and request.served_digest == resolved_digest
+    if serving and not request.needs_verification:
         return State.IN_SYNC
     if request.blocked_digest and request.blocked_digest == resolved_digest:
         return State.BLOCKED
-    return State.OUT_OF_SYNC
+    return State.UNVERIFIED if serving else State.OUT_OF_SYNC

@@ -31,12 +31,13 @@ __all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise"
 
 log = logging.getLogger(__name__)
 
-Action = Callable[[GatewayRequest, PassIo, PassResult], None]
+Action = Callable[[GatewayRequest, PassIo, GatewayView | None, PassResult], None]
 ACTIONS: dict[State, tuple[Step, Action]] = {
     State.ABSENT: (Step.INSTALL, actions.install),
     State.FAILED: (Step.UPGRADE, actions.upgrade),
     State.OUT_OF_SYNC: (Step.UPGRADE, actions.upgrade),
     State.DRIFTED: (Step.UPGRADE, actions.upgrade),
+    State.LOCKED: (Step.UNLOCK, actions.unlock),
 }
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
@@ -109,7 +110,6 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
             action_name = Step.OBSERVE
             view = observe_gateway(io.kube, request)
             state = assess(request, view, io.chart.chart_version)
-            release = view.release.status if view.release else None
             if state is State.IN_SYNC:
                 action_name = Step.SECURE_BACKEND
                 return summarise(request, view, result, ensure_backend_tls(request, io, view))
@@ -117,17 +117,13 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
                 result.requeue_after = BUSY_REQUEUE_SECONDS
                 result.phase = Phase.PROVISIONING
                 return result
-            action_name = Step.UNLOCK if state is State.LOCKED else ACTIONS[state][0]
+            action_name, action = ACTIONS[state]
             if action_name in done:
                 raise errors.HelmError(f"{action_name.lower()} did not converge: the release is still {state.value}")
             done.add(action_name)
-            if state is State.LOCKED:
-                actions.unlock(request, io, result, release.revision, release.status)
-            else:
-                if state is State.DRIFTED:
-                    _report_drift(request, detect_drift(request, view), result)
-                ACTIONS[state][1](request, io, result)
-                result.failure_count, result.next_attempt_at = 0, None
+            if state is State.DRIFTED:
+                _report_drift(request, detect_drift(request, view), result)
+            action(request, io, view, result)
     except errors.DriverError as exc:
         if errors.is_outage(exc):
             return unreachable(request, str(exc), result)
@@ -309,7 +305,7 @@ def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResu
     """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed."""
     result.phase = Phase.DELETING
     try:
-        actions.uninstall(request, io, result)
+        actions.uninstall(request, io, None, result)
         if io.kube.namespace_exists(request.namespace):
             remove_backend_tls(request, io)
             remove_prerequisites(request, io)

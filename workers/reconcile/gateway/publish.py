@@ -6,10 +6,9 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
-
 from controlplane.conditions import set_condition
 from gateways.models import Gateway, GatewayEvent
+from workers.reconcile.fence import locked_row
 from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 
@@ -69,20 +68,21 @@ def publish(request: GatewayRequest, result: PassResult, now: datetime, *, lease
     With ``lease_token`` the pass must still hold that lease. Without one (the fleet resync) no pass
     may hold the gateway at all, so a running pass always has the last word.
     """
-    with transaction.atomic():
-        gateway = Gateway.objects.select_for_update().filter(pk=request.gateway_id).first()
-        if gateway is None:
+    with locked_row(
+        Gateway, request.gateway_id, generation=request.generation, lease_token=lease_token, now=now
+    ) as locked:
+        if locked is None:
             return True
-        leased = gateway.lease_expires_at is not None and gateway.lease_expires_at > now
-        if (gateway.lease_owner != lease_token) if lease_token else leased:
+        if not locked.leased:
             return False
+        gateway = locked.row
         GatewayEvent.objects.bulk_create(
             GatewayEvent(gateway=gateway, type=e.type, reason=e.reason, message=e.message[:2048]) for e in result.events
         )
         if result.delete_row and gateway.deletion_requested_at is not None:
             gateway.delete()
             return True
-        if gateway.generation != request.generation or (gateway.deletion_requested_at is not None) != request.deleting:
+        if not locked.current or (gateway.deletion_requested_at is not None) != request.deleting:
             return False
         fields = changed_fields(gateway, request, result, now)
         if fields or result.events:

@@ -16,6 +16,7 @@ from workers import breaker, releases, runtime
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
+from workers.reconcile.ending import pass_outcome
 from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import fail, reconcile, unreachable
@@ -41,14 +42,6 @@ def _cluster_has_slot(cluster_id: object, gateway_id: str) -> bool:
         .count()
     )
     return busy < settings.GATEWAY_CLUSTER_CONCURRENCY
-
-
-def _outcome(request: GatewayRequest, result: PassResult) -> PassOutcome:
-    if result.cluster_outage is not None:
-        return PassOutcome.UNREACHABLE
-    if result.failure_count is not None and result.failure_count > request.failure_count:
-        return PassOutcome.FAILED
-    return PassOutcome.SUCCESS if result.requeue_after is None else PassOutcome.REQUEUED
 
 
 def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
@@ -87,9 +80,11 @@ def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
         log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, result.phase, result.requeue_after)
         applied = publish(request, result, timezone.now(), lease_token=lease.token)
         again = Gateway.objects.filter(pk=gateway_id, pass_requested=True).update(pass_requested=False)
-    if not applied:
-        return PassOutcome.STALE, STALE_REQUEUE_SECONDS
-    return _outcome(request, result), STALE_REQUEUE_SECONDS if again else result.requeue_after
+    failed = result.failure_count is not None and result.failure_count > request.failure_count
+    ended = pass_outcome(
+        saved=applied, failed=failed, requeue_after=result.requeue_after, unreachable=result.cluster_outage is not None
+    )
+    return ended, STALE_REQUEUE_SECONDS if again or not applied else result.requeue_after
 
 
 def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> PassResult:

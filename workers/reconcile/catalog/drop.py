@@ -1,0 +1,16 @@
+"""The drop action: availability mode is Unavailable, so nothing is served (the content goes once unreferenced)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from workers.reconcile.catalog import outcome
+from workers.reconcile.catalog.io import CatalogIo
+from workers.reconcile.catalog.outcome import Outcome
+from workers.reconcile.catalog.request import CatalogRequest
+
+__all__ = ["run"]
+
+
+def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> Outcome:
+    return outcome.dropped(request, now)

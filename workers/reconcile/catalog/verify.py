@@ -1,0 +1,18 @@
+"""The verify action: the content served is what the ref names, but was not verified with the policy keys; check
+its signature without pulling it again."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from workers.reconcile.catalog import outcome
+from workers.reconcile.catalog.io import CatalogIo
+from workers.reconcile.catalog.outcome import Outcome
+from workers.reconcile.catalog.request import CatalogRequest
+
+__all__ = ["run"]
+
+
+def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> Outcome:
+    io.verify(request, digest)
+    return outcome.verified(request, now)

@@ -24,9 +24,9 @@ from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
 from gateways.values import gateway_values, merge_values, routing_problems
 from workers import runtime
+from workers.charts import Chart, ReleaseInputs
 from workers.drivers.errors import DriverError
-from workers.reconcile.gateway.load import routing_config
-from workers.reconcile.gateway.request import Chart, ReleaseInputs
+from workers.routing import routing_config
 from workers.startup import MAXIMAL_SPEC, cluster_shapes
 
 __all__ = ["UNAVAILABLE", "default_release", "load", "release_of", "validate"]

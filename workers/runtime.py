@@ -17,9 +17,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from controlplane.metrics import count_helm
+from workers.charts import Chart
 from workers.drivers.errors import DriverError
 from workers.drivers.helm import Helm, HelmConfig
-from workers.reconcile.gateway.request import Chart
 from workers.reconcile.retry import RetryPolicy
 
 __all__ = ["ChartUnavailable", "chart", "gateway_chart", "helm"]

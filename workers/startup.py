@@ -19,9 +19,9 @@ from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem
 from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_problems
 from workers import runtime
+from workers.charts import Chart
 from workers.drivers.errors import DriverError
-from workers.reconcile.gateway.load import routing_config
-from workers.reconcile.gateway.request import Chart
+from workers.routing import routing_config
 
 __all__ = ["MAXIMAL_SPEC", "check_configuration", "cluster_shapes"]
 

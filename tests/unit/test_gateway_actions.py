@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.unit.test_gateway_loop import NOW, NS, RELEASE, VALUES, FakeHelm, FakeKube, request
+from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.helm_parse import ReleaseStatus
@@ -19,7 +20,6 @@ from workers.reconcile.gateway import actions
 from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.loop import reconcile
 from workers.reconcile.gateway.observe import GatewayView
-from workers.reconcile.gateway.request import Chart
 from workers.reconcile.gateway.result import PassResult
 
 STUCK_SECRET = f"sh.helm.release.v1.{RELEASE}.v2"

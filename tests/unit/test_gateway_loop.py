@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
+from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.loop import reconcile
-from workers.reconcile.gateway.request import Chart, GatewayRequest, Prerequisites, Timing
+from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
 from workers.reconcile.retry import RetryPolicy
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

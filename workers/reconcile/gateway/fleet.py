@@ -21,6 +21,7 @@ from controlplane.flavours import Flavour
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
 from workers import breaker, releases
+from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.drift import DRIFT_KINDS
@@ -28,7 +29,7 @@ from workers.reconcile.gateway.load import MANAGED_BY, build_request
 from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
 from workers.reconcile.gateway.observe import BACKEND_TLS_KIND, WORKLOAD_KINDS, ClusterSnapshot, take_snapshot
 from workers.reconcile.gateway.publish import changed_fields, publish
-from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest
+from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.gateway.state import State
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workers.charts import Chart
 from workers.drivers.helm import Helm, HelmTarget
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.request import Chart
 
 __all__ = ["PassIo"]
-
-SCC_CLUSTER_ROLE = "system:openshift:scc:privileged"
 
 
 @dataclass(frozen=True)

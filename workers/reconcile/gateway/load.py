@@ -16,7 +16,6 @@ from gateways.states import ConditionType
 from gateways.values import (
     ClusterFacts,
     GatewaySpec,
-    RoutingConfig,
     ValuesError,
     db_secret_name,
     gateway_values,
@@ -25,22 +24,15 @@ from gateways.values import (
     sandbox_service_account,
     trusted_ca_unmounted,
 )
-from workers.reconcile.gateway.request import Chart, DriftMode, GatewayRequest, Prerequisites, ReleaseInputs, Timing
+from workers.charts import Chart, ReleaseInputs
+from workers.reconcile.gateway.request import DriftMode, GatewayRequest, Prerequisites, Timing
 from workers.reconcile.gateway.required_apis import missing_apis
 from workers.reconcile.retry import RetryPolicy
+from workers.routing import routing_config
 
-__all__ = ["MANAGED_BY", "backend_tls_secret", "build_request", "routing_config", "timing"]
+__all__ = ["MANAGED_BY", "backend_tls_secret", "build_request", "timing"]
 
 MANAGED_BY = "controlplane"
-
-
-def routing_config() -> RoutingConfig:
-    return RoutingConfig(
-        gateway_name=settings.GATEWAY_ROUTE_GATEWAY_NAME,
-        gateway_namespace=settings.GATEWAY_ROUTE_GATEWAY_NAMESPACE,
-        issuer_name=settings.GATEWAY_CERT_ISSUER_NAME,
-        issuer_kind=settings.GATEWAY_CERT_ISSUER_KIND,
-    )
 
 
 def timing() -> Timing:

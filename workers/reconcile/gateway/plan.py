@@ -21,6 +21,7 @@ from gateways.models import Gateway, GatewayPlan
 from gateways.plans import prune
 from gateways.values import TRUSTED_CA_CONFIGMAP
 from workers import breaker, releases, runtime
+from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
@@ -34,7 +35,7 @@ from workers.reconcile.gateway.plan_decide import decide
 from workers.reconcile.gateway.plan_diff import field_changes, manifest_diff, parse_manifest
 from workers.reconcile.gateway.plan_redact import Redactor
 from workers.reconcile.gateway.prerequisites import scc_binding_name
-from workers.reconcile.gateway.request import Chart, GatewayRequest
+from workers.reconcile.gateway.request import GatewayRequest
 
 __all__ = ["build_plan", "run_plan"]
 

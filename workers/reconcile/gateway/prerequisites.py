@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from gateways.values import TRUSTED_CA_CONFIGMAP, TRUSTED_CA_KEY
 from workers.drivers.errors import NotFound
-from workers.reconcile.gateway.io import SCC_CLUSTER_ROLE, PassIo
+from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest
 
-__all__ = ["ca_bundle", "ensure_prerequisites", "remove_prerequisites", "scc_binding_name"]
+__all__ = ["SCC_CLUSTER_ROLE", "ca_bundle", "ensure_prerequisites", "remove_prerequisites", "scc_binding_name"]
+
+# The OpenShift ClusterRole that grants the privileged SCC the sandbox service account needs.
+SCC_CLUSTER_ROLE = "system:openshift:scc:privileged"
 
 
 def scc_binding_name(release: str) -> str:

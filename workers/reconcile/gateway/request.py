@@ -1,4 +1,5 @@
-"""Everything one gateway pass needs, as plain immutable data (no Django, no I/O)."""
+"""What a gateway pass is asked to do: the ``GatewayRequest`` and its parts, as plain immutable data (no Django,
+no I/O)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["POD_SECURITY_ENFORCE", "Chart", "DriftMode", "GatewayRequest", "Prerequisites", "ReleaseInputs", "Timing"]
+__all__ = ["POD_SECURITY_ENFORCE", "DriftMode", "GatewayRequest", "Prerequisites", "Timing"]
 
 POD_SECURITY_ENFORCE = "pod-security.kubernetes.io/enforce"
 
@@ -20,28 +21,6 @@ class DriftMode(enum.Enum):
     ENABLED = "enabled"
     WARN = "warn"
     DISABLED = "disabled"
-
-
-@dataclass(frozen=True)
-class Chart:
-    """The gateway chart, loaded once per worker: where it is, its version, and its default values."""
-
-    ref: str
-    version: str | None
-    chart_version: str
-    defaults: dict[str, Any] = field(repr=False)
-
-
-@dataclass(frozen=True)
-class ReleaseInputs:
-    """What a pass takes from the gateway's chart release: its id, its values overrides, and why it is unusable."""
-
-    release_id: str
-    overrides: dict[str, Any] = field(default_factory=dict)
-    problem: str | None = None  # set for an Invalid release: the pass stalls instead of running helm
-    # Set while the release's remote chart cannot be pulled: the pass waits until ``retry_at``, then tries again.
-    unavailable: str | None = None
-    retry_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from controlplane.metrics import PassOutcome
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
 from workers import breaker, releases, runtime
+from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
@@ -21,7 +22,7 @@ from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import fail, reconcile, unreachable
 from workers.reconcile.gateway.publish import publish
-from workers.reconcile.gateway.request import Chart, GatewayRequest
+from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.lease import held_lease
 

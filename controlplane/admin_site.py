@@ -27,7 +27,9 @@ from django.utils.safestring import SafeString
 from django.utils.timesince import timesince
 
 from controlplane.api.permissions import is_platform_admin
+from controlplane.conditions import ConditionStatus
 from controlplane.dashboard import dashboard_context
+from controlplane.events import EventType
 
 __all__ = [
     "CONSOLE_CSS",
@@ -43,6 +45,7 @@ __all__ = [
     "conditions_table",
     "copyable",
     "events_table",
+    "register_abnormal_when_true",
     "relative_time",
     "secret_state",
     "write_only_field",
@@ -50,16 +53,23 @@ __all__ = [
 
 # Badge tones, mapped to colours in controlplane/static/controlplane/console.css.
 OK, INFO, WARN, ERROR, MUTED = "ok", "info", "warn", "error", "muted"
-CONDITION_TONES = {"True": OK, "False": ERROR, "Unknown": MUTED}
-# Conditions with "abnormal-true" polarity (Flux style): True is the noteworthy state, False is normal.
-ABNORMAL_WHEN_TRUE = {"Stalled": ERROR, "Reconciling": INFO, "Degraded": WARN, "Drifted": WARN,
-                      "PrerequisitesMissing": ERROR}
-EVENT_TONES = {"Normal": INFO, "Warning": WARN}
+CONDITION_TONES = {ConditionStatus.TRUE: OK, ConditionStatus.FALSE: ERROR, ConditionStatus.UNKNOWN: MUTED}
+EVENT_TONES = {EventType.NORMAL: INFO, EventType.WARNING: WARN}
 EVENTS_SHOWN = 50
 
 CONSOLE_CSS = {"all": ("controlplane/console.css",)}
 CONSOLE_JS = ("controlplane/console.js",)
 CONSOLE_MEDIA = forms.Media(css=CONSOLE_CSS, js=CONSOLE_JS)
+
+
+# Condition types with "abnormal-true" polarity (Flux style): True is the noteworthy state, False is normal. The
+# app that owns a type registers it with its tone (``register_abnormal_when_true`` from ``AppConfig.ready``).
+_abnormal_when_true: dict[str, str] = {}
+
+
+def register_abnormal_when_true(tones: Mapping[str, str]) -> None:
+    """Show each condition type of ``tones`` in its tone while True, muted while False."""
+    _abnormal_when_true.update(tones)
 
 
 # Display helpers (all return escaped HTML).
@@ -70,15 +80,15 @@ def badge(label: str, tone: str) -> SafeString:
 
 
 def condition_tone(type_: str, status: str) -> str:
-    if type_ in ABNORMAL_WHEN_TRUE:
-        return ABNORMAL_WHEN_TRUE[type_] if status == "True" else MUTED
+    if type_ in _abnormal_when_true:
+        return _abnormal_when_true[type_] if status == ConditionStatus.TRUE else MUTED
     return CONDITION_TONES.get(status, MUTED)
 
 
-def abnormal_conditions(conditions: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The conditions that explain trouble, Ready first."""
+def abnormal_conditions(conditions: Iterable[Mapping[str, Any]], first: str = "") -> list[Mapping[str, Any]]:
+    """The conditions that explain trouble, the one of type ``first`` (the kind's summary, as Ready) first."""
     found = [c for c in conditions or () if condition_tone(c.get("type", ""), c.get("status", "")) in (ERROR, WARN)]
-    return sorted(found, key=lambda c: c.get("type") != "Ready")
+    return sorted(found, key=lambda c: c.get("type") != first)
 
 
 def relative_time(value: datetime | None, empty: str = "never") -> SafeString:
@@ -116,7 +126,7 @@ def conditions_table(conditions: Iterable[Mapping[str, Any]], generation: int) -
             when = datetime.fromisoformat(transition) if transition else None
         except ValueError:
             when = None
-        status = str(condition.get("status", "Unknown"))
+        status = str(condition.get("status", ConditionStatus.UNKNOWN))
         rows.append({
             "type": condition.get("type", ""),
             "status": badge(status, condition_tone(str(condition.get("type", "")), status)),

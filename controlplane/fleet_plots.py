@@ -2,7 +2,7 @@
 
 Reads the ``FleetSample`` rows of the chosen window and hands ``controlplane.plots`` the numbers; the
 template (``admin/controlplane/fleet_plots.html``) draws the SVG. The phases come from the caller
-(the gateways app owns them), as ``(value, label, tone)``.
+(the gateways app owns them), one ``PhaseLine`` each.
 """
 
 from __future__ import annotations
@@ -10,19 +10,27 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 
 from controlplane.models import FleetSample, ManagedCluster
 from controlplane.plots import WINDOWS, Box, bucket_series, choose_window, fmt, latest, line_path, nice_ceiling, y_ticks
 
-__all__ = ["CHARTS_SHOWN", "fleet_plots"]
+__all__ = ["CHARTS_SHOWN", "PhaseLine", "fleet_plots"]
 
 CHARTS_SHOWN = 12
 WIDTH, HEIGHT = 360, 150
 BOX = Box(left=34, top=8, width=318, height=116)
-DASHED_PHASES = ("Deleting",)  # Pending and Deleting share the muted tone: Deleting is drawn dashed
+
+
+class PhaseLine(NamedTuple):
+    """One phase's line on every chart: the value counted, its legend label and tone, and whether it is dashed."""
+
+    value: str
+    label: str
+    tone: str
+    dashed: bool = False
 
 
 def _within(seconds: int) -> str:
@@ -39,11 +47,10 @@ def _frame() -> dict[str, str]:
     }
 
 
-def fleet_plots(now: datetime, phases: Sequence[tuple[str, str, str]]) -> dict[str, Any]:
+def fleet_plots(now: datetime, phases: Sequence[PhaseLine]) -> dict[str, Any]:
     """The template's context: one chart per cluster with samples in the window (at most CHARTS_SHOWN)."""
     legend = [
-        {"phase": value, "label": label, "tone": tone, "dashed": value in DASHED_PHASES}
-        for value, label, tone in phases
+        {"phase": line.value, "label": line.label, "tone": line.tone, "dashed": line.dashed} for line in phases
     ]
     context: dict[str, Any] = {
         "frame": _frame(), "legend": legend, "charts": [], "more": 0,

@@ -20,12 +20,15 @@ class GatewaysConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from controlplane.admin_site import register_abnormal_when_true
         from controlplane.dashboard import register_panel
         from controlplane.metrics import scraped_by_api
         from controlplane.models import ManagedCluster
         from gateways.admin.dashboard import gateway_panel
+        from gateways.admin.display import ABNORMAL_WHEN_TRUE
         from gateways.metrics import FleetCollector
 
         scraped_by_api(FleetCollector())
         register_panel("gateways", gateway_panel)
+        register_abnormal_when_true(ABNORMAL_WHEN_TRUE)
         post_save.connect(_cluster_saved, sender=ManagedCluster, dispatch_uid="gateways-image-policy")

@@ -15,10 +15,11 @@ from django.utils import timezone
 
 from controlplane.admin_site import MUTED, abnormal_conditions, badge, relative_time
 from controlplane.api.permissions import is_platform_admin
-from controlplane.fleet_plots import fleet_plots
+from controlplane.fleet_plots import PhaseLine, fleet_plots
 from gateways.admin.display import PHASE_TONES, phase_badge
 from gateways.choices import Phase
 from gateways.models import Gateway
+from gateways.states import ConditionType
 
 __all__ = ["gateway_panel", "trouble_reason", "trouble_summary"]
 
@@ -27,7 +28,7 @@ TROUBLE_SHOWN = 25
 
 def trouble_reason(gateway: Gateway) -> str:
     """The most telling abnormal condition (Ready first) as 'Reason: message'."""
-    failing = abnormal_conditions(gateway.conditions)
+    failing = abnormal_conditions(gateway.conditions, first=ConditionType.READY)
     if not failing:
         return ""
     top = failing[0]
@@ -67,5 +68,7 @@ def gateway_panel(request: HttpRequest) -> dict[str, Any]:
         "badge_degraded": badge(Phase.DEGRADED.label, PHASE_TONES[Phase.DEGRADED]),
     }
     if is_platform_admin(request.user):  # fleet-wide figures: other tenants' gateways are counted too
-        context["fleet"] = fleet_plots(timezone.now(), [(p["value"], p["label"], p["tone"]) for p in phases])
+        # Pending and Deleting share the muted tone: Deleting is drawn dashed.
+        lines = [PhaseLine(p["value"], p["label"], p["tone"], dashed=p["value"] == Phase.DELETING) for p in phases]
+        context["fleet"] = fleet_plots(timezone.now(), lines)
     return context

@@ -21,8 +21,12 @@ from controlplane.admin_site import (
 )
 from gateways.choices import Phase, PlanAction
 from gateways.models import Gateway
+from gateways.states import ConditionType, HelmStatus
 
-__all__ = ["CHECK_TONES", "PHASE_TONES", "PLAN_TONES", "RELEASE_TONES", "GatewayDisplayMixin", "phase_badge"]
+__all__ = [
+    "ABNORMAL_WHEN_TRUE", "CHECK_TONES", "PHASE_TONES", "PLAN_TONES", "RELEASE_TONES", "GatewayDisplayMixin",
+    "phase_badge",
+]
 
 PHASE_TONES = {
     Phase.PENDING: MUTED,
@@ -34,7 +38,14 @@ PHASE_TONES = {
 }
 PLAN_TONES = {PlanAction.INSTALL: INFO, PlanAction.UPGRADE: WARN, PlanAction.NOTHING: OK, PlanAction.BLOCKED: ERROR}
 CHECK_TONES = {"present": OK, "will-create": INFO, "missing": ERROR}
-RELEASE_TONES = {"deployed": OK, "failed": ERROR, "superseded": MUTED, "uninstalling": MUTED}
+RELEASE_TONES = {
+    HelmStatus.DEPLOYED: OK, HelmStatus.FAILED: ERROR, HelmStatus.SUPERSEDED: MUTED, HelmStatus.UNINSTALLING: MUTED,
+}
+# The gateway conditions whose True is the noteworthy state (registered on the console by GatewaysConfig.ready).
+ABNORMAL_WHEN_TRUE = {
+    ConditionType.STALLED: ERROR, ConditionType.RECONCILING: INFO, ConditionType.DRIFTED: WARN,
+    ConditionType.PREREQUISITES_MISSING: ERROR,
+}
 
 
 def phase_badge(gateway: Gateway) -> SafeString:

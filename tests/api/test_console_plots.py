@@ -67,6 +67,13 @@ def test_a_chart_per_cluster_with_a_line_per_phase(admin_user) -> None:
     assert "No samples yet" not in html
 
 
+def test_only_the_deleting_line_is_dashed(admin_user) -> None:
+    seed_samples()
+    html = page(admin_user, "/admin/")
+    assert re.findall(r'cp-chart-line--dashed" data-phase="([^"]+)"', html) == [Phase.DELETING] * 2  # per chart
+    assert html.count("cp-chart-swatch--dashed") == 1  # and in the legend
+
+
 def test_a_day_of_samples_uses_the_day_window(admin_user) -> None:
     seed_samples(minutes=7 * 60)
     assert "(last 24 hours, per cluster)" in page(admin_user, "/admin/")

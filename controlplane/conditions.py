@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import TypedDict
+
+from cluster_vocabulary.kubernetes import ConditionStatus
 
 __all__ = ["Condition", "ConditionStatus", "find_condition", "set_condition"]
 
-
-class ConditionStatus(StrEnum):
-    TRUE = "True"
-    FALSE = "False"
-    UNKNOWN = "Unknown"
 
 
 class Condition(TypedDict):

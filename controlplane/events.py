@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from cluster_vocabulary.kubernetes import EventType
+
 __all__ = ["ClusterReason", "EventType"]
 
-
-class EventType(StrEnum):
-    NORMAL = "Normal"
-    WARNING = "Warning"
 
 
 class ClusterReason(StrEnum):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from cluster_vocabulary.helm import HelmStatus  # a gateway's release_status records Helm's
+
 __all__ = [
     "ConditionType", "DatabaseProvider", "HelmStatus", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus",
     "Reason", "ReleaseReason", "ReleaseStatus", "Step",
@@ -84,23 +86,6 @@ class ImagePolicyReason(StrEnum):
     NOT_ALLOWED = "NotAllowed"
     RELEASE_IMAGES = "ReleaseImages"
 
-
-class HelmStatus(StrEnum):
-    """The statuses Helm gives a release revision, as a gateway's ``release_status`` records them.
-
-    The same members as ``workers.drivers.helm_status.HelmStatus``: the apps may not import the workers, nor the
-    drivers the apps, so each layer has its copy and a test holds them equal.
-    """
-
-    UNKNOWN = "unknown"
-    DEPLOYED = "deployed"
-    UNINSTALLED = "uninstalled"
-    SUPERSEDED = "superseded"
-    FAILED = "failed"
-    UNINSTALLING = "uninstalling"
-    PENDING_INSTALL = "pending-install"
-    PENDING_UPGRADE = "pending-upgrade"
-    PENDING_ROLLBACK = "pending-rollback"
 
 
 class ReleaseStatus(StrEnum):

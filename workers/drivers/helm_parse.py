@@ -11,8 +11,8 @@ from typing import Any
 
 import yaml
 
+from cluster_vocabulary.helm import HelmStatus
 from workers.drivers import errors
-from workers.drivers.helm_status import HelmStatus
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cluster_vocabulary.helm import HelmStatus
 from workers.drivers import errors
 from workers.drivers.helm_parse import ReleaseStatus, parse_time
-from workers.drivers.helm_status import HelmStatus
 
 __all__ = ["HELM_OWNER_SELECTOR", "StoredRelease", "decode_release_secret", "latest_releases"]
 

@@ -4,22 +4,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType
+
 __all__ = ["ConditionStatus", "EventType", "NamespacePhase", "RouteConditionType"]
 
 
-class ConditionStatus(StrEnum):
-    """``metav1.ConditionStatus``."""
-
-    TRUE = "True"
-    FALSE = "False"
-    UNKNOWN = "Unknown"
-
-
-class EventType(StrEnum):
-    """``core/v1`` Event ``type``."""
-
-    NORMAL = "Normal"
-    WARNING = "Warning"
 
 
 class NamespacePhase(StrEnum):

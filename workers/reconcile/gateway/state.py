@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from workers.drivers.helm_status import HelmStatus
+from cluster_vocabulary.helm import HelmStatus
 
 __all__ = ["Observed", "State", "determine_state"]
 

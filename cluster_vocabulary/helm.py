@@ -1,4 +1,4 @@
-"""The statuses Helm gives a release revision (Helm's ``release.Status``; no Django)."""
+"""The statuses Helm gives a release revision (Helm's ``release.Status``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """One reconcile pass: observe, choose an action, run it, repeat; never the same action twice.
 
 No Django here: the pass reads a ``GatewayRequest``, talks to the cluster through ``PassIo``, and
-returns a ``PassResult`` that the caller saves once.
+returns an ``Outcome`` that the caller saves once.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from controlplane.image_policy import images_from_values
 from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
-from workers.reconcile.gateway import actions
+from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
 from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.drift import Drift, drift_message, find_drift
 from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
@@ -24,20 +24,20 @@ from workers.reconcile.gateway.pod_problems import pod_problems
 from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.gateway.state import Observed, State, determine_state
+from workers.reconcile.outcome import Outcome
 
 __all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise", "unreachable"]
 
 log = logging.getLogger(__name__)
 
-Action = Callable[[GatewayRequest, PassIo, GatewayView | None, PassResult], None]
+Action = Callable[[GatewayRequest, PassIo, GatewayView | None, Outcome], None]
 ACTIONS: dict[State, tuple[Step, Action]] = {
-    State.ABSENT: (Step.INSTALL, actions.install),
-    State.FAILED: (Step.UPGRADE, actions.upgrade),
-    State.OUT_OF_SYNC: (Step.UPGRADE, actions.upgrade),
-    State.DRIFTED: (Step.UPGRADE, actions.upgrade),
-    State.LOCKED: (Step.UNLOCK, actions.unlock),
+    State.ABSENT: (Step.INSTALL, install.run),
+    State.FAILED: (Step.UPGRADE, upgrade.run),
+    State.OUT_OF_SYNC: (Step.UPGRADE, upgrade.run),
+    State.DRIFTED: (Step.UPGRADE, upgrade.run),
+    State.LOCKED: (Step.UNLOCK, unlock.run),
 }
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
@@ -49,10 +49,10 @@ APIS_SERVED = (
 )
 
 
-def settled(request: GatewayRequest) -> PassResult | None:
+def settled(request: GatewayRequest) -> Outcome | None:
     """The outcome of a pass that needs nothing from the cluster (suspended, invalid, chart unavailable, or out of
     retries)."""
-    result = PassResult()
+    result = Outcome()
     if request.suspended:
         result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED,
                          "Reconciliation is suspended")
@@ -79,7 +79,7 @@ def settled(request: GatewayRequest) -> PassResult | None:
     return None
 
 
-def _chart_unavailable(request: GatewayRequest, result: PassResult) -> PassResult:
+def _chart_unavailable(request: GatewayRequest, result: Outcome) -> Outcome:
     """The release's chart cannot be pulled: stall without a helm call or a counted failure, keep the phase, and
     come back when the worker pulls it again (not Invalid: a registry outage passes)."""
     message = request.chart_unavailable or ""
@@ -93,8 +93,8 @@ def _chart_unavailable(request: GatewayRequest, result: PassResult) -> PassResul
     return result
 
 
-def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
-    result = PassResult()
+def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
+    result = Outcome()
     if request.deleting:
         return _delete(request, io, result)
     early = settled(request)
@@ -140,13 +140,13 @@ def _with_pod_problems(request: GatewayRequest, io: PassIo, message: str) -> str
     return "; ".join([message, *problems])
 
 
-def unreachable(request: GatewayRequest, message: str, result: PassResult | None = None) -> PassResult:
+def unreachable(request: GatewayRequest, message: str, result: Outcome | None = None) -> Outcome:
     """The cluster does not answer: say so, keep the phase, count no failure, and wait for it to come back.
 
     ``cluster_outage`` asks the caller to open the cluster's circuit breaker; the probe closes it and
     resumes every gateway there. Deletion waits as well: an unreachable cluster is never "absent".
     """
-    result = result or PassResult()
+    result = result or Outcome()
     result.condition(ConditionType.CLUSTER_REACHABLE, ConditionStatus.FALSE, Reason.UNREACHABLE, message)
     result.cluster_outage = message
     result.requeue_after = None
@@ -166,7 +166,7 @@ def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | No
     )
 
 
-def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, result: PassResult) -> None:
+def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, result: Outcome) -> None:
     """Drifted: True naming what differs (an event when newly found), False when clean; nothing when not compared."""
     if drifts is None:
         if request.drift_reported is not None:
@@ -222,13 +222,13 @@ def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem
 def summarise(
     request: GatewayRequest,
     view: GatewayView,
-    result: PassResult | None = None,
+    result: Outcome | None = None,
     backend_tls_problem: str | None = None,
-) -> PassResult:
+) -> Outcome:
     """The status of a deployed, current release: Running once healthy, else Provisioning or Degraded.
 
     ``backend_tls_problem`` is why the pass could not set up TLS from the route's proxy to the pod."""
-    result = result or PassResult()
+    result = result or Outcome()
     assert view.release is not None
     release = view.release.status
     result.release = release
@@ -269,15 +269,15 @@ def summarise(
     return result
 
 
-def fail(request: GatewayRequest, action: str, message: str, result: PassResult | None = None) -> PassResult:
+def fail(request: GatewayRequest, action: str, message: str, result: Outcome | None = None) -> Outcome:
     """Record a failed attempt: count it, back off, and stall after the last allowed one."""
-    result = result or PassResult()
+    result = result or Outcome()
     if request.deleting:
         return _delete_failed(request, result, message)
     policy = request.timing.retry
     failures = request.failure_count + 1
     reason = f"{action}Failed"
-    result.failure_count = failures
+    result.failure_count, result.failed = failures, True
     result.event(reason, message, warning=True)
     if action in (Step.INSTALL, Step.UPGRADE):
         result.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
@@ -301,11 +301,11 @@ def fail(request: GatewayRequest, action: str, message: str, result: PassResult 
     return result
 
 
-def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResult:
+def _delete(request: GatewayRequest, io: PassIo, result: Outcome) -> Outcome:
     """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed."""
     result.phase = Phase.DELETING
     try:
-        actions.uninstall(request, io, None, result)
+        uninstall.run(request, io, None, result)
         if io.kube.namespace_exists(request.namespace):
             remove_backend_tls(request, io)
             remove_prerequisites(request, io)
@@ -323,13 +323,13 @@ def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResu
     return result
 
 
-def _delete_failed(request: GatewayRequest, result: PassResult, message: str) -> PassResult:
+def _delete_failed(request: GatewayRequest, result: Outcome, message: str) -> Outcome:
     """Deletion never gives up: it stays Deleting and retries with backoff until the cluster answers."""
     failures = request.failure_count + 1
     delay = request.timing.retry.delay(failures)
     result.phase = Phase.DELETING
     result.failure_count, result.next_attempt_at = failures, request.now + delay
-    result.requeue_after = delay.total_seconds()
+    result.requeue_after, result.failed = delay.total_seconds(), True
     result.event(Reason.DELETE_FAILED, message, warning=True)
     result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_FAILED,
                      f"Retrying in {int(delay.total_seconds())}s: {message}")

@@ -1,4 +1,4 @@
-"""Save one pass's result: only what changed, only while the pass's lease holds, only for the spec it saw."""
+"""Save one pass's outcome: only what changed, only while the pass's lease holds, only for the spec it saw."""
 
 from __future__ import annotations
 
@@ -6,28 +6,20 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from controlplane.conditions import set_condition
 from gateways.models import Gateway, GatewayEvent
+from gateways.states import ConditionType
 from workers.reconcile.fence import locked_row
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.result import PassResult
+from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
 
 __all__ = ["changed_fields", "publish"]
 
 
-def _status_fields(gateway: Gateway, request: GatewayRequest, result: PassResult, now: datetime) -> dict[str, Any]:
-    conditions = gateway.conditions
-    for change in result.conditions:
-        conditions = set_condition(
-            conditions, type_=change.type, status=change.status, reason=change.reason,
-            message=change.message[:1024], generation=request.generation, now=now,
-        )
+def _status_fields(gateway: Gateway, request: GatewayRequest, result: Outcome, now: datetime) -> dict[str, Any]:
+    changes = list(result.conditions)
     if request.image_policy is not None and not request.deleting:
-        status, reason, message = request.image_policy
-        conditions = set_condition(
-            conditions, type_="ImagePolicy", status=status, reason=reason, message=message[:1024],
-            generation=request.generation, now=now,
-        )
+        changes.append(ConditionChange(ConditionType.IMAGE_POLICY, *request.image_policy))
+    conditions = apply_conditions(gateway.conditions, changes, generation=request.generation, now=now)
     fields: dict[str, Any] = {"conditions": conditions}
     if result.phase:
         fields["phase"] = result.phase
@@ -56,13 +48,13 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, result: PassResult
     return fields
 
 
-def changed_fields(gateway: Gateway, request: GatewayRequest, result: PassResult, now: datetime) -> dict[str, Any]:
+def changed_fields(gateway: Gateway, request: GatewayRequest, result: Outcome, now: datetime) -> dict[str, Any]:
     """The status fields ``result`` would change on ``gateway``; empty when the row already says it all."""
     fields = _status_fields(gateway, request, result, now)
     return {name: value for name, value in fields.items() if getattr(gateway, name) != value}
 
 
-def publish(request: GatewayRequest, result: PassResult, now: datetime, *, lease_token: str | None) -> bool:
+def publish(request: GatewayRequest, result: Outcome, now: datetime, *, lease_token: str | None) -> bool:
     """Write ``result``; return False when it was not applied: stale, or fenced out.
 
     With ``lease_token`` the pass must still hold that lease. Without one (the fleet resync) no pass

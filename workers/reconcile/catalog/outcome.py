@@ -153,7 +153,7 @@ def failed(
         "failure_count": request.failure_count + 1, "next_attempt_at": retry_at,
         "blocked_digest": (digest or "") if failure.blocks_digest else "",
     }
-    events = []
+    events: list[EventNote] = []
     if _progress_changed(request, _applied(request, conditions, now)):
         events.append(EventNote.warning(progressing[1], failure.message))
     return Outcome(

@@ -107,13 +107,13 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, now, release)
         if report.outage is not None:
-            result: Outcome | None = unreachable(request, report.outage)
+            outcome: Outcome | None = unreachable(request, report.outage)
         else:
-            result = None if deleting or gateway.pass_requested else _judge(request, snapshot, chart)
-        if result is None:
+            outcome = None if deleting or gateway.pass_requested else _judge(request, snapshot, chart)
+        if outcome is None:
             enqueue(str(gateway.pk))
             report.passes += 1
-        elif changed_fields(gateway, request, result, now) and publish(request, result, now, lease_token=None):
+        elif changed_fields(gateway, request, outcome, now) and publish(request, outcome, now, lease_token=None):
             report.written += 1
     log.info("resync of cluster %s: %d gateways, %d written, %d passes%s", cluster.name, report.gateways,
              report.written, report.passes, f", outage: {report.outage}" if report.outage else "")

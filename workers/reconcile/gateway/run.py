@@ -75,18 +75,17 @@ def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
             return PassOutcome.SKIPPED, (gateway.next_attempt_at - now).total_seconds()
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, now, release)
-        result = _reconcile(gateway, request, chart)
-        if result.cluster_outage is not None:
-            breaker.open_circuit(gateway.cluster, result.cluster_outage)
-        log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, result.phase, result.requeue_after)
-        applied = publish(request, result, timezone.now(), lease_token=lease.token)
+        outcome = _reconcile(gateway, request, chart)
+        if outcome.cluster_outage is not None:
+            breaker.open_circuit(gateway.cluster, outcome.cluster_outage)
+        log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, outcome.phase, outcome.requeue_after)
+        applied = publish(request, outcome, timezone.now(), lease_token=lease.token)
         again = Gateway.objects.filter(pk=gateway_id, pass_requested=True).update(pass_requested=False)
-    result.superseded = not applied
     ended = pass_outcome(
-        saved=applied, failed=result.failed, requeue_after=result.requeue_after,
-        unreachable=result.cluster_outage is not None,
+        saved=applied, failed=outcome.failed, requeue_after=outcome.requeue_after,
+        unreachable=outcome.cluster_outage is not None,
     )
-    return ended, STALE_REQUEUE_SECONDS if again or not applied else result.requeue_after
+    return ended, STALE_REQUEUE_SECONDS if again or not applied else outcome.requeue_after
 
 
 def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> Outcome:

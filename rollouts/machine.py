@@ -81,7 +81,11 @@ class Transition:
 @dataclass
 class Decision:
     """What to apply: target transitions (``upgrading`` means: set the target release; ``rolled_back``: set the
-    previous one back), the rollout's new fields, a condition, and events (reason, message, warning, wave)."""
+    previous one back), the rollout's new fields, a condition, and events (reason, message, warning, wave).
+
+    This is the machine's plan, not a pass's result: the controller (``workers.reconcile.rollout``) applies it and
+    reports the pass as the ``Outcome`` every reconciler returns, which ``rollouts`` may not import (the layers put
+    ``workers`` above ``rollouts``)."""
 
     transitions: list[Transition] = field(default_factory=list)
     phase: str | None = None

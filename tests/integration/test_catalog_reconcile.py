@@ -26,11 +26,12 @@ from tests.fixtures.registry import (
     tar_bytes,
 )
 from workers.reconcile.catalog import loop, persist
+from workers.reconcile.outcome import Outcome
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
 
-def reconcile(catalog: Catalog) -> loop.PassResult:
+def reconcile(catalog: Catalog) -> Outcome:
     return loop.reconcile(str(catalog.pk), now=timezone.now())
 
 
@@ -58,7 +59,7 @@ def test_tag_is_resolved_pulled_and_served(registry: Registry, repository: str, 
     digest = registry.push_image(repository, "v1", [fbc_layer("v1")])
     catalog = Catalog.objects.create(name="operators", image_ref=f"{registry.host}/{repository}:v1")
 
-    assert reconcile(catalog) == loop.PassResult()
+    assert reconcile(catalog) == Outcome()
 
     assert conditions(catalog) == {"Progressing": ("True", "Succeeded"), "Serving": ("True", "Available")}
     assert catalog.resolved_ref == f"{registry.host}/{repository}@{digest}"
@@ -264,10 +265,10 @@ def test_save_is_conditional_on_generation(registry: Registry, repository: str, 
     from workers.reconcile.catalog.store_io import StoreIo
 
     step = unpack.run(request, StoreIo(), registry.push_image(repository, "v1", [fbc_layer("v1")]), timezone.now())
-    assert persist.save(request, step) is False
+    assert persist.save(request, step, timezone.now()) is False
     catalog.refresh_from_db()
     assert catalog.content_digest == "" and catalog.conditions == []
-    assert reconcile(catalog) == loop.PassResult()
+    assert reconcile(catalog) == Outcome()
     assert conditions(catalog)["Serving"] == ("True", "Available")
 
 

@@ -83,7 +83,7 @@ def fleet(alice, cluster) -> list[Gateway]:
 def test_a_rollout_to_an_invalid_release_halts_before_touching_a_gateway(fleet) -> None:
     bad = release("bad", values={"nope": 1})
     rollout = create_rollout(Rollout(name="r", target_release=bad, wave_percentages=[100]))
-    assert advance(str(rollout.pk)) == "Halted"
+    assert advance(str(rollout.pk)).phase == "Halted"
     rollout.refresh_from_db()
     assert rollout.conditions[0]["reason"] == "ReleaseInvalid" and "nope" in rollout.conditions[0]["message"]
     assert set(Gateway.objects.values_list("release__name", "generation")) == {("v1", 1)}
@@ -92,7 +92,7 @@ def test_a_rollout_to_an_invalid_release_halts_before_touching_a_gateway(fleet) 
 def test_controller_steps_start_at_most_max_parallel_once_and_keep_spec_changes(fleet) -> None:
     v2 = release("v2")
     rollout = create_rollout(Rollout(name="r", target_release=v2, wave_percentages=[100], max_parallel=2))
-    assert advance(str(rollout.pk)) == "Progressing"  # validated the release; nothing started yet
+    assert advance(str(rollout.pk)).phase == "Progressing"  # validated the release; nothing started yet
     assert not Gateway.objects.filter(release=v2).exists()
     fleet[0].image = "r.test/gw:2"  # a user's change, saved while the rollout runs
     fleet[0].save()

@@ -19,14 +19,14 @@ def test_unpack_switches_to_the_new_content_and_says_what_changed() -> None:
     assert step.require_content == CONTENT and step.switch is not None
     assert step.switch.summary == f"sha256:prev -> {CONTENT}"
     assert (step.fields["resolved_ref"], step.fields["base_url"]) == (REF, "http://cp/catalogs/ops")
-    assert step.event is not None and step.event.reason == "Unpacked"
+    assert [e.reason for e in step.events] == ["Unpacked"]
 
 
 def test_unpack_restores_lost_content_without_a_switch() -> None:
     request = catalog(resolved_ref=REF, content_digest=CONTENT, content_present=False)
     step = unpack.run(request, FakeIo(request), DIGEST, NOW)
     assert step.switch is None and step.require_content == CONTENT
-    assert step.event is not None and step.event.reason == "ContentRestored"
+    assert [e.reason for e in step.events] == ["ContentRestored"]
 
 
 def test_verify_records_the_keys_without_pulling() -> None:
@@ -35,7 +35,7 @@ def test_verify_records_the_keys_without_pulling() -> None:
     step = verify.run(request, io, DIGEST, NOW)
     assert io.calls == [f"verify {DIGEST}"]
     assert step.fields["verified_keys"] == request.keys_fingerprint and not step.require_content
-    assert step.event is not None and step.event.reason == "Verified"
+    assert [e.reason for e in step.events] == ["Verified"]
 
 
 def test_verify_raises_when_no_signature_verifies() -> None:
@@ -49,4 +49,4 @@ def test_drop_serves_nothing_and_releases_the_content() -> None:
     io = FakeIo(request)
     step = drop.run(request, io, "", NOW)
     assert io.calls == [] and not step.content_present and step.release_content == CONTENT
-    assert step.fields["content_digest"] == "" and step.event is not None and step.event.reason == "Dropped"
+    assert step.fields["content_digest"] == "" and [e.reason for e in step.events] == ["Dropped"]

@@ -67,16 +67,16 @@ def test_restores_only_the_same_digest_lost(digest: str, present: bool, written:
 def test_restored_serves_again_with_its_event_and_no_switch() -> None:
     lost = request(serving("False", "ContentLost"))
     step = outcome.restored(lost, lost.resolved_ref, lost.base_url, NOW)
-    serving_after = next(c for c in step.conditions if c["type"] == "Serving")
-    assert (serving_after["status"], serving_after["reason"]) == ("True", "Available")
-    assert step.event is not None and (step.event.type, step.event.reason) == ("Normal", "ContentRestored")
+    serving_after = next(c for c in step.conditions if c.type == "Serving")
+    assert (serving_after.status, serving_after.reason) == ("True", "Available")
+    assert [(e.type, e.reason) for e in step.events] == [("Normal", "ContentRestored")]
     assert step.switch is None and step.require_content == DIGEST and step.fields["content_digest"] == DIGEST
 
 
 @pytest.mark.parametrize(("reason", "event"), [("ContentLost", "ContentRestored"), ("Available", None)])
 def test_in_sync_after_a_loss_notes_the_restore(reason: str, event: str | None) -> None:
     step = outcome.in_sync(request(serving("False" if event else "True", reason), present=True), NOW)
-    assert (step.event.reason if step.event else None) == event
+    assert [e.reason for e in step.events] == ([event] if event else [])
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ import pytest
 from workers.drivers.cosign import SignatureInvalid
 from workers.drivers.oci_errors import RegistryUnreachable
 from workers.reconcile.catalog import loop, unpack
-from workers.reconcile.catalog.loop import PassResult
 from workers.reconcile.catalog.outcome import Outcome, Switch
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State
@@ -68,21 +67,21 @@ class FakeIo:
     def base_url(self, request: CatalogRequest) -> str:
         return f"http://cp/catalogs/{request.name}"
 
-    def save(self, request: CatalogRequest, outcome: Outcome) -> bool:
+    def save(self, request: CatalogRequest, outcome: Outcome, now: datetime) -> bool:
         if self.fenced or self.row is None or self.row.generation != request.generation:
             return False
         self.saved.append(outcome)
-        self.row = self.row.after(outcome.conditions, outcome.fields, outcome.content_present)
+        self.row = self.row.after(outcome, now)
         return True
 
 
 def reasons(io: FakeIo) -> list[str]:
-    return [o.event.reason for o in io.saved if o.event]
+    return [e.reason for o in io.saved for e in o.events]
 
 
 def test_a_new_catalog_is_unpacked_then_in_sync() -> None:
     io = FakeIo(catalog())
-    assert loop.run("1", io, now=NOW) == PassResult()
+    assert loop.run("1", io, now=NOW) == Outcome()
     assert io.calls == ["resolve", f"unpack {DIGEST}"]
     assert reasons(io) == ["Unpacked"]
     assert io.row is not None and io.row.content_digest == CONTENT and io.row.content_present
@@ -92,16 +91,16 @@ def test_a_new_catalog_is_unpacked_then_in_sync() -> None:
 def test_in_sync_writes_nothing_new() -> None:
     served = catalog(resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}", content_digest=CONTENT, content_present=True)
     io = FakeIo(served)
-    assert loop.run("1", io, now=NOW) == PassResult()
+    assert loop.run("1", io, now=NOW) == Outcome()
     assert io.calls == ["resolve"]
     assert [o.changes for o in io.saved] == [True]  # observes the generation once
     io.saved.clear()
-    assert loop.run("1", io, now=NOW) == PassResult() and io.saved == []
+    assert loop.run("1", io, now=NOW) == Outcome() and io.saved == []
 
 
 def test_unavailable_drops_without_asking_the_registry() -> None:
     io = FakeIo(catalog(available=False, content_digest=CONTENT, content_present=True))
-    assert loop.run("1", io, now=NOW) == PassResult()
+    assert loop.run("1", io, now=NOW) == Outcome()
     assert io.calls == []
     assert reasons(io) == ["Dropped"] and io.saved[0].release_content == CONTENT
 
@@ -111,7 +110,7 @@ def test_served_content_unverified_by_new_keys_is_verified_not_pulled() -> None:
         resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}", content_digest=CONTENT, content_present=True, signature_keys=KEYS,
     )
     io = FakeIo(served)
-    assert loop.run("1", io, now=NOW) == PassResult()
+    assert loop.run("1", io, now=NOW) == Outcome()
     assert io.calls == ["resolve", f"verify {DIGEST}"]
     assert reasons(io) == ["Verified"]
     assert io.row is not None and not io.row.needs_verification
@@ -129,25 +128,25 @@ def test_a_terminal_failure_is_not_requeued() -> None:
         resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}", content_digest=CONTENT, content_present=True, signature_keys=KEYS,
     )
     io = FakeIo(served, verify_error=SignatureInvalid("no signature verifies"))
-    assert loop.run("1", io, now=NOW) == PassResult(failed=True)
+    assert loop.run("1", io, now=NOW) == Outcome(failed=True)
     assert reasons(io) == ["SignatureInvalid"]
 
 
 def test_a_blocked_digest_is_not_pulled_again() -> None:
     io = FakeIo(catalog(blocked_digest=DIGEST, observed_generation=1))
-    assert loop.run("1", io, now=NOW) == PassResult()
+    assert loop.run("1", io, now=NOW) == Outcome()
     assert io.calls == ["resolve"] and io.saved == []
 
 
 def test_a_fenced_out_pass_writes_nothing_and_is_superseded() -> None:
     io = FakeIo(catalog(), fenced=True)
-    assert loop.run("1", io, now=NOW) == PassResult(superseded=True)
+    assert loop.run("1", io, now=NOW) == Outcome(superseded=True)
     assert io.calls == ["resolve", f"unpack {DIGEST}"] and io.saved == []
 
 
 def test_a_gone_catalog_ends_the_pass() -> None:
     io = FakeIo(None)
-    assert loop.run("1", io, now=NOW) == PassResult() and io.calls == []
+    assert loop.run("1", io, now=NOW) == Outcome() and io.calls == []
 
 
 def test_an_action_that_does_not_converge_runs_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,5 +156,5 @@ def test_an_action_that_does_not_converge_runs_once(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setitem(loop.ACTIONS, State.OUT_OF_SYNC, unpack_without_serving)
     io = FakeIo(catalog())
-    assert loop.run("1", io, now=NOW) == PassResult()
+    assert loop.run("1", io, now=NOW) == Outcome()
     assert io.calls == ["resolve", f"unpack {DIGEST}"] and len(io.saved) == 1

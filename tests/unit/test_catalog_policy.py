@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from catalogs.content.negotiation import accepts_gzip, etag_for, if_range_allows, parse_range
+from controlplane.conditions import Condition
 from workers.drivers.cosign import SignatureInvalid
 from workers.drivers.oci_errors import (
     DigestMismatch,
@@ -22,6 +23,7 @@ from workers.reconcile.catalog.policy import MAX_RETRY_AFTER, RETRY, Failure, cl
 from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, is_settled, recheck_seconds
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
+from workers.reconcile.outcome import apply_conditions
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 DIGEST = "sha256:" + "d" * 64
@@ -58,7 +60,12 @@ def test_determine_state(overrides: dict, resolved: str | None, state: State) ->
 
 
 def conditions_of(result: outcome.Outcome) -> dict[str, tuple[str, str]]:
-    return {c["type"]: (c["status"], c["reason"]) for c in result.conditions}
+    return {c.type: (c.status, c.reason) for c in result.conditions}
+
+
+def saved_conditions(result: outcome.Outcome) -> tuple[Condition, ...]:
+    """The conditions of a catalog of ``request()``'s generation, with none before, once ``result`` is saved."""
+    return tuple(apply_conditions((), result.conditions, generation=request().generation, now=NOW))
 
 
 def test_failure_with_content_keeps_serving() -> None:
@@ -67,7 +74,7 @@ def test_failure_with_content_keeps_serving() -> None:
     assert conditions_of(result) == {"Progressing": ("True", "Retrying"), "Serving": ("True", "Available")}
     assert result.fields["content_digest"] == CONTENT and result.content_present
     assert (result.fields["failure_count"], result.fields["next_attempt_at"]) == (3, retry_at)
-    assert result.event and result.event.type == "Warning" and not result.release_content
+    assert [e.type for e in result.events] == ["Warning"] and not result.release_content
 
 
 def test_terminal_failure_without_content_is_not_serving_and_blocks_on_the_digest() -> None:
@@ -89,9 +96,9 @@ def test_retryable_failure_and_recovery_clear_the_blocked_digest() -> None:
 def test_repeated_failure_records_no_second_event() -> None:
     first = outcome.failed(request(), Failure(terminal=False, message="down"), NOW, NOW)
     again = outcome.failed(
-        request(conditions=tuple(first.conditions)), Failure(terminal=False, message="down"), NOW, NOW
+        request(conditions=saved_conditions(first)), Failure(terminal=False, message="down"), NOW, NOW
     )
-    assert again.event is None
+    assert again.events == []
 
 
 def test_dropped_and_unpacked_and_in_sync() -> None:
@@ -104,8 +111,8 @@ def test_dropped_and_unpacked_and_in_sync() -> None:
     )
     assert conditions_of(done) == {"Progressing": ("True", "Succeeded"), "Serving": ("True", "Available")}
     assert done.require_content == CONTENT and done.fields["last_unpacked"] == NOW and done.switch == switch
-    assert done.event is not None and done.event.message.startswith("+1 bundle; serving " + CONTENT)
-    settled = request(conditions=tuple(done.conditions), observed_generation=2, resolved_ref="r@" + DIGEST)
+    assert len(done.events) == 1 and done.events[0].message.startswith("+1 bundle; serving " + CONTENT)
+    settled = request(conditions=saved_conditions(done), observed_generation=2, resolved_ref="r@" + DIGEST)
     assert not outcome.in_sync(settled, NOW).changes
 
 
@@ -126,7 +133,7 @@ def test_signature_failures_block_with_their_own_reason() -> None:
     assert (failure.terminal, failure.reason) == (True, "SignatureInvalid")
     result = outcome.failed(request(), failure, NOW, None)
     assert conditions_of(result) == {"Progressing": ("False", "SignatureInvalid"), "Serving": ("True", "Available")}
-    assert result.event and result.event.reason == "SignatureInvalid"
+    assert [e.reason for e in result.events] == ["SignatureInvalid"]
     assert classify(FBCError("no label"), ()).reason == ""
 
 
@@ -140,7 +147,7 @@ def test_content_unverified_by_the_current_keys_is_unverified() -> None:
     assert determine_state(request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys),
                            DIGEST) is State.UNVERIFIED
     done = outcome.verified(unverified, NOW)
-    assert done.fields["verified_keys"] == unverified.keys_fingerprint and done.event
+    assert done.fields["verified_keys"] == unverified.keys_fingerprint and done.events
     assert not done.release_content and not done.require_content and done.content_present
 
 

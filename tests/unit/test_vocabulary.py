@@ -31,12 +31,6 @@ ENUM_MODULES = {
     "catalogs/states.py", "controlplane/conditions.py", "controlplane/events.py", "controlplane/flavours.py",
     "controlplane/tasks.py", "gateways/states.py", "rollouts/states.py", "workers/drivers/kube_vocabulary.py",
 }
-# Being rewritten on other branches at the same time as this test was written (issue 20: the reconciler core,
-# and the split of the admin); remove each line once the rewrite has landed and speaks the enums.
-NOT_YET = {
-    "workers/reconcile/gateway/publish.py", "workers/reconcile/gateway/result.py", "workers/reconcile/gateway/run.py",
-}
-NOT_YET_UNDER = ("workers/reconcile/catalog/", "workers/reconcile/rollout/")
 
 VOCABULARY: tuple[type[StrEnum], ...] = (
     gateway_states.Phase, gateway_states.ConditionType, gateway_states.Reason, gateway_states.Step,
@@ -54,9 +48,7 @@ def _scanned_files() -> list[Path]:
     for top in SCANNED:
         for path in sorted((PROJECT_ROOT / top).rglob("*.py")):
             relative = path.relative_to(PROJECT_ROOT).as_posix()
-            if "/migrations/" in relative or relative in ENUM_MODULES or relative in NOT_YET:
-                continue
-            if relative.startswith(NOT_YET_UNDER):
+            if "/migrations/" in relative or relative in ENUM_MODULES:
                 continue
             files.append(path)
     return files
@@ -109,9 +101,9 @@ def test_the_vocabulary_is_spoken_through_its_enums() -> None:
     assert not found, "String literals where an enum member belongs:\n" + "\n".join(found)
 
 
-def test_the_allowlisted_paths_exist() -> None:
-    """An allowlist entry whose file moved would hide nothing and mean nothing: drop it."""
-    for relative in (*ENUM_MODULES, *NOT_YET, *NOT_YET_UNDER):
+def test_the_enum_modules_exist() -> None:
+    """An entry whose file moved would exempt nothing and mean nothing: drop it."""
+    for relative in ENUM_MODULES:
         assert (PROJECT_ROOT / relative).exists(), relative
 
 

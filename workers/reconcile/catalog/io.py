@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Protocol
 
-from workers.reconcile.catalog.outcome import Outcome, Switch
 from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.outcome import Outcome, Switch
 
 __all__ = ["CatalogIo", "ContentVanished"]
 
@@ -33,5 +34,6 @@ class CatalogIo(Protocol):
     def base_url(self, request: CatalogRequest) -> str:
         """Where the catalog's content is served."""
 
-    def save(self, request: CatalogRequest, outcome: Outcome) -> bool:
-        """Write ``outcome`` through the fenced write; False when the pass was fenced out or the spec moved on."""
+    def save(self, request: CatalogRequest, outcome: Outcome, now: datetime) -> bool:
+        """Write ``outcome`` through the fenced write, its conditions set at ``now`` (the pass's clock); False when
+        the pass was fenced out or the spec moved on."""

@@ -7,19 +7,18 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 
 from workers.drivers.errors import DriverError
 from workers.reconcile.catalog import drop, outcome, unpack, verify
 from workers.reconcile.catalog.io import CatalogIo, ContentVanished
-from workers.reconcile.catalog.outcome import Outcome
 from workers.reconcile.catalog.policy import TERMINAL, classify, retry_delay
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
 from workers.reconcile.catalog.store_io import StoreIo
+from workers.reconcile.outcome import Outcome
 
-__all__ = ["PassResult", "reconcile", "run"]
+__all__ = ["reconcile", "run"]
 
 log = logging.getLogger(__name__)
 
@@ -31,24 +30,17 @@ ACTIONS: dict[State, Action] = {
 }
 
 
-@dataclass(frozen=True)
-class PassResult:
-    """``requeue_after`` (seconds) asks for a retry; ``superseded`` means the spec changed mid-pass (or the lease was
-    taken over); ``failed`` means the pass counted a failure (retried, or blocked when terminal)."""
-
-    requeue_after: float | None = None
-    superseded: bool = False
-    failed: bool = False
-
-
-def reconcile(pk: str, *, now: datetime, lease_token: str | None = None) -> PassResult:
+def reconcile(pk: str, *, now: datetime, lease_token: str | None = None) -> Outcome:
     """Run one pass for catalog ``pk`` against the database, the registry and the store, its saves fenced by
     ``lease_token`` (None: no pass may hold the catalog)."""
     return run(pk, StoreIo(lease_token), now=now)
 
 
-def run(pk: str, io: CatalogIo, *, now: datetime) -> PassResult:
-    """Run one pass for catalog ``pk``; the consecutive failures so far are on the row."""
+def run(pk: str, io: CatalogIo, *, now: datetime) -> Outcome:
+    """Run one pass for catalog ``pk``; the consecutive failures so far are on the row. The pass reports how it
+    ended: ``requeue_after`` (seconds) asks for a retry; ``superseded``: the spec changed mid-pass (or the lease was
+    taken over); ``failed``: the pass counted a failure (retried, or blocked when terminal). Each step's own
+    ``Outcome`` is saved as it goes."""
     request = io.load(pk)
     done: set[State] = set()
     resolved: str | None = None
@@ -59,22 +51,22 @@ def run(pk: str, io: CatalogIo, *, now: datetime) -> PassResult:
             state = determine_state(request, resolved)
             if state is State.IN_SYNC:
                 summary = outcome.in_sync(request, now)
-                return PassResult(superseded=summary.changes and not io.save(request, summary))
+                return Outcome(superseded=summary.changes and not io.save(request, summary, now))
             if state is State.BLOCKED or state in done:  # blocked: the status already says why; nothing to write
-                return PassResult()
+                return Outcome()
             done.add(state)
             step = ACTIONS[state](request, io, resolved or "", now)
             if not step.changes:
-                return PassResult()
-            if not io.save(request, step):
-                return PassResult(superseded=True)
-            request = request.after(step.conditions, step.fields, step.content_present)
+                return Outcome()
+            if not io.save(request, step, now):
+                return Outcome(superseded=True)
+            request = request.after(step, now)
         except Exception as exc:
             return _fail(request, io, exc, now, resolved)
-    return PassResult()
+    return Outcome()
 
 
-def _fail(request: CatalogRequest, io: CatalogIo, exc: Exception, now: datetime, digest: str | None) -> PassResult:
+def _fail(request: CatalogRequest, io: CatalogIo, exc: Exception, now: datetime, digest: str | None) -> Outcome:
     """Record the failure (old content keeps being served) and ask for a retry unless it is terminal.
 
     A terminal failure blocks on ``digest`` (the digest the pass was pulling)."""
@@ -83,6 +75,6 @@ def _fail(request: CatalogRequest, io: CatalogIo, exc: Exception, now: datetime,
     log.warning("catalog %s: %s", request.name, failure.message, exc_info=not expected)
     delay = retry_delay(failure, request.failure_count + 1, random.random())
     step = outcome.failed(request, failure, now, now + delay if delay is not None else None, digest)
-    saved = io.save(request, step)
+    saved = io.save(request, step, now)
     requeue_after = delay.total_seconds() if delay is not None else None
-    return PassResult(requeue_after=requeue_after, superseded=not saved, failed=True)
+    return Outcome(requeue_after=requeue_after, superseded=not saved, failed=True)

@@ -1,63 +1,34 @@
-"""What one step decided: the conditions, status fields and event to save at once (pure)."""
+"""The outcomes of the catalog's steps, as the one ``Outcome`` every kind's pass saves: condition changes, status
+fields and the event (pure). Whether a step changes anything is judged on the conditions it would leave."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from catalogs.choices import ConditionType, Reason
-from controlplane.conditions import Condition, find_condition, set_condition
+from catalogs.states import ConditionType, Reason
+from controlplane.conditions import Condition, ConditionStatus, find_condition
 from workers.reconcile.catalog.policy import Failure
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.events import EventNote
+from workers.reconcile.outcome import ConditionChange, Outcome, Switch, apply_conditions
 
 __all__ = ["Outcome", "Switch", "dropped", "failed", "in_sync", "restored", "unpacked", "verified"]
 
-TRUE, FALSE = "True", "False"
+TRUE, FALSE = ConditionStatus.TRUE, ConditionStatus.FALSE
 NO_CONTENT: dict[str, Any] = {
     "resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": "", "verified_keys": "",
 }
 RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None, "blocked_digest": ""}
 
 
-@dataclass(frozen=True)
-class Switch:
-    """A switch to new content, for the history: what changed, in one line and as a bounded diff."""
-
-    summary: str
-    changes: dict[str, Any]
+def _changes(progressing: tuple[str, str, str], serving: tuple[str, str, str]) -> list[ConditionChange]:
+    return [ConditionChange(ConditionType.PROGRESSING, *progressing), ConditionChange(ConditionType.SERVING, *serving)]
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """``require_content`` must be in the store at switch time; ``release_content`` goes after commit.
-
-    ``switch`` is recorded in the catalog's history, with the ``content_digest``, ``resolved_ref`` and
-    ``last_unpacked`` of ``fields``."""
-
-    conditions: list[Condition]
-    fields: dict[str, Any]
-    content_present: bool
-    event: EventNote | None = None
-    require_content: str = ""
-    release_content: str = ""
-    changes: bool = True
-    switch: Switch | None = None
-
-
-def _conditions(
-    request: CatalogRequest, now: datetime, progressing: tuple[str, str, str], serving: tuple[str, str, str]
-) -> list[Condition]:
-    conditions = list(request.conditions)
-    for type_, (status, reason, message) in (
-        (ConditionType.PROGRESSING, progressing), (ConditionType.SERVING, serving)
-    ):
-        conditions = set_condition(
-            conditions, type_=type_, status=status, reason=reason, message=message,
-            generation=request.generation, now=now,
-        )
-    return conditions
+def _applied(request: CatalogRequest, changes: list[ConditionChange], now: datetime) -> list[Condition]:
+    """The catalog's conditions once ``changes`` are saved."""
+    return apply_conditions(request.conditions, changes, generation=request.generation, now=now)
 
 
 def _changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
@@ -90,17 +61,13 @@ def _restored_event(request: CatalogRequest, resolved_ref: str) -> EventNote:
 
 def _stored(
     request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime
-) -> tuple[list[Condition], dict[str, Any]]:
+) -> tuple[list[ConditionChange], dict[str, Any]]:
     fields = {
         "resolved_ref": resolved_ref, "base_url": base_url, "last_unpacked": now, "content_digest": content_digest,
         "verified_keys": request.keys_fingerprint, **RECOVERED,
     }
-    conditions = _conditions(
-        request, now,
-        (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"),
-        _serving_available(resolved_ref),
-    )
-    return conditions, fields
+    progressing = (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}")
+    return _changes(progressing, _serving_available(resolved_ref)), fields
 
 
 def unpacked(
@@ -108,9 +75,10 @@ def unpacked(
 ) -> Outcome:
     conditions, fields = _stored(request, resolved_ref, content_digest, base_url, now)
     verified = ", its signature verified" if request.signature_keys else ""
-    event = EventNote.normal("Unpacked", f"{switch.summary}; serving {content_digest} from {resolved_ref}{verified}")
+    message = f"{switch.summary}; serving {content_digest} from {resolved_ref}{verified}"
     return Outcome(
-        conditions, fields, content_present=True, event=event, require_content=content_digest, switch=switch,
+        conditions=conditions, fields=fields, content_present=True, events=[EventNote.normal(Reason.UNPACKED, message)],
+        require_content=content_digest, switch=switch,
     )
 
 
@@ -118,7 +86,7 @@ def restored(request: CatalogRequest, resolved_ref: str, base_url: str, now: dat
     """The content served, lost from the store, was unpacked again: the same digest, so no switch in the history."""
     conditions, fields = _stored(request, resolved_ref, request.content_digest, base_url, now)
     return Outcome(
-        conditions, fields, content_present=True, event=_restored_event(request, resolved_ref),
+        conditions=conditions, fields=fields, content_present=True, events=[_restored_event(request, resolved_ref)],
         require_content=request.content_digest,
     )
 
@@ -126,34 +94,38 @@ def restored(request: CatalogRequest, resolved_ref: str, base_url: str, now: dat
 def in_sync(request: CatalogRequest, now: datetime) -> Outcome:
     """Serving what the ref names; after a loss (the entry written again meanwhile, e.g. for another catalog
     serving the same digest), the restore gets its event here."""
-    conditions = _conditions(
-        request, now,
+    conditions = _changes(
         (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {request.resolved_ref}"),
         _serving_available(request.resolved_ref),
     )
-    changed = _changed(request, conditions)
-    event = _restored_event(request, request.resolved_ref) if _was_lost(request) else None
-    return Outcome(conditions, request.status_fields() | RECOVERED, content_present=True, event=event, changes=changed)
+    changed = _changed(request, _applied(request, conditions, now))
+    events = [_restored_event(request, request.resolved_ref)] if _was_lost(request) else []
+    return Outcome(
+        conditions=conditions, fields=request.status_fields() | RECOVERED, content_present=True, events=events,
+        changes=changed,
+    )
 
 
 def verified(request: CatalogRequest, now: datetime) -> Outcome:
     """The content served was found signed with the (new) signature keys: nothing else changes."""
     synced = in_sync(request, now)
-    event = EventNote.normal("Verified", f"The signature of {request.resolved_ref} verified with the policy keys")
+    message = f"The signature of {request.resolved_ref} verified with the policy keys"
     fields = synced.fields | {"verified_keys": request.keys_fingerprint}
-    return Outcome(synced.conditions, fields, content_present=True, event=event)
+    return Outcome(
+        conditions=synced.conditions, fields=fields, content_present=True,
+        events=[EventNote.normal(Reason.VERIFIED, message)],
+    )
 
 
 def dropped(request: CatalogRequest, now: datetime) -> Outcome:
-    conditions = _conditions(
-        request, now,
+    conditions = _changes(
         (TRUE, Reason.SUCCEEDED, "Availability mode is Unavailable: nothing is unpacked"),
         (FALSE, Reason.USER_SPECIFIED_UNAVAILABLE, "Availability mode is Unavailable: content was dropped"),
     )
-    changed = _changed(request, conditions)
-    event = EventNote.normal("Dropped", "Content dropped: availability mode is Unavailable") if changed else None
+    changed = _changed(request, _applied(request, conditions, now))
+    events = [EventNote.normal(Reason.DROPPED, "Content dropped: availability mode is Unavailable")] if changed else []
     return Outcome(
-        conditions, NO_CONTENT | RECOVERED, content_present=False, event=event,
+        conditions=conditions, fields=NO_CONTENT | RECOVERED, content_present=False, events=events,
         release_content=request.content_digest, changes=changed or bool(request.content_digest),
     )
 
@@ -176,14 +148,15 @@ def failed(
     else:
         serving, fields = (FALSE, Reason.UNAVAILABLE, "No content has been unpacked"), dict(NO_CONTENT)
         release = request.content_digest
-    conditions = _conditions(request, now, progressing, serving)
+    conditions = _changes(progressing, serving)
     fields = fields | {
         "failure_count": request.failure_count + 1, "next_attempt_at": retry_at,
         "blocked_digest": (digest or "") if failure.blocks_digest else "",
     }
-    event = None
-    if _progress_changed(request, conditions):
-        event = EventNote.warning(progressing[1], failure.message)
+    events: list[EventNote] = []
+    if _progress_changed(request, _applied(request, conditions, now)):
+        events.append(EventNote.warning(progressing[1], failure.message))
     return Outcome(
-        conditions, fields, content_present=request.content_present, event=event, release_content=release,
+        conditions=conditions, fields=fields, content_present=request.content_present, events=events,
+        release_content=release,
     )

@@ -9,6 +9,8 @@ switch is recorded in the catalog's history in the same transaction.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,9 +20,9 @@ from catalogs.cleanup import lock_content, release_after_commit
 from catalogs.integrity import entry_intact
 from catalogs.models import Catalog, CatalogEvent
 from workers.reconcile.catalog.io import ContentVanished
-from workers.reconcile.catalog.outcome import Outcome
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.fence import locked_row
+from workers.reconcile.outcome import Outcome, apply_conditions
 
 __all__ = ["ContentVanished", "load", "save"]
 
@@ -54,9 +56,10 @@ def load(pk: str) -> CatalogRequest | None:
     )
 
 
-def save(request: CatalogRequest, outcome: Outcome, *, lease_token: str | None = None) -> bool:
+def save(request: CatalogRequest, outcome: Outcome, now: datetime, *, lease_token: str | None = None) -> bool:
     """Write the outcome while the pass holds ``lease_token`` (None: while no pass holds the catalog) and the
-    catalog still has the request's generation; False if not."""
+    catalog still has the request's generation; False if not. Its condition changes are set on the conditions the
+    pass read, at ``now`` (the pass's clock)."""
     with transaction.atomic():
         if outcome.require_content:
             lock_content(outcome.require_content)
@@ -68,8 +71,11 @@ def save(request: CatalogRequest, outcome: Outcome, *, lease_token: str | None =
         with fence as locked:
             if locked is None or not locked.writable:
                 return False
+            conditions = apply_conditions(
+                request.conditions, outcome.conditions, generation=request.generation, now=now
+            )
             Catalog.objects.filter(pk=request.pk).update(
-                conditions=outcome.conditions, observed_generation=request.generation, **outcome.fields
+                conditions=conditions, observed_generation=request.generation, **outcome.fields
             )
         if outcome.switch:
             history.record(
@@ -77,10 +83,9 @@ def save(request: CatalogRequest, outcome: Outcome, *, lease_token: str | None =
                 resolved_ref=outcome.fields["resolved_ref"], switched_at=outcome.fields["last_unpacked"],
                 summary=outcome.switch.summary, changes=outcome.switch.changes,
             )
-        if outcome.event:
+        for event in outcome.events:
             CatalogEvent.objects.create(
-                catalog_id=request.pk, type=outcome.event.type, reason=outcome.event.reason,
-                message=outcome.event.message[:2048],
+                catalog_id=request.pk, type=event.type, reason=event.reason, message=event.message[:2048]
             )
         if outcome.release_content and outcome.release_content != outcome.fields.get("content_digest"):
             release_after_commit(outcome.release_content)

@@ -9,6 +9,7 @@ from typing import Any
 
 from catalogs.signing_keys import keys_fingerprint
 from controlplane.conditions import Condition
+from workers.reconcile.outcome import Outcome, apply_conditions
 
 __all__ = ["CatalogRequest"]
 
@@ -66,13 +67,14 @@ class CatalogRequest:
             "verified_keys": self.verified_keys,
         }
 
-    def after(self, conditions: list[Condition], fields: dict[str, Any], content_present: bool) -> CatalogRequest:
-        """The snapshot once a step's outcome has been saved (fields it does not carry are left out)."""
+    def after(self, outcome: Outcome, now: datetime) -> CatalogRequest:
+        """The snapshot once a step's ``outcome`` has been saved at ``now`` (fields it does not carry are left out)."""
         known = {f.name for f in dataclasses.fields(self)}
+        conditions = apply_conditions(self.conditions, outcome.conditions, generation=self.generation, now=now)
         return dataclasses.replace(
             self,
             conditions=tuple(conditions),
             observed_generation=self.generation,
-            content_present=content_present,
-            **{name: value for name, value in fields.items() if name in known},
+            content_present=outcome.content_present,
+            **{name: value for name, value in outcome.fields.items() if name in known},
         )

@@ -7,8 +7,8 @@ from datetime import datetime
 
 from workers.reconcile.catalog import outcome
 from workers.reconcile.catalog.io import CatalogIo
-from workers.reconcile.catalog.outcome import Outcome
 from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.outcome import Outcome
 
 __all__ = ["run"]
 

@@ -30,8 +30,8 @@ from workers.reconcile.gateway.loop import assess, settled, summarise, unreachab
 from workers.reconcile.gateway.observe import BACKEND_TLS_KIND, WORKLOAD_KINDS, ClusterSnapshot, take_snapshot
 from workers.reconcile.gateway.publish import changed_fields, publish
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.gateway.state import State
+from workers.reconcile.outcome import Outcome
 
 __all__ = ["ResyncReport", "resync_cluster", "snapshot_kinds"]
 
@@ -60,7 +60,7 @@ def _held_by_a_pass(gateway: Gateway, now: datetime) -> bool:
     return gateway.lease_expires_at is not None and gateway.lease_expires_at > now
 
 
-def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> PassResult | None:
+def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> Outcome | None:
     """The status of a gateway that needs no pass, or None when it needs one."""
     early = settled(request)
     if early is not None:
@@ -108,13 +108,13 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, now, release)
         if report.outage is not None:
-            result: PassResult | None = unreachable(request, report.outage)
+            outcome: Outcome | None = unreachable(request, report.outage)
         else:
-            result = None if deleting or gateway.pass_requested else _judge(request, snapshot, chart)
-        if result is None:
+            outcome = None if deleting or gateway.pass_requested else _judge(request, snapshot, chart)
+        if outcome is None:
             enqueue(str(gateway.pk))
             report.passes += 1
-        elif changed_fields(gateway, request, result, now) and publish(request, result, now, lease_token=None):
+        elif changed_fields(gateway, request, outcome, now) and publish(request, outcome, now, lease_token=None):
             report.written += 1
     log.info("resync of cluster %s: %d gateways, %d written, %d passes%s", cluster.name, report.gateways,
              report.written, report.passes, f", outage: {report.outage}" if report.outage else "")

@@ -1,7 +1,7 @@
 """One reconcile pass: observe, choose an action, run it, repeat; never the same action twice.
 
 No Django here: the pass reads a ``GatewayRequest``, talks to the cluster through ``PassIo``, and
-returns a ``PassResult`` that the caller saves once.
+returns an ``Outcome`` that the caller saves once.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from controlplane.image_policy import images_from_values
 from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
-from workers.reconcile.gateway import actions
+from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
 from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.drift import Drift, drift_message, find_drift
 from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
@@ -24,20 +24,20 @@ from workers.reconcile.gateway.pod_problems import pod_problems
 from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.gateway.state import Observed, State, determine_state
+from workers.reconcile.outcome import Outcome
 
 __all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise", "unreachable"]
 
 log = logging.getLogger(__name__)
 
-Action = Callable[[GatewayRequest, PassIo, GatewayView | None, PassResult], None]
+Action = Callable[[GatewayRequest, PassIo, GatewayView | None, Outcome], None]
 ACTIONS: dict[State, tuple[Step, Action]] = {
-    State.ABSENT: (Step.INSTALL, actions.install),
-    State.FAILED: (Step.UPGRADE, actions.upgrade),
-    State.OUT_OF_SYNC: (Step.UPGRADE, actions.upgrade),
-    State.DRIFTED: (Step.UPGRADE, actions.upgrade),
-    State.LOCKED: (Step.UNLOCK, actions.unlock),
+    State.ABSENT: (Step.INSTALL, install.run),
+    State.FAILED: (Step.UPGRADE, upgrade.run),
+    State.OUT_OF_SYNC: (Step.UPGRADE, upgrade.run),
+    State.DRIFTED: (Step.UPGRADE, upgrade.run),
+    State.LOCKED: (Step.UNLOCK, unlock.run),
 }
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
@@ -49,62 +49,62 @@ APIS_SERVED = (
 )
 
 
-def settled(request: GatewayRequest) -> PassResult | None:
+def settled(request: GatewayRequest) -> Outcome | None:
     """The outcome of a pass that needs nothing from the cluster (suspended, invalid, chart unavailable, or out of
     retries)."""
-    result = PassResult()
+    outcome = Outcome()
     if request.suspended:
-        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED,
+        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED,
                          "Reconciliation is suspended")
-        return result
+        return outcome
     if request.values_error:
-        result.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.INVALID_VALUES, request.values_error)
-        result.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.INVALID_VALUES, request.values_error)
-        result.phase = Phase.FAILED
-        return result
+        outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.INVALID_VALUES, request.values_error)
+        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.INVALID_VALUES, request.values_error)
+        outcome.phase = Phase.FAILED
+        return outcome
     if request.chart_unavailable:
-        return _chart_unavailable(request, result)
+        return _chart_unavailable(request, outcome)
     if request.timing.retry.exhausted(request.failure_count):
-        result.phase = Phase.FAILED
-        return result
+        outcome.phase = Phase.FAILED
+        return outcome
     if request.missing_apis:
         # Before any helm call: the chart would fail to render, or render objects nobody serves.
         message = f"The cluster does not serve {', '.join(request.missing_apis)}, which the values need"
-        result.condition(ConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, Reason.APIS_NOT_SERVED, message)
-        result.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, message)
-        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING,
+        outcome.condition(ConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, Reason.APIS_NOT_SERVED, message)
+        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, message)
+        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING,
                          "Waiting for the cluster probe to see them")
-        result.phase = Phase.DEGRADED if request.was_running else Phase.PENDING
-        return result
+        outcome.phase = Phase.DEGRADED if request.was_running else Phase.PENDING
+        return outcome
     return None
 
 
-def _chart_unavailable(request: GatewayRequest, result: PassResult) -> PassResult:
+def _chart_unavailable(request: GatewayRequest, outcome: Outcome) -> Outcome:
     """The release's chart cannot be pulled: stall without a helm call or a counted failure, keep the phase, and
     come back when the worker pulls it again (not Invalid: a registry outage passes)."""
     message = request.chart_unavailable or ""
-    result.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.CHART_UNAVAILABLE, message)
+    outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.CHART_UNAVAILABLE, message)
     if not request.was_running:
-        result.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.CHART_UNAVAILABLE, message)
-    result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
+        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.CHART_UNAVAILABLE, message)
+    outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
                      "Waiting to pull the chart again (with backoff)")
     retry_at = request.chart_retry_at or request.now + request.timing.retry.base
-    result.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
-    return result
+    outcome.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
+    return outcome
 
 
-def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
-    result = PassResult()
+def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
+    outcome = Outcome()
     if request.deleting:
-        return _delete(request, io, result)
+        return _delete(request, io, outcome)
     early = settled(request)
     if early is not None:
         return early
     action_name = Step.PREPARE
     try:
         ensure_prerequisites(request, io)
-        result.condition(*REACHABLE)
-        result.condition(*APIS_SERVED)
+        outcome.condition(*REACHABLE)
+        outcome.condition(*APIS_SERVED)
         done: set[Step] = set()
         while True:
             action_name = Step.OBSERVE
@@ -112,22 +112,22 @@ def reconcile(request: GatewayRequest, io: PassIo) -> PassResult:
             state = assess(request, view, io.chart.chart_version)
             if state is State.IN_SYNC:
                 action_name = Step.SECURE_BACKEND
-                return summarise(request, view, result, ensure_backend_tls(request, io, view))
+                return summarise(request, view, outcome, ensure_backend_tls(request, io, view))
             if state is State.BUSY:
-                result.requeue_after = BUSY_REQUEUE_SECONDS
-                result.phase = Phase.PROVISIONING
-                return result
+                outcome.requeue_after = BUSY_REQUEUE_SECONDS
+                outcome.phase = Phase.PROVISIONING
+                return outcome
             action_name, action = ACTIONS[state]
             if action_name in done:
                 raise errors.HelmError(f"{action_name.lower()} did not converge: the release is still {state.value}")
             done.add(action_name)
             if state is State.DRIFTED:
-                _report_drift(request, detect_drift(request, view), result)
-            action(request, io, view, result)
+                _report_drift(request, detect_drift(request, view), outcome)
+            action(request, io, view, outcome)
     except errors.DriverError as exc:
         if errors.is_outage(exc):
-            return unreachable(request, str(exc), result)
-        return fail(request, action_name, _with_pod_problems(request, io, str(exc)), result)
+            return unreachable(request, str(exc), outcome)
+        return fail(request, action_name, _with_pod_problems(request, io, str(exc)), outcome)
 
 
 def _with_pod_problems(request: GatewayRequest, io: PassIo, message: str) -> str:
@@ -140,21 +140,21 @@ def _with_pod_problems(request: GatewayRequest, io: PassIo, message: str) -> str
     return "; ".join([message, *problems])
 
 
-def unreachable(request: GatewayRequest, message: str, result: PassResult | None = None) -> PassResult:
+def unreachable(request: GatewayRequest, message: str, outcome: Outcome | None = None) -> Outcome:
     """The cluster does not answer: say so, keep the phase, count no failure, and wait for it to come back.
 
     ``cluster_outage`` asks the caller to open the cluster's circuit breaker; the probe closes it and
     resumes every gateway there. Deletion waits as well: an unreachable cluster is never "absent".
     """
-    result = result or PassResult()
-    result.condition(ConditionType.CLUSTER_REACHABLE, ConditionStatus.FALSE, Reason.UNREACHABLE, message)
-    result.cluster_outage = message
-    result.requeue_after = None
+    outcome = outcome or Outcome()
+    outcome.condition(ConditionType.CLUSTER_REACHABLE, ConditionStatus.FALSE, Reason.UNREACHABLE, message)
+    outcome.cluster_outage = message
+    outcome.requeue_after = None
     if request.deleting:
-        result.phase = Phase.DELETING
-        result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_WAITING,
+        outcome.phase = Phase.DELETING
+        outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_WAITING,
                          f"Waiting for the cluster to answer: {message}")
-    return result
+    return outcome
 
 
 def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | None:
@@ -166,21 +166,21 @@ def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | No
     )
 
 
-def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, result: PassResult) -> None:
+def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: Outcome) -> None:
     """Drifted: True naming what differs (an event when newly found), False when clean; nothing when not compared."""
     if drifts is None:
         if request.drift_reported is not None:
-            result.condition(ConditionType.DRIFTED, ConditionStatus.UNKNOWN, Reason.DETECTION_DISABLED,
+            outcome.condition(ConditionType.DRIFTED, ConditionStatus.UNKNOWN, Reason.DETECTION_DISABLED,
                              "GATEWAY_DRIFT_DETECTION is disabled")
         return
     if not drifts:
-        result.condition(ConditionType.DRIFTED, ConditionStatus.FALSE, Reason.NO_DRIFT,
+        outcome.condition(ConditionType.DRIFTED, ConditionStatus.FALSE, Reason.NO_DRIFT,
                          "The cluster holds the release's objects as rendered")
         return
     message = drift_message(drifts)
-    result.condition(ConditionType.DRIFTED, ConditionStatus.TRUE, Reason.DRIFT_DETECTED, message)
+    outcome.condition(ConditionType.DRIFTED, ConditionStatus.TRUE, Reason.DRIFT_DETECTED, message)
     if message != request.drift_reported:
-        result.event(Reason.DRIFT_DETECTED, message, warning=True)
+        outcome.event(Reason.DRIFT_DETECTED, message, warning=True)
 
 
 def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> State:
@@ -222,115 +222,115 @@ def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem
 def summarise(
     request: GatewayRequest,
     view: GatewayView,
-    result: PassResult | None = None,
+    outcome: Outcome | None = None,
     backend_tls_problem: str | None = None,
-) -> PassResult:
+) -> Outcome:
     """The status of a deployed, current release: Running once healthy, else Provisioning or Degraded.
 
     ``backend_tls_problem`` is why the pass could not set up TLS from the route's proxy to the pod."""
-    result = result or PassResult()
+    outcome = outcome or Outcome()
     assert view.release is not None
     release = view.release.status
-    result.release = release
-    result.deployed_images = images_from_values(view.release.values)
-    result.condition(*REACHABLE)
-    result.condition(*APIS_SERVED)
-    _report_drift(request, detect_drift(request, view), result)
+    outcome.release = release
+    outcome.deployed_images = images_from_values(view.release.values)
+    outcome.condition(*REACHABLE)
+    outcome.condition(*APIS_SERVED)
+    _report_drift(request, detect_drift(request, view), outcome)
     waiting = _waiting_for(request, view, backend_tls_problem)
     ready = waiting is None
-    result.phase = phase_for(
+    outcome.phase = phase_for(
         deleting=False, stalled=False, released=True, ready=ready, was_running=request.was_running,
         deployed_at=release.last_deployed, now=request.now, grace=request.timing.ready_grace,
     )
-    result.route_address = route_address(request.route_host) if ready and request.route_host else ""
-    result.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.DEPLOYED,
+    outcome.route_address = route_address(request.route_host) if ready and request.route_host else ""
+    outcome.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.DEPLOYED,
                      f"Revision {release.revision} is deployed")
-    result.condition(ConditionType.STALLED, ConditionStatus.FALSE, Reason.PROGRESSING, "")
+    outcome.condition(ConditionType.STALLED, ConditionStatus.FALSE, Reason.PROGRESSING, "")
     if request.prerequisites.trusted_ca:
         unmounted = request.trusted_ca_unmounted
         mounted = (ConditionStatus.TRUE, Reason.MOUNTED, "The trusted CA is bundled into server.oidc.caConfigMapName")
         not_mounted = (ConditionStatus.FALSE, Reason.NOT_MOUNTABLE, unmounted)
-        result.condition(ConditionType.TRUSTED_CA, *(not_mounted if unmounted else mounted))
+        outcome.condition(ConditionType.TRUSTED_CA, *(not_mounted if unmounted else mounted))
     if ready:
         detail = " and the route is accepted" if request.route_host else ""
-        result.condition(ConditionType.READY, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
-        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUCCEEDED,
+        outcome.condition(ConditionType.READY, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
+        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUCCEEDED,
                          f"Generation {request.generation} is applied")
-        result.requeue_after = None
+        outcome.requeue_after = None
     else:
         assert waiting is not None
-        reason = Reason.PROGRESSING if result.phase == Phase.PROVISIONING else Reason.DEGRADED
-        result.condition(ConditionType.READY, ConditionStatus.FALSE, reason, waiting)
-        result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING, f"Waiting: {waiting}")
+        reason = Reason.PROGRESSING if outcome.phase == Phase.PROVISIONING else Reason.DEGRADED
+        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, reason, waiting)
+        outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING, f"Waiting: {waiting}")
         # Poll only while provisioning; a Degraded gateway is woken by the cluster watcher or the resync.
-        provisioning = result.phase == Phase.PROVISIONING
-        result.requeue_after = request.timing.poll_interval.total_seconds() if provisioning else None
-    result.failure_count, result.next_attempt_at = 0, None
-    return result
+        provisioning = outcome.phase == Phase.PROVISIONING
+        outcome.requeue_after = request.timing.poll_interval.total_seconds() if provisioning else None
+    outcome.failure_count, outcome.next_attempt_at = 0, None
+    return outcome
 
 
-def fail(request: GatewayRequest, action: str, message: str, result: PassResult | None = None) -> PassResult:
+def fail(request: GatewayRequest, action: str, message: str, outcome: Outcome | None = None) -> Outcome:
     """Record a failed attempt: count it, back off, and stall after the last allowed one."""
-    result = result or PassResult()
+    outcome = outcome or Outcome()
     if request.deleting:
-        return _delete_failed(request, result, message)
+        return _delete_failed(request, outcome, message)
     policy = request.timing.retry
     failures = request.failure_count + 1
     reason = f"{action}Failed"
-    result.failure_count = failures
-    result.event(reason, message, warning=True)
+    outcome.failure_count, outcome.failed = failures, True
+    outcome.event(reason, message, warning=True)
     if action in (Step.INSTALL, Step.UPGRADE):
-        result.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
-    result.condition(ConditionType.READY, ConditionStatus.FALSE, reason, message)
+        outcome.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
+    outcome.condition(ConditionType.READY, ConditionStatus.FALSE, reason, message)
     if policy.exhausted(failures):
-        result.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.RETRIES_EXCEEDED,
+        outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.RETRIES_EXCEEDED,
                          f"{failures} consecutive failures; last: {message}")
-        result.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.RETRIES_EXCEEDED,
+        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.RETRIES_EXCEEDED,
                          "Waiting for a spec change or a retry")
-        result.phase, result.next_attempt_at = Phase.FAILED, None
-        return result
+        outcome.phase, outcome.next_attempt_at = Phase.FAILED, None
+        return outcome
     delay = policy.delay(failures)
-    result.next_attempt_at = request.now + delay
-    result.requeue_after = delay.total_seconds()
-    result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
+    outcome.next_attempt_at = request.now + delay
+    outcome.requeue_after = delay.total_seconds()
+    outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
                      f"Attempt {failures + 1} in {int(delay.total_seconds())}s")
-    result.phase = phase_for(
+    outcome.phase = phase_for(
         deleting=False, stalled=False, released=False, ready=False, was_running=request.was_running,
         deployed_at=None, now=request.now, grace=request.timing.ready_grace,
     )
-    return result
+    return outcome
 
 
-def _delete(request: GatewayRequest, io: PassIo, result: PassResult) -> PassResult:
+def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
     """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed."""
-    result.phase = Phase.DELETING
+    outcome.phase = Phase.DELETING
     try:
-        actions.uninstall(request, io, None, result)
+        uninstall.run(request, io, None, outcome)
         if io.kube.namespace_exists(request.namespace):
             remove_backend_tls(request, io)
             remove_prerequisites(request, io)
             io.kube.delete_namespace(request.namespace)
         if io.kube.namespace_exists(request.namespace):
-            result.requeue_after = DELETE_POLL_SECONDS
-            result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETING,
+            outcome.requeue_after = DELETE_POLL_SECONDS
+            outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETING,
                              f"Waiting for namespace {request.namespace} to go")
-            return result
+            return outcome
     except errors.DriverError as exc:
         if errors.is_outage(exc):
-            return unreachable(request, str(exc), result)
-        return _delete_failed(request, result, str(exc))
-    result.delete_row = True
-    return result
+            return unreachable(request, str(exc), outcome)
+        return _delete_failed(request, outcome, str(exc))
+    outcome.delete_row = True
+    return outcome
 
 
-def _delete_failed(request: GatewayRequest, result: PassResult, message: str) -> PassResult:
+def _delete_failed(request: GatewayRequest, outcome: Outcome, message: str) -> Outcome:
     """Deletion never gives up: it stays Deleting and retries with backoff until the cluster answers."""
     failures = request.failure_count + 1
     delay = request.timing.retry.delay(failures)
-    result.phase = Phase.DELETING
-    result.failure_count, result.next_attempt_at = failures, request.now + delay
-    result.requeue_after = delay.total_seconds()
-    result.event(Reason.DELETE_FAILED, message, warning=True)
-    result.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_FAILED,
+    outcome.phase = Phase.DELETING
+    outcome.failure_count, outcome.next_attempt_at = failures, request.now + delay
+    outcome.requeue_after, outcome.failed = delay.total_seconds(), True
+    outcome.event(Reason.DELETE_FAILED, message, warning=True)
+    outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_FAILED,
                      f"Retrying in {int(delay.total_seconds())}s: {message}")
-    return result
+    return outcome

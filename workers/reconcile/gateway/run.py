@@ -12,6 +12,7 @@ from django.utils import timezone
 from controlplane.metrics import PassOutcome
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
+from gateways.states import Step
 from workers import breaker, releases, runtime
 from workers.charts import Chart
 from workers.drivers import errors
@@ -23,8 +24,8 @@ from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import fail, reconcile, unreachable
 from workers.reconcile.gateway.publish import publish
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.result import PassResult
 from workers.reconcile.lease import held_lease
+from workers.reconcile.outcome import Outcome
 
 __all__ = ["run_pass"]
 
@@ -75,20 +76,20 @@ def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
             return PassOutcome.SKIPPED, (gateway.next_attempt_at - now).total_seconds()
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, now, release)
-        result = _reconcile(gateway, request, chart)
-        if result.cluster_outage is not None:
-            breaker.open_circuit(gateway.cluster, result.cluster_outage)
-        log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, result.phase, result.requeue_after)
-        applied = publish(request, result, timezone.now(), lease_token=lease.token)
+        outcome = _reconcile(gateway, request, chart)
+        if outcome.cluster_outage is not None:
+            breaker.open_circuit(gateway.cluster, outcome.cluster_outage)
+        log.info("gateway %s pass: phase=%s requeue=%s", gateway.name, outcome.phase, outcome.requeue_after)
+        applied = publish(request, outcome, timezone.now(), lease_token=lease.token)
         again = Gateway.objects.filter(pk=gateway_id, pass_requested=True).update(pass_requested=False)
-    failed = result.failure_count is not None and result.failure_count > request.failure_count
     ended = pass_outcome(
-        saved=applied, failed=failed, requeue_after=result.requeue_after, unreachable=result.cluster_outage is not None
+        saved=applied, failed=outcome.failed, requeue_after=outcome.requeue_after,
+        unreachable=outcome.cluster_outage is not None,
     )
-    return ended, STALE_REQUEUE_SECONDS if again or not applied else result.requeue_after
+    return ended, STALE_REQUEUE_SECONDS if again or not applied else outcome.requeue_after
 
 
-def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> PassResult:
+def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> Outcome:
     """The pass itself, unless the cluster's circuit is open: then touch nothing and say why."""
     cluster = gateway.cluster
     if breaker.is_open(cluster):
@@ -100,4 +101,4 @@ def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> PassR
     except errors.DriverError as exc:
         if errors.is_outage(exc):
             return unreachable(request, str(exc))
-        return fail(request, "Connect", str(exc))
+        return fail(request, Step.CONNECT, str(exc))

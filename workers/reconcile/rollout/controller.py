@@ -2,10 +2,11 @@
 
 The rollout row is locked with ``skip_locked``: one controller at a time per rollout, others skip.
 A step reads the current wave's targets and their gateways, asks ``rollouts.machine.step`` what to
-do, and applies it. Starting a target changes only its gateway's ``release`` (and bumps the
-generation), with a conditional update on the row: a user's concurrent spec change is kept, and the
-reconciler converges on both. Target states only move forward, so replaying a step (a worker killed
-before or after the commit) never upgrades a gateway twice for one wave.
+do, and applies it. The machine's ``Decision`` stays its own plan (``rollouts`` may not import ``workers``);
+the pass reports what it did as the ``Outcome`` every kind's pass returns. Starting a target changes only its
+gateway's ``release`` (and bumps the generation), with a conditional update on the row: a user's concurrent spec
+change is kept, and the reconciler converges on both. Target states only move forward, so replaying a step (a
+worker killed before or after the commit) never upgrades a gateway twice for one wave.
 """
 
 from __future__ import annotations
@@ -18,22 +19,31 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from controlplane.choices import EventType
-from controlplane.conditions import set_condition
+from controlplane.conditions import ConditionStatus
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.events import EventType
 from controlplane.tasks import TaskName
 from gateways.image_rules import disallowed_overrides
 from gateways.models import Gateway, GatewayRelease
-from rollouts.choices import FailurePolicy, RolloutPhase, TargetState
+from gateways.states import ConditionType as GatewayCondition
+from rollouts.choices import FailurePolicy
 from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetView, step
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
+from rollouts.states import Reason, RolloutPhase, TargetState
 from workers import releases
+from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
 
 __all__ = ["active_rollout_ids", "advance"]
 
 log = logging.getLogger(__name__)
 
 WORKING_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING)
+# The event a target's new state is announced with.
+TARGET_EVENTS = {
+    TargetState.UPGRADING: Reason.UPGRADE_STARTED, TargetState.HEALTHY: Reason.GATEWAY_HEALTHY,
+    TargetState.FAILED: Reason.GATEWAY_FAILED, TargetState.ROLLED_BACK: Reason.GATEWAY_ROLLED_BACK,
+    TargetState.SKIPPED: Reason.GATEWAY_SKIPPED,
+}
 
 
 def active_rollout_ids() -> list[str]:
@@ -41,8 +51,8 @@ def active_rollout_ids() -> list[str]:
 
 
 def _ready_message(gateway: Gateway) -> str:
-    ready = next((c for c in gateway.conditions or [] if c.get("type") == "Ready"), None)
-    return str(ready.get("message", "")) if ready and ready.get("status") != "True" else ""
+    ready = next((c for c in gateway.conditions or [] if c.get("type") == GatewayCondition.READY), None)
+    return str(ready.get("message", "")) if ready and ready.get("status") != ConditionStatus.TRUE else ""
 
 
 def _observe(target: RolloutTarget) -> GatewayObservation:
@@ -123,18 +133,26 @@ def _apply_target(rollout: Rollout, target: RolloutTarget, state: str, reason: s
     RolloutEvent.objects.create(
         rollout=rollout, wave=target.wave, gateway_name=target.gateway_name,
         type=EventType.WARNING if state in (TargetState.FAILED, TargetState.ROLLED_BACK) else EventType.NORMAL,
-        reason={"upgrading": "UpgradeStarted", "healthy": "GatewayHealthy", "failed": "GatewayFailed",
-                "rolled_back": "GatewayRolledBack", "skipped": "GatewaySkipped"}[target.state],
+        reason=TARGET_EVENTS[TargetState(target.state)],
         message=target.reason or f"{target.gateway_name}: {target.state}",
     )
 
 
-def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decision, now: datetime) -> None:
+def _outcome(decision: Decision) -> Outcome:
+    """The rollout's part of ``decision`` that every kind's pass reports: its phase and condition change (the target
+    transitions and the events, which name their wave, stay the machine's)."""
+    changes = [ConditionChange(*decision.condition)] if decision.condition else []
+    return Outcome(phase=decision.phase, conditions=changes)
+
+
+def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decision, now: datetime) -> Outcome:
+    """Write ``decision``; the pass's outcome, with the rollout's phase afterwards."""
+    outcome = _outcome(decision)
     for transition in decision.transitions:
         _apply_target(rollout, targets[transition.target_id], transition.state, transition.reason, now)
-    if decision.phase:
-        rollout.phase = decision.phase
-        if decision.phase in (RolloutPhase.COMPLETED, RolloutPhase.HALTED):
+    if outcome.phase:
+        rollout.phase = outcome.phase
+        if outcome.phase in (RolloutPhase.COMPLETED, RolloutPhase.HALTED):
             rollout.finished_at = now
     if decision.current_wave is not None:
         rollout.current_wave = decision.current_wave
@@ -144,28 +162,31 @@ def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decisi
         rollout.baking_since = decision.baking_since
     if decision.clear_baking:
         rollout.baking_since = None
-    if decision.condition:
-        type_, status, reason, message = decision.condition
-        rollout.conditions = set_condition(rollout.conditions, type_=type_, status=status, reason=reason,
-                                           message=message, generation=0, now=now)
+    rollout.conditions = apply_conditions(rollout.conditions, outcome.conditions, generation=0, now=now)
     RolloutEvent.objects.bulk_create(
         RolloutEvent(rollout=rollout, reason=reason, message=message[:2048], wave=wave,
                      type=EventType.WARNING if warning else EventType.NORMAL)
         for reason, message, warning, wave in decision.events
     )
     rollout.save()
+    outcome.phase = rollout.phase
+    return outcome
 
 
-def advance(rollout_id: str) -> str | None:
-    """One step of the rollout; its phase afterwards, or None when another worker holds it or it is gone."""
+def advance(rollout_id: str) -> Outcome:
+    """One step of the rollout. Its outcome's ``phase`` is the rollout's phase afterwards (None when another worker
+    holds it or it is gone); a rollout that is not working is left as it is. No ``requeue_after``: the periodic
+    advance comes back to every working rollout."""
     _validate_target(rollout_id)
     with transaction.atomic():
         rollout = (
             Rollout.objects.select_for_update(skip_locked=True).select_related("target_release")
             .filter(pk=rollout_id).first()
         )
-        if rollout is None or rollout.phase not in WORKING_PHASES:
-            return rollout.phase if rollout else None
+        if rollout is None:
+            return Outcome()
+        if rollout.phase not in WORKING_PHASES:
+            return Outcome(phase=rollout.phase)
         now = timezone.now()
         wave = list(rollout.targets.filter(wave=rollout.current_wave).select_related("gateway"))
         views = [
@@ -174,9 +195,9 @@ def advance(rollout_id: str) -> str | None:
             for t in wave
         ]
         decision = step(_view(rollout), views, now)
-        _apply(rollout, {t.pk: t for t in wave}, decision, now)
+        outcome = _apply(rollout, {t.pk: t for t in wave}, decision, now)
         if decision.phase or decision.transitions:
             log.info("rollout %s: wave %d, %d transitions, phase %s", rollout.name, rollout.current_wave,
                      len(decision.transitions), rollout.phase)
-        return rollout.phase
+        return outcome
 

@@ -1,0 +1,20 @@
+"""Uninstall the release, for a gateway being deleted; a release already gone is fine."""
+
+from __future__ import annotations
+
+from gateways.states import Reason
+from workers.drivers import errors
+from workers.reconcile.gateway.io import PassIo
+from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.outcome import Outcome
+
+__all__ = ["run"]
+
+
+def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: Outcome) -> None:
+    try:
+        io.helm.uninstall(io.target, request.release)
+    except errors.ReleaseNotFound:
+        return
+    outcome.event(Reason.UNINSTALL_SUCCEEDED, f"helm uninstall of {request.release}")

@@ -1,0 +1,23 @@
+"""Upgrade the release to the desired chart and values (failed, out of sync, or drifted), values reset."""
+
+from __future__ import annotations
+
+from controlplane.conditions import ConditionStatus
+from gateways.states import ConditionType, Reason
+from workers.reconcile.gateway.io import PassIo
+from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.outcome import Outcome
+
+__all__ = ["run"]
+
+
+def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: Outcome) -> None:
+    release = io.helm.upgrade(
+        io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version, reset_values=True
+    )
+    outcome.release = release
+    outcome.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.UPGRADE_SUCCEEDED,
+                      f"Upgraded to revision {release.revision}")
+    outcome.event(Reason.UPGRADE_SUCCEEDED, f"helm upgrade of {request.release} to revision {release.revision}")
+    outcome.failure_count, outcome.next_attempt_at = 0, None

@@ -151,9 +151,9 @@ def seed(clusters: list[DevCluster], per_cluster: int) -> dict[str, list[str]]:
     from controlplane.models import ManagedCluster
     from gateways.models import Gateway
     from workers.drivers.helm_storage import HELM_OWNER_SELECTOR
-    from workers.reconcile.gateway.load import build_request
+    from workers.reconcile.gateway.request_from_rows import build_request
     from workers.reconcile.gateway.run import run_pass
-    from workers.runtime import gateway_chart
+    from workers.singletons import gateway_chart
 
     owner = get_user_model().objects.create_user("fleet")
     names: dict[str, list[str]] = {}

@@ -23,7 +23,7 @@ from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
 from gateways.values import gateway_values, merge_values, routing_problems
-from workers import runtime
+from workers import singletons
 from workers.charts import Chart, ReleaseInputs
 from workers.drivers.errors import DriverError
 from workers.routing import routing_config
@@ -98,9 +98,9 @@ def validate(release: GatewayRelease) -> GatewayRelease:
         return release
     chart_version, problems = "", []
     try:
-        chart = runtime.chart(release.chart, release.version or None)
+        chart = singletons.chart(release.chart, release.version or None)
         chart_version, problems = chart.chart_version, _problems(release, chart)
-    except runtime.ChartUnavailable as exc:
+    except singletons.ChartUnavailable as exc:
         log.warning("release %s: %s; retried from %s", release.name, exc.message, exc.retry_at)
         return _unavailable(release, exc.message)
     except DriverError as exc:
@@ -121,8 +121,8 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
         problem = f"Release {release.name} is Invalid: {release.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), problem=problem)
     try:
-        chart = runtime.chart(release.chart, release.version or None)
-    except runtime.ChartUnavailable as exc:  # Pending, or Ready elsewhere while this worker cannot pull it
+        chart = singletons.chart(release.chart, release.version or None)
+    except singletons.ChartUnavailable as exc:  # Pending, or Ready elsewhere while this worker cannot pull it
         unavailable = f"The chart of release {release.name} is unavailable: {exc.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=exc.retry_at)
     return chart, ReleaseInputs(str(release.pk), overrides=dict(release.values))

@@ -18,7 +18,7 @@ from controlplane.flavours import Flavour
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem
 from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_problems
-from workers import runtime
+from workers import singletons
 from workers.charts import Chart
 from workers.drivers.errors import DriverError
 from workers.routing import routing_config
@@ -52,8 +52,8 @@ def check_configuration() -> list[str]:
     if unpinned:
         return [unpinned]
     try:
-        chart: Chart | None = runtime.gateway_chart()
-    except runtime.ChartUnavailable as exc:
+        chart: Chart | None = singletons.gateway_chart()
+    except singletons.ChartUnavailable as exc:
         log.warning("GATEWAY_CHART: %s; its releases wait and the pull is retried from %s", exc, exc.retry_at)
         chart = None
     except DriverError as exc:

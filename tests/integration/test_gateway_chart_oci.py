@@ -20,10 +20,10 @@ from rollouts.models import Rollout
 from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART, push_chart
 from tests.fixtures.registry_proxy import RegistryProxy
-from workers import releases, runtime
+from workers import releases, singletons
 from workers.drivers.helm import is_loopback_oci
-from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import settled
+from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.rollout.controller import advance
 
 pytestmark = pytest.mark.integration
@@ -48,26 +48,26 @@ def test_worker_loads_a_pinned_chart_from_an_oci_registry(registry, tmp_path, se
     settings.GATEWAY_CHART = f"oci://{registry.host}/charts/openshell-gateway"
     settings.GATEWAY_CHART_VERSION = "0.1.0"
     settings.HELM_HOME = str(tmp_path / "worker-helm")
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
     try:
-        chart = runtime.gateway_chart()
+        chart = singletons.gateway_chart()
         assert chart.chart_version == "0.1.0" and chart.version is None
         assert Path(chart.ref).is_file() and Path(chart.ref).suffix == ".tgz"
         assert chart.defaults["image"]["repository"] and "grpcRoute" in chart.defaults
-        assert runtime.gateway_chart() is chart
+        assert singletons.gateway_chart() is chart
         assert Path(chart.ref).parent.parent == tmp_path / "worker-helm" / "charts"  # the worker's chart cache
 
         # Pinned by digest instead of a version: accepted at start-up, and helm v4 pulls exactly that artifact.
         settings.GATEWAY_CHART, settings.GATEWAY_CHART_VERSION = f"{settings.GATEWAY_CHART}@{digest}", ""
         assert chart_source_problem(settings.GATEWAY_CHART, "") is None
-        runtime.chart.cache_clear()
-        by_digest = runtime.gateway_chart()
+        singletons.chart.cache_clear()
+        by_digest = singletons.gateway_chart()
         assert by_digest.chart_version == "0.1.0" and by_digest.ref != chart.ref
         assert by_digest.defaults == chart.defaults
     finally:
-        runtime.chart.cache_clear()
-        runtime.helm.cache_clear()
+        singletons.chart.cache_clear()
+        singletons.helm.cache_clear()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -77,8 +77,8 @@ def test_a_chart_the_registry_cannot_serve_leaves_its_release_pending_and_is_ret
     push_chart(MIRROR_CHART, registry_proxy.target.host, "outage", tmp_path)
     settings.HELM_HOME = str(tmp_path / "worker-helm")
     settings.GATEWAY_RETRY_BASE_SECONDS, settings.GATEWAY_RETRY_CAP_SECONDS = 5, 10
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
     release = GatewayRelease.objects.create(
         name="remote", chart=f"oci://{registry_proxy.host}/outage/openshell-gateway", version="0.1.0"
     )
@@ -111,8 +111,8 @@ def test_a_chart_the_registry_cannot_serve_leaves_its_release_pending_and_is_ret
     assert (release.status, release.reason, release.message, release.chart_version) == ("Ready", "", "", "0.1.0")
     chart, inputs = releases.load(gateway)
     assert chart.chart_version == "0.1.0" and inputs.unavailable is None
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -122,8 +122,8 @@ def test_a_rollout_pulls_its_target_chart_before_it_locks_the_rollout(
     """The pull of a Pending rollout's oci:// chart may be slow; another worker must not wait on the rollout row."""
     push_chart(MIRROR_CHART, registry_proxy.target.host, "slow", tmp_path)
     settings.HELM_HOME = str(tmp_path / "worker-helm")
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
     target = GatewayRelease.objects.create(
         name="slow", chart=f"oci://{registry_proxy.host}/slow/openshell-gateway", version="0.1.0"
     )
@@ -151,5 +151,5 @@ def test_a_rollout_pulls_its_target_chart_before_it_locks_the_rollout(
         stepping.join(timeout=60)
     assert not stepping.is_alive()
     assert GatewayRelease.objects.get(pk=target.pk).status == ReleaseStatus.READY
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()

@@ -10,8 +10,8 @@ import pytest
 from gateways.chart_keys import defaults_from_yaml
 from gateways.models import Gateway
 from workers.charts import Chart
-from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.publish import changed_fields, publish
+from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.outcome import Outcome
 
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,7 @@ from gateways.values import TRUSTED_CA_CONFIGMAP, chart_fullname, db_secret_name
 from tests.fixtures.charts import require_upstream_chart
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
 from tests.helpers import KUBECONFIG, converge_by_passes
-from workers import runtime
+from workers import singletons
 from workers.drivers.helm import HelmTarget
 from workers.reconcile.gateway.run import run_pass
 from workers.startup import check_configuration
@@ -64,11 +64,11 @@ def upstream_worker(settings: Any, tmp_path: Path) -> Iterator[None]:
     settings.HELM_TIMEOUT_SECONDS = 60
     settings.GATEWAY_CERT_ISSUER_NAME = "corp-ca"
     settings.GATEWAY_POLL_SECONDS = 1
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
     yield
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
 
 
 def get(cluster: DevCluster, path: str) -> Any:
@@ -212,7 +212,7 @@ def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_
     assert get(dc, f"/api/v1/namespaces/{ns}/serviceaccounts/{sandbox_service_account(release)}"), "the chart's SA"
 
     # What `helm uninstall` leaves on purpose: the kept KEK Secret and the certgen hook's objects.
-    runtime.helm().uninstall(HelmTarget(kubeconfig=cluster.kubeconfig, namespace=ns), release)
+    singletons.helm().uninstall(HelmTarget(kubeconfig=cluster.kubeconfig, namespace=ns), release)
     kept = {
         (kind, item["metadata"]["name"])
         for kind, path in (("Secret", "/api/v1/namespaces/{ns}/secrets"),

@@ -23,7 +23,7 @@ from gateways.models import Gateway, GatewayEvent, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
-from workers import runtime
+from workers import singletons
 from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
 
@@ -49,11 +49,11 @@ def mirror_worker(settings: Any, tmp_path: Path) -> Iterator[None]:
     settings.HELM_HOME = str(tmp_path / "helm")
     settings.HELM_TIMEOUT_SECONDS = 60
     settings.GATEWAY_POLL_SECONDS = 1
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
     yield
-    runtime.chart.cache_clear()
-    runtime.helm.cache_clear()
+    singletons.chart.cache_clear()
+    singletons.helm.cache_clear()
 
 
 def migrate(targets: list[tuple[str, str]] | None = None) -> None:

@@ -9,8 +9,8 @@ from gateways.models import Gateway, GatewayRelease
 from rollouts.models import Rollout
 from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART
-from workers import releases, runtime
-from workers.reconcile.gateway.load import build_request
+from workers import releases, singletons
+from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.rollout.controller import advance
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -18,9 +18,9 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def fresh_charts():
-    runtime.chart.cache_clear()
+    singletons.chart.cache_clear()
     yield
-    runtime.chart.cache_clear()
+    singletons.chart.cache_clear()
 
 
 def release(name: str, chart: str = str(MIRROR_CHART), **fields) -> GatewayRelease:

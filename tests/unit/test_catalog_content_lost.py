@@ -9,7 +9,7 @@ import pytest
 from catalogs.content.index import CatalogIndex
 from catalogs.lost_content import lost_conditions
 from controlplane.conditions import Condition, set_condition
-from workers.reconcile.catalog import outcome
+from workers.reconcile.catalog import step_outcomes
 from workers.reconcile.catalog.request import CatalogRequest
 
 NOW = datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
@@ -66,7 +66,7 @@ def test_restores_only_the_same_digest_lost(digest: str, present: bool, written:
 
 def test_restored_serves_again_with_its_event_and_no_switch() -> None:
     lost = request(serving("False", "ContentLost"))
-    step = outcome.restored(lost, lost.resolved_ref, lost.base_url, NOW)
+    step = step_outcomes.restored(lost, lost.resolved_ref, lost.base_url, NOW)
     serving_after = next(c for c in step.conditions if c.type == "Serving")
     assert (serving_after.status, serving_after.reason) == ("True", "Available")
     assert [(e.type, e.reason) for e in step.events] == [("Normal", "ContentRestored")]
@@ -75,7 +75,7 @@ def test_restored_serves_again_with_its_event_and_no_switch() -> None:
 
 @pytest.mark.parametrize(("reason", "event"), [("ContentLost", "ContentRestored"), ("Available", None)])
 def test_in_sync_after_a_loss_notes_the_restore(reason: str, event: str | None) -> None:
-    step = outcome.in_sync(request(serving("False" if event else "True", reason), present=True), NOW)
+    step = step_outcomes.in_sync(request(serving("False" if event else "True", reason), present=True), NOW)
     assert [e.reason for e in step.events] == ([event] if event else [])
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
-from workers.reconcile.gateway.policy import phase_for
+from workers.reconcile.gateway.phases import phase_for
 from workers.reconcile.gateway.state import Observed, State, determine_state
 from workers.reconcile.retry import RetryPolicy
 

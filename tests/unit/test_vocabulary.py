@@ -171,7 +171,7 @@ def test_the_enum_modules_import_no_django() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["workers.reconcile.gateway.loop", "workers.reconcile.gateway.policy", "workers.reconcile.events",
+    ["workers.reconcile.gateway.loop", "workers.reconcile.gateway.phases", "workers.reconcile.events",
      "rollouts.machine"],
 )
 def test_the_pure_reconciler_modules_speak_it_without_django(module: str) -> None:

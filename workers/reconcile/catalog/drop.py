@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from workers.reconcile.catalog import outcome
-from workers.reconcile.catalog.io import CatalogIo
+from workers.reconcile.catalog import step_outcomes
+from workers.reconcile.catalog.pass_io import CatalogIo
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.outcome import Outcome
 
@@ -13,4 +13,4 @@ __all__ = ["run"]
 
 
 def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> Outcome:
-    return outcome.dropped(request, now)
+    return step_outcomes.dropped(request, now)

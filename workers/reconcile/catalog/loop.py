@@ -10,9 +10,9 @@ from collections.abc import Callable
 from datetime import datetime
 
 from workers.drivers.errors import DriverError
-from workers.reconcile.catalog import drop, outcome, unpack, verify
-from workers.reconcile.catalog.io import CatalogIo, ContentVanished
-from workers.reconcile.catalog.policy import TERMINAL, classify, retry_delay
+from workers.reconcile.catalog import drop, step_outcomes, unpack, verify
+from workers.reconcile.catalog.failures import TERMINAL, classify, retry_delay
+from workers.reconcile.catalog.pass_io import CatalogIo, ContentVanished
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
 from workers.reconcile.catalog.store_io import StoreIo
@@ -50,7 +50,7 @@ def run(pk: str, io: CatalogIo, *, now: datetime) -> Outcome:
                 resolved = io.resolve(request)
             state = determine_state(request, resolved)
             if state is State.IN_SYNC:
-                summary = outcome.in_sync(request, now)
+                summary = step_outcomes.in_sync(request, now)
                 return Outcome(superseded=summary.changes and not io.save(request, summary, now))
             if state is State.BLOCKED or state in done:  # blocked: the status already says why; nothing to write
                 return Outcome()
@@ -74,7 +74,7 @@ def _fail(request: CatalogRequest, io: CatalogIo, exc: Exception, now: datetime,
     expected = isinstance(exc, (*TERMINAL, DriverError, ContentVanished))
     log.warning("catalog %s: %s", request.name, failure.message, exc_info=not expected)
     delay = retry_delay(failure, request.failure_count + 1, random.random())
-    step = outcome.failed(request, failure, now, now + delay if delay is not None else None, digest)
+    step = step_outcomes.failed(request, failure, now, now + delay if delay is not None else None, digest)
     saved = io.save(request, step, now)
     requeue_after = delay.total_seconds() if delay is not None else None
     return Outcome(requeue_after=requeue_after, superseded=not saved, failed=True)

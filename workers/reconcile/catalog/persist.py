@@ -19,7 +19,7 @@ from catalogs.choices import AvailabilityMode
 from catalogs.cleanup import lock_content, release_after_commit
 from catalogs.integrity import entry_intact
 from catalogs.models import Catalog, CatalogEvent
-from workers.reconcile.catalog.io import ContentVanished
+from workers.reconcile.catalog.pass_io import ContentVanished
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.fence import locked_row
 from workers.reconcile.outcome import Outcome, apply_conditions

@@ -18,7 +18,7 @@ from django.utils import timezone
 from catalogs.choices import AvailabilityMode
 from catalogs.models import Catalog
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
-from workers.reconcile.catalog.policy import poll_seconds
+from workers.reconcile.catalog.failures import poll_seconds
 
 __all__ = ["POLL_KEY", "due_catalog_ids", "is_settled", "recheck_seconds"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from workers.reconcile.catalog import outcome, source
-from workers.reconcile.catalog.io import CatalogIo
+from workers.reconcile.catalog import source, step_outcomes
+from workers.reconcile.catalog.pass_io import CatalogIo
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.outcome import Outcome
 
@@ -18,6 +18,6 @@ def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> O
     written = io.unpack(request, digest)
     resolved_ref, base_url = source.resolved_ref(request, digest), io.base_url(request)
     if request.restores(written):
-        return outcome.restored(request, resolved_ref, base_url, now)
+        return step_outcomes.restored(request, resolved_ref, base_url, now)
     switch = io.describe_switch(request.content_digest if request.content_present else None, written)
-    return outcome.unpacked(request, resolved_ref, written, base_url, now, switch)
+    return step_outcomes.unpacked(request, resolved_ref, written, base_url, now, switch)

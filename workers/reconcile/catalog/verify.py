@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from workers.reconcile.catalog import outcome
-from workers.reconcile.catalog.io import CatalogIo
+from workers.reconcile.catalog import step_outcomes
+from workers.reconcile.catalog.pass_io import CatalogIo
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.outcome import Outcome
 
@@ -15,4 +15,4 @@ __all__ = ["run"]
 
 def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> Outcome:
     io.verify(request, digest)
-    return outcome.verified(request, now)
+    return step_outcomes.verified(request, now)

@@ -17,8 +17,8 @@ from workers.reconcile.gateway.backend_tls_objects import (
     route_backend_service,
     server_certificate,
 )
-from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest
 
 __all__ = ["ensure_backend_tls", "remove_backend_tls"]

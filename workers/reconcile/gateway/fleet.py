@@ -25,11 +25,11 @@ from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.drift import DRIFT_KINDS
-from workers.reconcile.gateway.load import MANAGED_BY, build_request
 from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
 from workers.reconcile.gateway.observe import BACKEND_TLS_KIND, WORKLOAD_KINDS, ClusterSnapshot, take_snapshot
 from workers.reconcile.gateway.publish import changed_fields, publish
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
+from workers.reconcile.gateway.request_from_rows import MANAGED_BY, build_request
 from workers.reconcile.gateway.state import State
 from workers.reconcile.outcome import Outcome
 

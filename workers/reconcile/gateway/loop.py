@@ -18,10 +18,10 @@ from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrad
 from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.drift import Drift, drift_message, find_drift
 from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
-from workers.reconcile.gateway.io import PassIo
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
+from workers.reconcile.gateway.pass_io import PassIo
+from workers.reconcile.gateway.phases import phase_for
 from workers.reconcile.gateway.pod_problems import pod_problems
-from workers.reconcile.gateway.policy import phase_for
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 from workers.reconcile.gateway.state import Observed, State, determine_state

@@ -20,14 +20,13 @@ from gateways.choices import PlanStatus
 from gateways.models import Gateway, GatewayPlan
 from gateways.plans import prune
 from gateways.values import TRUSTED_CA_CONFIGMAP
-from workers import breaker, releases, runtime
+from workers import breaker, releases, singletons
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
 from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
-from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import assess
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
 from workers.reconcile.gateway.plan_checks import ClusterObjects, effective_values, prerequisite_checks
@@ -36,6 +35,7 @@ from workers.reconcile.gateway.plan_diff import field_changes, manifest_diff, pa
 from workers.reconcile.gateway.plan_redact import Redactor
 from workers.reconcile.gateway.prerequisites import scc_binding_name
 from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.request_from_rows import build_request
 
 __all__ = ["build_plan", "run_plan"]
 
@@ -57,7 +57,7 @@ def run_plan(plan_id: str) -> None:
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, timezone.now(), release)
         with KubeClient(cluster.kubeconfig) as kube:
-            result = build_plan(request, chart, runtime.helm(), kube, redactor)
+            result = build_plan(request, chart, singletons.helm(), kube, redactor)
     except errors.DriverError as exc:
         status, error = PlanStatus.FAILED, redactor.text(f"The cluster could not be read: {exc.message}")[:2000]
     except Exception:

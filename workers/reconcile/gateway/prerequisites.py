@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gateways.values import TRUSTED_CA_CONFIGMAP, TRUSTED_CA_KEY
 from workers.drivers.errors import NotFound
-from workers.reconcile.gateway.io import PassIo
+from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest
 
 __all__ = ["SCC_CLUSTER_ROLE", "ca_bundle", "ensure_prerequisites", "remove_prerequisites", "scc_binding_name"]

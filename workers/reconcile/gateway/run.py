@@ -13,17 +13,17 @@ from controlplane.metrics import PassOutcome
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
 from gateways.states import Step
-from workers import breaker, releases, runtime
+from workers import breaker, releases, singletons
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
 from workers.reconcile.ending import pass_outcome
-from workers.reconcile.gateway.io import PassIo
-from workers.reconcile.gateway.load import build_request
 from workers.reconcile.gateway.loop import fail, reconcile, unreachable
+from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.publish import publish
 from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.lease import held_lease
 from workers.reconcile.outcome import Outcome
 
@@ -97,7 +97,7 @@ def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> Outco
     try:
         with KubeClient(cluster.kubeconfig) as kube:
             target = HelmTarget(kubeconfig=cluster.kubeconfig, namespace=gateway.namespace)
-            return reconcile(request, PassIo(helm=runtime.helm(), kube=kube, target=target, chart=chart))
+            return reconcile(request, PassIo(helm=singletons.helm(), kube=kube, target=target, chart=chart))
     except errors.DriverError as exc:
         if errors.is_outage(exc):
             return unreachable(request, str(exc))

@@ -18,8 +18,8 @@ from workers.drivers.oci_errors import (
 )
 from workers.fbc.parse import FBCError
 from workers.fbc.untar import CorruptLayer, UnsafeLayer
-from workers.reconcile.catalog import outcome
-from workers.reconcile.catalog.policy import MAX_RETRY_AFTER, RETRY, Failure, classify, poll_seconds, retry_delay
+from workers.reconcile.catalog import step_outcomes
+from workers.reconcile.catalog.failures import MAX_RETRY_AFTER, RETRY, Failure, classify, poll_seconds, retry_delay
 from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, is_settled, recheck_seconds
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
@@ -59,18 +59,19 @@ def test_determine_state(overrides: dict, resolved: str | None, state: State) ->
     assert determine_state(request(**overrides), resolved) is state
 
 
-def conditions_of(result: outcome.Outcome) -> dict[str, tuple[str, str]]:
+def conditions_of(result: step_outcomes.Outcome) -> dict[str, tuple[str, str]]:
     return {c.type: (c.status, c.reason) for c in result.conditions}
 
 
-def saved_conditions(result: outcome.Outcome) -> tuple[Condition, ...]:
+def saved_conditions(result: step_outcomes.Outcome) -> tuple[Condition, ...]:
     """The conditions of a catalog of ``request()``'s generation, with none before, once ``result`` is saved."""
     return tuple(apply_conditions((), result.conditions, generation=request().generation, now=NOW))
 
 
 def test_failure_with_content_keeps_serving() -> None:
     retry_at = NOW + timedelta(seconds=10)
-    result = outcome.failed(request(failure_count=2), Failure(terminal=False, message="registry down"), NOW, retry_at)
+    failure = Failure(terminal=False, message="registry down")
+    result = step_outcomes.failed(request(failure_count=2), failure, NOW, retry_at)
     assert conditions_of(result) == {"Progressing": ("True", "Retrying"), "Serving": ("True", "Available")}
     assert result.fields["content_digest"] == CONTENT and result.content_present
     assert (result.fields["failure_count"], result.fields["next_attempt_at"]) == (3, retry_at)
@@ -78,42 +79,44 @@ def test_failure_with_content_keeps_serving() -> None:
 
 
 def test_terminal_failure_without_content_is_not_serving_and_blocks_on_the_digest() -> None:
-    result = outcome.failed(
+    result = step_outcomes.failed(
         request(content_present=False), Failure(terminal=True, message="no label"), NOW, None, DIGEST
     )
     assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "Unavailable")}
-    assert result.fields == outcome.NO_CONTENT | {"failure_count": 1, "next_attempt_at": None, "blocked_digest": DIGEST}
+    blocked = {"failure_count": 1, "next_attempt_at": None, "blocked_digest": DIGEST}
+    assert result.fields == step_outcomes.NO_CONTENT | blocked
     assert result.release_content == CONTENT
 
 
 def test_retryable_failure_and_recovery_clear_the_blocked_digest() -> None:
     blocked = request(blocked_digest=OTHER)
-    assert outcome.failed(blocked, Failure(terminal=False, message="down"), NOW, NOW, DIGEST).fields[
+    assert step_outcomes.failed(blocked, Failure(terminal=False, message="down"), NOW, NOW, DIGEST).fields[
         "blocked_digest"] == ""
-    assert outcome.in_sync(blocked, NOW).fields["blocked_digest"] == "" and outcome.in_sync(blocked, NOW).changes
+    recovered = step_outcomes.in_sync(blocked, NOW)
+    assert recovered.fields["blocked_digest"] == "" and recovered.changes
 
 
 def test_repeated_failure_records_no_second_event() -> None:
-    first = outcome.failed(request(), Failure(terminal=False, message="down"), NOW, NOW)
-    again = outcome.failed(
+    first = step_outcomes.failed(request(), Failure(terminal=False, message="down"), NOW, NOW)
+    again = step_outcomes.failed(
         request(conditions=saved_conditions(first)), Failure(terminal=False, message="down"), NOW, NOW
     )
     assert again.events == []
 
 
 def test_dropped_and_unpacked_and_in_sync() -> None:
-    dropped = outcome.dropped(request(available=False), NOW)
+    dropped = step_outcomes.dropped(request(available=False), NOW)
     assert conditions_of(dropped)["Serving"] == ("False", "UserSpecifiedUnavailable")
     assert dropped.release_content == CONTENT and dropped.fields["resolved_ref"] == ""
-    switch = outcome.Switch(summary="+1 bundle", changes={})
-    done = outcome.unpacked(
+    switch = step_outcomes.Switch(summary="+1 bundle", changes={})
+    done = step_outcomes.unpacked(
         request(content_present=False), "r@" + DIGEST, CONTENT, "http://x/catalogs/ops", NOW, switch
     )
     assert conditions_of(done) == {"Progressing": ("True", "Succeeded"), "Serving": ("True", "Available")}
     assert done.require_content == CONTENT and done.fields["last_unpacked"] == NOW and done.switch == switch
     assert len(done.events) == 1 and done.events[0].message.startswith("+1 bundle; serving " + CONTENT)
     settled = request(conditions=saved_conditions(done), observed_generation=2, resolved_ref="r@" + DIGEST)
-    assert not outcome.in_sync(settled, NOW).changes
+    assert not step_outcomes.in_sync(settled, NOW).changes
 
 
 @pytest.mark.parametrize(
@@ -131,7 +134,7 @@ def test_classify(exc: Exception, terminal: bool) -> None:
 def test_signature_failures_block_with_their_own_reason() -> None:
     failure = classify(SignatureInvalid("no cosign signature found"), ())
     assert (failure.terminal, failure.reason) == (True, "SignatureInvalid")
-    result = outcome.failed(request(), failure, NOW, None)
+    result = step_outcomes.failed(request(), failure, NOW, None)
     assert conditions_of(result) == {"Progressing": ("False", "SignatureInvalid"), "Serving": ("True", "Available")}
     assert [e.reason for e in result.events] == ["SignatureInvalid"]
     assert classify(FBCError("no label"), ()).reason == ""
@@ -146,7 +149,7 @@ def test_content_unverified_by_the_current_keys_is_unverified() -> None:
     assert determine_state(verified, DIGEST) is State.IN_SYNC
     assert determine_state(request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys),
                            DIGEST) is State.UNVERIFIED
-    done = outcome.verified(unverified, NOW)
+    done = step_outcomes.verified(unverified, NOW)
     assert done.fields["verified_keys"] == unverified.keys_fingerprint and done.events
     assert not done.release_content and not done.require_content and done.content_present
 

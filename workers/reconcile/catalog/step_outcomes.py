@@ -8,7 +8,7 @@ from typing import Any
 
 from catalogs.states import ConditionType, Reason
 from controlplane.conditions import Condition, ConditionStatus, find_condition
-from workers.reconcile.catalog.policy import Failure
+from workers.reconcile.catalog.failures import Failure
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.events import EventNote
 from workers.reconcile.outcome import ConditionChange, Outcome, Switch, apply_conditions

@@ -23,7 +23,7 @@ from workers.reconcile.catalog.failures import MAX_RETRY_AFTER, RETRY, Failure, 
 from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, is_settled, recheck_seconds
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State, determine_state
-from workers.reconcile.outcome import apply_conditions
+from workers.reconcile.outcome import Outcome, Switch, apply_conditions
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 DIGEST = "sha256:" + "d" * 64
@@ -59,11 +59,11 @@ def test_determine_state(overrides: dict, resolved: str | None, state: State) ->
     assert determine_state(request(**overrides), resolved) is state
 
 
-def conditions_of(result: step_outcomes.Outcome) -> dict[str, tuple[str, str]]:
+def conditions_of(result: Outcome) -> dict[str, tuple[str, str]]:
     return {c.type: (c.status, c.reason) for c in result.conditions}
 
 
-def saved_conditions(result: step_outcomes.Outcome) -> tuple[Condition, ...]:
+def saved_conditions(result: Outcome) -> tuple[Condition, ...]:
     """The conditions of a catalog of ``request()``'s generation, with none before, once ``result`` is saved."""
     return tuple(apply_conditions((), result.conditions, generation=request().generation, now=NOW))
 
@@ -108,7 +108,7 @@ def test_dropped_and_unpacked_and_in_sync() -> None:
     dropped = step_outcomes.dropped(request(available=False), NOW)
     assert conditions_of(dropped)["Serving"] == ("False", "UserSpecifiedUnavailable")
     assert dropped.release_content == CONTENT and dropped.fields["resolved_ref"] == ""
-    switch = step_outcomes.Switch(summary="+1 bundle", changes={})
+    switch = Switch(summary="+1 bundle", changes={})
     done = step_outcomes.unpacked(
         request(content_present=False), "r@" + DIGEST, CONTENT, "http://x/catalogs/ops", NOW, switch
     )

@@ -13,7 +13,7 @@ from workers.drivers.oci_errors import RegistryUnreachable
 from workers.reconcile.catalog import loop, unpack
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.catalog.state import State
-from workers.reconcile.catalog.step_outcomes import Outcome, Switch
+from workers.reconcile.outcome import Outcome, Switch
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 DIGEST = "sha256:" + "d" * 64

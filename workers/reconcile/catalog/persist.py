@@ -24,7 +24,7 @@ from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.fence import locked_row
 from workers.reconcile.outcome import Outcome, apply_conditions
 
-__all__ = ["ContentVanished", "load", "save"]
+__all__ = ["load", "save"]
 
 
 def load(pk: str) -> CatalogRequest | None:

@@ -13,7 +13,7 @@ from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.events import EventNote
 from workers.reconcile.outcome import ConditionChange, Outcome, Switch, apply_conditions
 
-__all__ = ["Outcome", "Switch", "dropped", "failed", "in_sync", "restored", "unpacked", "verified"]
+__all__ = ["dropped", "failed", "in_sync", "restored", "unpacked", "verified"]
 
 TRUE, FALSE = ConditionStatus.TRUE, ConditionStatus.FALSE
 NO_CONTENT: dict[str, Any] = {

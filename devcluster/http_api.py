@@ -21,6 +21,7 @@ from devcluster.admission.requester import SERVICE_ACCOUNT_PREFIX
 from devcluster.cluster import APPLY_PATCH, Cluster
 from devcluster.errors import ApiError
 from devcluster.faults import FaultInjector, RequestLog, rule_from_json
+from devcluster.meta import partial_metadata, partial_metadata_kind
 from devcluster.resources import ResourceType
 from devcluster.runtime import ProcessRuntime
 from devcluster.runtime.proxy import ServiceProxy, forward_http, service_port
@@ -342,11 +343,16 @@ class ApiHandler(BaseHTTPRequestHandler):
         namespace, name = request.namespace, request.name
         if rt.namespaced and not namespace and (name or self.command not in ("GET",)):
             raise errors.page_not_found(self.url_path)
+        metadata_only = partial_metadata_kind(self.headers.get("Accept", ""))
         if self.command == "GET" and not name:
             if request.watch or q.get("watch") in ("1", "true", "True"):
                 self._stream_watch(rt, namespace)
+            elif metadata_only == "PartialObjectMetadataList":
+                self._send_json(200, partial_metadata(self._list(rt, namespace), metadata_only))
             else:
                 self._send_json(200, self._list(rt, namespace))
+        elif self.command == "GET" and metadata_only == "PartialObjectMetadata":
+            self._send_json(200, partial_metadata(cluster.get(rt, namespace, name)))
         elif self.command == "GET":
             self._send_json(200, cluster.get(rt, namespace, name))
         elif self.command == "POST" and not name:

@@ -7,6 +7,7 @@ import re
 import string
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 from devcluster.errors import invalid
 from devcluster.resources import ResourceType
@@ -45,3 +46,30 @@ def validate_name(rt: ResourceType, name: str) -> None:
         rule = "a lowercase RFC 1123 subdomain (lowercase alphanumerics, '-' or '.', at most 253 characters)"
     if not ok:
         raise invalid(rt.group, rt.kind, name, "metadata.name", f'Invalid value: "{name}": must be {rule}')
+
+
+PARTIAL_METADATA_GROUPS = ("meta.k8s.io",)
+PARTIAL_METADATA_VERSIONS = ("v1", "v1beta1")
+
+
+def partial_metadata_kind(accept: str) -> str | None:
+    """`PartialObjectMetadata` or `PartialObjectMetadataList` when the Accept header asks for only metadata
+    (`application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1`), as a real API server serves it to
+    metadata-only informers; None for a plain request."""
+    for media_range in accept.split(","):
+        params = dict(part.strip().split("=", 1) for part in media_range.split(";")[1:] if "=" in part)
+        if (
+            params.get("as", "").startswith("PartialObjectMetadata")
+            and params.get("g") in PARTIAL_METADATA_GROUPS
+            and params.get("v") in PARTIAL_METADATA_VERSIONS
+        ):
+            return params["as"]
+    return None
+
+
+def partial_metadata(obj: dict[str, Any], kind: str = "PartialObjectMetadata") -> dict[str, Any]:
+    """An object, or a list of them, reduced to metadata (the list keeps its own list metadata)."""
+    reduced: dict[str, Any] = {"kind": kind, "apiVersion": "meta.k8s.io/v1", "metadata": obj.get("metadata", {})}
+    if kind.endswith("List"):
+        reduced["items"] = [partial_metadata(item) for item in obj.get("items", [])]
+    return reduced

@@ -131,6 +131,23 @@ def test_list_objects_pages_and_custom_resources(
     assert kube.list_objects("gateway.networking.k8s.io/v1", "httproutes", namespace) == []
 
 
+def test_metadata_lists_page_and_carry_no_data(
+    kube: KubeClient, cluster: DevCluster, namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(kube_module, "LIST_PAGE_SIZE", 2)
+    for index in range(3):
+        kube.apply_secret(namespace, f"meta-{index}", {"password": f"pass-{index}"}, {"meta": "yes"})
+    heads = kube.list_metadata("v1", "secrets", namespace, "meta=yes")
+    full = kube.list_objects("v1", "secrets", namespace, "meta=yes")
+    assert [head["metadata"] for head in heads] == [obj["metadata"] for obj in full]
+    assert all(set(head) == {"metadata"} for head in heads), "no data, type or kind of the object"
+    (page, *_) = [r for r in cluster.requests() if r["path"] == f"/api/v1/namespaces/{namespace}/secrets"
+                  and "PartialObjectMetadataList" in r["accept"]]
+    assert "limit=2" in page["query"]
+    assert kube.get_object("v1", "secrets", namespace, "meta-1")["data"] == full[1]["data"]
+    assert kube.get_object("v1", "secrets", namespace, "absent") is None
+
+
 def test_deployment_status(kube: KubeClient, cluster: DevCluster, namespace: str) -> None:
     assert kube.get_deployment_status(namespace, "web") is None
     cluster.call("POST", f"/apis/apps/v1/namespaces/{namespace}/deployments", {

@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 import yaml
 
-from workers.reconcile.gateway.drift import DRIFT_KINDS, Drift, differences, drift_message, find_drift
+from workers.reconcile.gateway.drift import (
+    DRIFT_KINDS,
+    Drift,
+    differences,
+    drift_message,
+    find_drift,
+    remembered_drift,
+)
 
 LABELS = {"app.kubernetes.io/instance": "edge", "app.kubernetes.io/name": "openshell"}
 SERVICE: dict[str, Any] = {
@@ -111,3 +118,27 @@ def test_the_message_names_kind_name_and_what_differs() -> None:
 def test_a_long_message_is_cut_below_the_condition_limit() -> None:
     message = drift_message([Drift("ConfigMap", f"cm-{i:03}") for i in range(100)])
     assert len(message) == 1000 and message.endswith("…")
+
+
+def remembered(live: dict[tuple[str, str], dict[str, Any]]) -> list[Drift]:
+    return remembered_drift(MANIFEST, live, namespace="ns", release="edge", kinds=frozenset(DRIFT_KINDS))
+
+
+def test_remembered_drift_follows_every_new_resource_version() -> None:
+    service, statefulset = served(SERVICE), served(STATEFULSET)
+    assert remembered(live_objects(service, statefulset)) == []
+    edited = copy.deepcopy(statefulset)
+    edited["spec"]["replicas"] = 3
+    # The same version with other content cannot exist on a server: the remembered verdict stands.
+    assert remembered(live_objects(service, edited)) == []
+    edited["metadata"]["resourceVersion"] = "8"
+    assert remembered(live_objects(service, edited)) == drift(live_objects(service, edited)) != []
+    assert remembered(live_objects(service)) == [Drift("StatefulSet", "edge-openshell")]
+
+
+def test_objects_without_a_resource_version_are_compared_every_time() -> None:
+    service, statefulset = served(SERVICE), served(STATEFULSET)
+    del statefulset["metadata"]["resourceVersion"]
+    assert remembered(live_objects(service, statefulset)) == []
+    statefulset["spec"]["replicas"] = 3
+    assert remembered(live_objects(service, statefulset)) != []

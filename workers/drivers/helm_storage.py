@@ -4,7 +4,7 @@ Helm stores each revision of a release in a Secret named ``sh.helm.release.v1.<n
 of type ``helm.sh/release.v1``, labelled ``owner=helm``, ``name``, ``version`` and ``status``. Its
 ``release`` key holds the release document as JSON, gzipped, then base64-encoded (and base64-encoded
 once more by the Secret's ``data`` encoding). The labels are enough to find each release's latest
-revision, so only that one is ever decoded.
+revision, so only that one is ever decoded, and only once per process for each version of its Secret.
 """
 
 from __future__ import annotations
@@ -12,21 +12,28 @@ from __future__ import annotations
 import base64
 import binascii
 import gzip
-import json
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from cluster_vocabulary.helm import HelmStatus
 from workers.drivers import errors
 from workers.drivers.helm_parse import ReleaseStatus, parse_time
+from workers.memo import Memo
 
-__all__ = ["HELM_OWNER_SELECTOR", "StoredRelease", "decode_release_secret", "latest_releases"]
+__all__ = [
+    "HELM_OWNER_SELECTOR", "StoredRelease", "decode_release_secret", "latest_releases", "newest_records",
+    "remembered_release",
+]
 
 HELM_OWNER_SELECTOR = "owner=helm"
 RELEASE_SECRET_TYPE = "helm.sh/release.v1"
 GZIP_MAGIC = b"\x1f\x8b\x08"
+# Decoded records kept per worker process: one per release of a 10,000-gateway fleet, with room to spare.
+DECODED_MEMO_SIZE = 20_000
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,9 @@ class StoredRelease:
     status: ReleaseStatus
     values: dict[str, Any] = field(repr=False)
     manifest: str = field(repr=False)
+
+
+_decoded: Memo[StoredRelease] = Memo(DECODED_MEMO_SIZE)
 
 
 def _release_bytes(secret: dict[str, Any]) -> bytes:
@@ -50,9 +60,20 @@ def _release_bytes(secret: dict[str, Any]) -> bytes:
 
 
 def decode_release_secret(secret: dict[str, Any]) -> StoredRelease:
-    """The release revision held by one Helm storage Secret."""
+    """The release revision held by one Helm storage Secret (decoded once per uid and resourceVersion: the
+    result is shared, and must not be changed)."""
+    return _decoded.get(_version_key(secret), lambda: _decode(secret))
+
+
+def _version_key(secret: dict[str, Any]) -> tuple[str, str] | None:
+    meta = secret.get("metadata", {})
+    uid, version = meta.get("uid"), meta.get("resourceVersion")
+    return (uid, version) if uid and version else None
+
+
+def _decode(secret: dict[str, Any]) -> StoredRelease:
     try:
-        document = json.loads(_release_bytes(secret))
+        document = orjson.loads(_release_bytes(secret))
     except ValueError:
         raise errors.HelmError(f"release secret {_name(secret)} does not hold JSON") from None
     if not isinstance(document, dict) or "name" not in document:
@@ -79,8 +100,8 @@ def _revision(secret: dict[str, Any]) -> int:
     return int(label) if str(label).isdigit() else -1
 
 
-def latest_releases(secrets: Iterable[dict[str, Any]]) -> dict[tuple[str, str], StoredRelease]:
-    """The latest revision of every release, keyed by (namespace, release name); older ones stay encoded."""
+def newest_records(secrets: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """The Secret of every release's latest revision, keyed by (namespace, release name)."""
     newest: dict[tuple[str, str], dict[str, Any]] = {}
     for secret in secrets:
         meta = secret.get("metadata", {})
@@ -90,7 +111,17 @@ def latest_releases(secrets: Iterable[dict[str, Any]]) -> dict[tuple[str, str], 
         key = (meta.get("namespace", ""), labels.get("name", ""))
         if key not in newest or _revision(secret) > _revision(newest[key]):
             newest[key] = secret
-    return {key: decode_release_secret(secret) for key, secret in newest.items()}
+    return newest
+
+
+def latest_releases(secrets: Iterable[dict[str, Any]]) -> dict[tuple[str, str], StoredRelease]:
+    """The latest revision of every release, keyed by (namespace, release name); older ones stay encoded."""
+    return {key: decode_release_secret(secret) for key, secret in newest_records(secrets).items()}
+
+
+def remembered_release(head: dict[str, Any]) -> StoredRelease | None:
+    """The record a Secret holds, when this process has decoded that very version (only metadata is read)."""
+    return _decoded.peek(_version_key(head))
 
 
 def _name(secret: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+import orjson
 import urllib3
 import yaml
 from kubernetes.client import ApiClient, Configuration
@@ -50,6 +51,8 @@ _STATUS_ERRORS: dict[int, type[errors.DriverError]] = {
 }
 MERGE_PATCH = "application/merge-patch+json"
 LIST_PAGE_SIZE = 500
+# Metadata only, falling back to whole objects where a server cannot reduce them.
+METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
 
 
 @dataclass(frozen=True)
@@ -296,6 +299,28 @@ class KubeClient:
                 return items
             query["continue"] = token
 
+    def list_metadata(
+        self, api_version: str, plural: str, namespace: str | None = None, label_selector: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Only the metadata of every object of a resource (every page): a PartialObjectMetadataList, as
+        metadata-only informers ask for; a server that cannot answer one sends the whole objects instead."""
+        query: dict[str, str | int] = {"limit": LIST_PAGE_SIZE}
+        if label_selector:
+            query["labelSelector"] = label_selector
+        items: list[dict[str, Any]] = []
+        while True:
+            page = self._request("GET", api_path(api_version, plural, namespace), query=query,
+                                 accept=METADATA_LIST_ACCEPT)
+            items += [{"metadata": item.get("metadata", {})} for item in page.get("items", [])]
+            token = page.get("metadata", {}).get("continue")
+            if not token:
+                return items
+            query["continue"] = token
+
+    def get_object(self, api_version: str, plural: str, namespace: str, name: str) -> dict[str, Any] | None:
+        """One object, or None when it does not exist."""
+        return self._get(api_path(api_version, plural, namespace, name))
+
     def list_with_version(
         self, api_version: str, plural: str, label_selector: str | None = None
     ) -> tuple[list[dict[str, Any]], str]:
@@ -336,7 +361,7 @@ class KubeClient:
             raise errors.ClusterUnreachable(errors.sanitise(f"cluster unreachable: {exc}", self._secrets)) from None
         try:
             for line in _lines(response):
-                event = json.loads(line)
+                event = orjson.loads(line)
                 if event.get("type") == "ERROR":
                     status = event.get("object", {})
                     code = int(status.get("code") or 500)
@@ -374,6 +399,7 @@ class KubeClient:
         query: Mapping[str, str | int] | None = None,
         content_type: str = "application/json",
         secrets: set[str] | None = None,
+        accept: str = "application/json",
     ) -> dict[str, Any]:
         """One API call returning the decoded JSON body. Bodies are never logged."""
         logger.debug("kube %s %s", method, path)
@@ -382,7 +408,7 @@ class KubeClient:
             response = self._api.call_api(
                 path, method,
                 query_params=list((query or {}).items()),
-                header_params={"Accept": "application/json", "Content-Type": content_type},
+                header_params={"Accept": accept, "Content-Type": content_type},
                 body=body,
                 auth_settings=["BearerToken"],
                 _preload_content=False,
@@ -398,7 +424,7 @@ class KubeClient:
             reason = getattr(exc, "reason", None) or exc
             raise errors.ClusterUnreachable(errors.sanitise(f"cluster unreachable: {reason}", redact)) from None
         try:
-            return json.loads(data) if data else {}
+            return orjson.loads(data) if data else {}
         except ValueError:
             raise errors.ServerError(f"{method} {path}: response is not JSON") from None
 

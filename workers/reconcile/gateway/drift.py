@@ -22,13 +22,19 @@ fields the chart sets must hold the chart's values; fields the server fills in a
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-__all__ = ["DRIFT_KINDS", "INSTANCE_LABEL", "Drift", "differences", "drift_message", "find_drift", "manifest_objects"]
+from workers.memo import Memo
+
+__all__ = [
+    "DRIFT_KINDS", "INSTANCE_LABEL", "Drift", "differences", "drift_message", "find_drift", "manifest_objects",
+    "remembered_drift",
+]
 
 INSTANCE_LABEL = "app.kubernetes.io/instance"
 # kind -> (apiVersion, plural): what the snapshot lists cluster-wide by the instance label.
@@ -49,6 +55,9 @@ MAX_DIFFERENCES = 5
 MAX_MESSAGE = 1000  # under the condition message limit, so a stored message compares equal to a new one
 _SKIPPED_TOP_LEVEL = frozenset({"apiVersion", "kind", "status", "metadata"})
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# One entry per release judged (a 16-byte digest and a tuple): enough for 50,000 gateways in one worker process.
+MEMO_SIZE = 50_000
+_judged: Memo[tuple[Drift, ...]] = Memo(MEMO_SIZE)
 
 
 @dataclass(frozen=True)
@@ -155,3 +164,30 @@ def drift_message(drifts: list[Drift]) -> str:
     """One line naming every drifted object and what differs (cut at ``MAX_MESSAGE`` characters)."""
     message = "; ".join(drift.describe() for drift in drifts)
     return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
+def _judged_key(manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]], namespace: str, release: str,
+                kinds: frozenset[str]) -> bytes | None:
+    """A digest of everything ``find_drift`` reads: the manifest, and each live object by its resourceVersion
+    (None when an object has none, as in a hand-made view: then nothing is remembered)."""
+    parts = [namespace, release, ",".join(sorted(kinds))]
+    for (kind, name), obj in sorted(live.items()):
+        version = (obj.get("metadata") or {}).get("resourceVersion")
+        if not version:
+            return None
+        parts.append(f"{kind}/{name}@{version}")
+    digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=16)
+    digest.update(manifest.encode())
+    return digest.digest()
+
+
+def remembered_drift(
+    manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]], *, namespace: str, release: str,
+    kinds: frozenset[str],
+) -> list[Drift]:
+    """``find_drift``, remembered per manifest and live object versions: an unchanged release is compared once
+    per worker process, however many resyncs judge it."""
+    key = _judged_key(manifest, live, namespace, release, kinds)
+    judged = _judged.get(key, lambda: tuple(find_drift(manifest, live, namespace=namespace, release=release,
+                                                        kinds=kinds)))
+    return list(judged)

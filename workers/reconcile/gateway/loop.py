@@ -16,7 +16,7 @@ from gateways.values import route_address
 from workers.drivers import errors
 from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
 from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
-from workers.reconcile.gateway.drift import Drift, drift_message, find_drift
+from workers.reconcile.gateway.drift import Drift, drift_message, remembered_drift
 from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
 from workers.reconcile.gateway.pass_io import PassIo
@@ -161,7 +161,7 @@ def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | No
     """The release's objects the cluster lacks or holds otherwise (pure); None when not compared."""
     if request.drift_detection is DriftMode.DISABLED or view.release is None or not view.namespace_present:
         return None
-    return find_drift(
+    return remembered_drift(
         view.release.manifest, view.objects, namespace=request.namespace, release=request.release, kinds=view.kinds
     )
 

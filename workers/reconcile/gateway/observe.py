@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workers.drivers import errors
-from workers.drivers.helm_storage import HELM_OWNER_SELECTOR, StoredRelease, latest_releases
+from workers.drivers.helm_storage import (
+    HELM_OWNER_SELECTOR,
+    StoredRelease,
+    decode_release_secret,
+    latest_releases,
+    newest_records,
+    remembered_release,
+)
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.backend_tls_objects import (
     BACKEND_TLS_GROUP,
@@ -38,6 +45,8 @@ LISTED_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
     BACKEND_TLS_KIND: (tuple(f"{BACKEND_TLS_GROUP}/{v}" for v in BACKEND_TLS_VERSIONS), BACKEND_TLS_PLURAL),
 }
 WARNINGS = "type=Warning"
+# Up to this many unread Helm records (or 5 % of a cluster's) are fetched one by one; more take one full list.
+FETCH_ONE_BY_ONE = 25
 LiveObjects = Mapping[tuple[str, str], dict[str, Any]]
 
 
@@ -166,9 +175,28 @@ def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], LiveO
     return {key: _keyed(objs) for key, objs in grouped.items()}
 
 
+def _cluster_releases(kube: KubeClient) -> dict[tuple[str, str], StoredRelease]:
+    """The latest revision of every release on a cluster, reading only the records this process has not decoded.
+
+    Helm's records are listed by metadata alone; one already decoded (same uid and resourceVersion) is not read
+    again, so an unchanged fleet costs one metadata list. A few new ones are fetched one by one; when many are
+    (the first resync), one full list is cheaper."""
+    heads = newest_records(kube.list_metadata("v1", "secrets", None, HELM_OWNER_SELECTOR))
+    unread = {key: head for key, head in heads.items() if remembered_release(head) is None}
+    if len(unread) > max(FETCH_ONE_BY_ONE, len(heads) // 20):
+        return latest_releases(kube.list_objects("v1", "secrets", None, HELM_OWNER_SELECTOR))
+    releases = {key: remembered_release(head) for key, head in heads.items() if key not in unread}
+    for key, head in unread.items():
+        meta = head["metadata"]
+        secret = kube.get_object("v1", "secrets", meta["namespace"], meta["name"])
+        if secret is not None:  # deleted since the list: the release is gone or has a newer record
+            releases[key] = decode_release_secret(secret)
+    return releases
+
+
 def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]) -> ClusterSnapshot:
     """A few paged, cluster-wide LISTs: Helm's records, the chart's objects of ``kinds``, managed namespaces."""
-    releases = latest_releases(kube.list_objects("v1", "secrets", None, HELM_OWNER_SELECTOR))
+    releases = _cluster_releases(kube)
     listed = [obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL)]
     managed = kube.list_objects("v1", "namespaces", None, managed_selector)
     namespaces = frozenset(ns["metadata"]["name"] for ns in managed)

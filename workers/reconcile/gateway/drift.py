@@ -33,7 +33,7 @@ from workers.memo import Memo
 
 __all__ = [
     "DRIFT_KINDS", "INSTANCE_LABEL", "Drift", "differences", "drift_message", "find_drift", "manifest_objects",
-    "remembered_drift",
+    "remembered_drift", "remembered_verdict",
 ]
 
 INSTANCE_LABEL = "app.kubernetes.io/instance"
@@ -191,3 +191,11 @@ def remembered_drift(
     judged = _judged.get(key, lambda: tuple(find_drift(manifest, live, namespace=namespace, release=release,
                                                         kinds=kinds)))
     return list(judged)
+
+
+def remembered_verdict(
+    manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]], *, namespace: str, release: str,
+    kinds: frozenset[str],
+) -> tuple[Drift, ...] | None:
+    """The drift judged before for exactly these object versions, or None; reads only the objects' metadata."""
+    return _judged.peek(_judged_key(manifest, live, namespace, release, kinds))

@@ -161,6 +161,8 @@ def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | No
     """The release's objects the cluster lacks or holds otherwise (pure); None when not compared."""
     if request.drift_detection is DriftMode.DISABLED or view.release is None or not view.namespace_present:
         return None
+    if view.drift is not None:
+        return list(view.drift)
     return remembered_drift(
         view.release.manifest, view.objects, namespace=request.namespace, release=request.release, kinds=view.kinds
     )

@@ -16,14 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workers.drivers import errors
-from workers.drivers.helm_storage import (
-    HELM_OWNER_SELECTOR,
-    StoredRelease,
-    decode_release_secret,
-    latest_releases,
-    newest_records,
-    remembered_release,
-)
+from workers.drivers.helm_storage import HELM_OWNER_SELECTOR, StoredRelease, latest_releases
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.backend_tls_objects import (
     BACKEND_TLS_GROUP,
@@ -31,7 +24,8 @@ from workers.reconcile.gateway.backend_tls_objects import (
     BACKEND_TLS_VERSIONS,
     backend_tls_name,
 )
-from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL, manifest_objects
+from workers.reconcile.gateway.cluster_reads import cluster_releases, judged_objects
+from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL, Drift, manifest_objects
 from workers.reconcile.gateway.health import workload_ready
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 
@@ -45,8 +39,8 @@ LISTED_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
     BACKEND_TLS_KIND: (tuple(f"{BACKEND_TLS_GROUP}/{v}" for v in BACKEND_TLS_VERSIONS), BACKEND_TLS_PLURAL),
 }
 WARNINGS = "type=Warning"
-# Up to this many unread Helm records (or 5 % of a cluster's) are fetched one by one; more take one full list.
-FETCH_ONE_BY_ONE = 25
+# The kinds whose status the judge reads. The manifest's other kinds matter only for drift.
+STATUS_KINDS = WORKLOAD_KINDS | {"GRPCRoute", "Route", BACKEND_TLS_KIND}
 LiveObjects = Mapping[tuple[str, str], dict[str, Any]]
 
 
@@ -65,6 +59,8 @@ class GatewayView:
     namespace_present: bool = True
     # The namespace's Warning events, read only while a workload is not ready (empty otherwise).
     warnings: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    # The drift already judged for exactly these object versions (None: judge ``objects``, which are whole).
+    drift: tuple[Drift, ...] | None = None
 
     @property
     def workloads(self) -> list[dict[str, Any]]:
@@ -94,15 +90,27 @@ def _keyed(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, A
 
 
 def _list_if_served(
-    kube: KubeClient, kind: str, namespace: str | None, selector: str
+    kube: KubeClient, kind: str, namespace: str | None, selector: str, *, metadata_only: bool = False
 ) -> list[dict[str, Any]]:
+    """The objects of one kind (only their metadata, named by kind and apiVersion, with ``metadata_only``)."""
     api_versions, plural = LISTED_KINDS[kind]
     for api_version in api_versions:
         try:
+            if metadata_only:
+                heads = kube.list_metadata(api_version, plural, namespace, selector)
+                return [{"apiVersion": api_version, "kind": kind} | head for head in heads]
             return kube.list_objects(api_version, plural, namespace, selector)
         except errors.NotFound:  # the cluster does not serve this version of the API
             continue
     return []
+
+
+def _get_if_served(kube: KubeClient, head: dict[str, Any]) -> dict[str, Any] | None:
+    """A listed object read whole (None: deleted since it was listed)."""
+    meta = head["metadata"]
+    _, plural = LISTED_KINDS[head["kind"]]
+    obj = kube.get_object(head["apiVersion"], plural, meta.get("namespace", ""), meta["name"])
+    return None if obj is None else {"apiVersion": head["apiVersion"], "kind": head["kind"]} | obj
 
 
 def _warnings_if_unready(
@@ -155,6 +163,9 @@ class ClusterSnapshot:
     namespaces: frozenset[str]
     warnings: Mapping[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
 
+    # Per (namespace, release): the drift judged before for the versions listed (their objects are only metadata).
+    drifts: Mapping[tuple[str, str], tuple[Drift, ...]] = field(default_factory=dict)
+
     def view(self, request: GatewayRequest) -> GatewayView:
         key = (request.namespace, request.release)
         return GatewayView(
@@ -164,6 +175,7 @@ class ClusterSnapshot:
             route_kind=route_kind(request.values),
             namespace_present=request.namespace in self.namespaces,
             warnings=self.warnings.get(request.namespace, ()),
+            drift=self.drifts.get(key),
         )
 
 
@@ -175,38 +187,35 @@ def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], LiveO
     return {key: _keyed(objs) for key, objs in grouped.items()}
 
 
-def _cluster_releases(kube: KubeClient) -> dict[tuple[str, str], StoredRelease]:
-    """The latest revision of every release on a cluster, reading only the records this process has not decoded.
-
-    Helm's records are listed by metadata alone; one already decoded (same uid and resourceVersion) is not read
-    again, so an unchanged fleet costs one metadata list. A few new ones are fetched one by one; when many are
-    (the first resync), one full list is cheaper."""
-    heads = newest_records(kube.list_metadata("v1", "secrets", None, HELM_OWNER_SELECTOR))
-    unread = {key: head for key, head in heads.items() if remembered_release(head) is None}
-    if len(unread) > max(FETCH_ONE_BY_ONE, len(heads) // 20):
-        return latest_releases(kube.list_objects("v1", "secrets", None, HELM_OWNER_SELECTOR))
-    releases = {key: remembered_release(head) for key, head in heads.items() if key not in unread}
-    for key, head in unread.items():
-        meta = head["metadata"]
-        secret = kube.get_object("v1", "secrets", meta["namespace"], meta["name"])
-        if secret is not None:  # deleted since the list: the release is gone or has a newer record
-            releases[key] = decode_release_secret(secret)
-    return releases
-
-
 def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]) -> ClusterSnapshot:
-    """A few paged, cluster-wide LISTs: Helm's records, the chart's objects of ``kinds``, managed namespaces."""
-    releases = _cluster_releases(kube)
-    listed = [obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL)]
+    """A few paged, cluster-wide LISTs: Helm's records, the chart's objects of ``kinds``, managed namespaces.
+
+    What this process read before is not read again (``cluster_reads``): Helm's records and the kinds whose status
+    the judge does not read are listed by metadata, and only what changed since is fetched whole."""
+    releases = cluster_releases(kube)
+    whole = [obj for kind in sorted(kinds & STATUS_KINDS) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL)]
+    heads = [
+        obj for kind in sorted(kinds - STATUS_KINDS)
+        for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL, metadata_only=True)
+    ]
+    light = kinds - STATUS_KINDS
+    objects, drifts = judged_objects(
+        releases, _by_instance([*whole, *heads]), kinds, light,
+        fetch=lambda head: _get_if_served(kube, head),
+        relist=lambda: _by_instance(
+            obj for kind in sorted(light) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL)
+        ),
+    )
     managed = kube.list_objects("v1", "namespaces", None, managed_selector)
     namespaces = frozenset(ns["metadata"]["name"] for ns in managed)
     warnings: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for event in _warnings_if_unready(kube, None, listed):
+    for event in _warnings_if_unready(kube, None, whole):
         warnings[(event.get("metadata") or {}).get("namespace", "")].append(event)
     return ClusterSnapshot(
         releases=releases,
-        objects=_by_instance(listed),
+        objects=objects,
         kinds=kinds,
         namespaces=namespaces,
         warnings={namespace: tuple(events) for namespace, events in warnings.items()},
+        drifts=drifts,
     )

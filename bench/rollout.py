@@ -1,10 +1,10 @@
 """Benchmark: a rollout of a fleet to a new chart release, against the same upgrades as a serial helm loop.
 
-    .venv/bin/python bench/rollout.py [--gateways 200] [--clusters 4] [--concurrency 8] [--per-cluster 2]
+    .venv/bin/python bench/rollout.py [--gateways 200] [--clusters 4] [--concurrency 8] [--per-cluster 2] [--smoke]
 
 In one run:
   1. It starts the devclusters and seeds the fleet on release v1 (the mirror chart) as bench/fleet.py
-     does: one real install per cluster, cloned to the rest.
+     does (bench/fleet_seed.py): one real install, cloned to every other gateway.
   2. It starts a Celery worker (``-c --concurrency``, helm bounded per cluster by
      GATEWAY_CLUSTER_CONCURRENCY=--per-cluster), beat (the rollout tick) and the cluster watcher, and
      creates a rollout of every gateway to v2 (a copy of the chart at 0.2.0): a 5% canary, then the
@@ -13,7 +13,7 @@ In one run:
   3. Baseline, in the same run, with the control plane stopped: a plain serial loop of
      ``helm upgrade --reuse-values`` of every gateway to v3 (0.3.0). It prints both times and the ratio
      (target: the rollout at least 2x faster, from per-cluster parallelism).
-It needs PostgreSQL and Redis on loopback (as `make test` does).
+`--smoke` is the size CI runs. It needs PostgreSQL and Redis on loopback (as `make test` does).
 """
 
 from __future__ import annotations
@@ -31,12 +31,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.fleet import ENV, HELM, reset_database, seed  # noqa: E402
+from bench.fleet import ENV, HELM, reset_database  # noqa: E402
+from bench.fleet_seed import seed_fleet  # noqa: E402
 from tests.fixtures.charts import MIRROR_CHART, copy_chart  # noqa: E402
-from tests.fixtures.devcluster import start_devcluster  # noqa: E402
 
-DB_NAME = "bench_rollout"
-BROKER = "redis://127.0.0.1:6379/10"
+DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_rollout")
+BROKER = f"redis://127.0.0.1:6379/{os.environ.get('BENCH_REDIS_DB', '10')}"
+SMOKE = {"gateways": 4, "clusters": 2, "concurrency": 2, "per_cluster": 2}
 TIMEOUT_SECONDS = 1800
 
 
@@ -98,11 +99,11 @@ def serial_helm_loop(clusters: dict[str, Path], v3: Path) -> float:
     """`helm upgrade --reuse-values` of every gateway to v3, one after the other; returns the wall time."""
     from gateways.models import Gateway
 
-    rows = list(Gateway.objects.values_list("cluster__name", "name", "namespace"))
+    rows = list(Gateway.objects.values_list("cluster__name", "helm_release_name", "namespace"))
     started = time.monotonic()
-    for cluster, name, namespace in rows:
+    for cluster, release, namespace in rows:
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "KUBECONFIG": str(clusters[cluster])}
-        subprocess.run([str(HELM), "upgrade", name, str(v3), "-n", namespace, "--reuse-values"], env=env, check=True,
+        subprocess.run([str(HELM), "upgrade", release, str(v3), "-n", namespace, "--reuse-values"], env=env, check=True,
                        capture_output=True)
     return time.monotonic() - started
 
@@ -113,7 +114,10 @@ def main() -> None:
     parser.add_argument("--clusters", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=8, help="Celery worker processes")
     parser.add_argument("--per-cluster", type=int, default=2, help="GATEWAY_CLUSTER_CONCURRENCY")
+    parser.add_argument("--smoke", action="store_true", help=f"the size CI runs: {SMOKE}")
     args = parser.parse_args()
+    if args.smoke:
+        vars(args).update(SMOKE)
     per_cluster = args.gateways // args.clusters
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         work = Path(tmp)
@@ -124,10 +128,6 @@ def main() -> None:
             ROLLOUT_INTERVAL_SECONDS="1", DJANGO_SETTINGS_MODULE="controlplane.settings",
         )
         reset_database(DB_NAME, BROKER)
-        devclusters = [
-            stack.enter_context(start_devcluster(work / f"dc{c}", ready_delay=0.0, extra_presets=("agent-sandbox",)))
-            for c in range(args.clusters)
-        ]
         import django
 
         django.setup()
@@ -135,7 +135,7 @@ def main() -> None:
 
         v1 = GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
         print(f"seeding {per_cluster * args.clusters} gateways over {args.clusters} devclusters", flush=True)
-        seed(devclusters, per_cluster)
+        seeded = seed_fleet(stack, work, args.clusters, per_cluster)
         Gateway.objects.update(release=v1)
         v2, v3 = copy_chart(work / "v2", "0.2.0"), copy_chart(work / "v3", "0.3.0")
         processes = start_control_plane(work, args.concurrency)
@@ -143,7 +143,7 @@ def main() -> None:
             rollout_wall, gateways, not_once = run_rollout(v2)
         finally:
             stop(processes)
-        kubeconfigs = {f"fleet{c}": dc.kubeconfig for c, dc in enumerate(devclusters)}
+        kubeconfigs = {f"fleet{c}": dc.kubeconfig for c, dc in enumerate(seeded.devclusters)}
         serial_wall = serial_helm_loop(kubeconfigs, v3)
     print(f"\n{gateways} gateways over {args.clusters} clusters; worker -c {args.concurrency}, "
           f"GATEWAY_CLUSTER_CONCURRENCY={args.per_cluster}")
@@ -152,6 +152,8 @@ def main() -> None:
     print(f"serial helm upgrade loop to v3:                                         {serial_wall:6.1f} s wall")
     print(f"ratio (serial loop / rollout): {serial_wall / max(rollout_wall, 0.01):.2f}x (target: at least 2x)")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    if not_once:
+        sys.exit(f"{not_once} gateways were not upgraded exactly once")
 
 
 if __name__ == "__main__":

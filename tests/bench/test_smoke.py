@@ -1,0 +1,40 @@
+"""Every benchmark in bench/ runs at its smoke size, so a broken benchmark fails CI instead of rotting.
+
+Each script is run as a user runs it (`python bench/<name>.py --smoke`). The test checks that it finishes, exits 0
+(a script exits non-zero when what it measures went wrong, such as a pass in the fleet's steady state) and prints
+a ratio against its in-run baseline. It never judges a time: timing belongs to the benchmarks' full sizes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.bench
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+SCRIPTS = sorted(path for path in BENCH.glob("*.py") if 'if __name__ == "__main__":' in path.read_text())
+RATIO = re.compile(r"ratio.*?\d+(\.\d+)?x", re.IGNORECASE)
+SMOKE_TIMEOUT_SECONDS = 240
+
+
+def test_every_benchmark_is_found() -> None:
+    names = {path.stem for path in SCRIPTS}
+    assert {"fleet", "gateways", "rollout", "api", "catalogs"} <= names, names
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
+def test_the_benchmark_runs_at_its_smoke_size(script: Path) -> None:
+    env = {**os.environ, "BENCH_DB_NAME": f"bench_smoke_{script.stem}", "PYTHONUNBUFFERED": "1"}
+    result = subprocess.run([sys.executable, str(script), "--smoke"], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=SMOKE_TIMEOUT_SECONDS, check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, f"{script.name} --smoke exited {result.returncode}:\n{output[-4000:]}"
+    assert RATIO.search(result.stdout), f"{script.name} --smoke printed no ratio:\n{result.stdout[-4000:]}"
+    print(result.stdout)

@@ -16,11 +16,13 @@ import gzip
 import json
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from devcluster.workloads import template_hash
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 
 __all__ = ["SeededFleet", "seed_fleet"]
@@ -117,7 +119,24 @@ class Template:
             if obj.get("type") == HELM_STORAGE_TYPE:
                 obj["data"]["release"] = release
             objects.append((group, plural, obj))
+        _revise(objects)
         return objects, next_rv
+
+
+def _revise(objects: list[tuple[str, str, dict[str, Any]]]) -> None:
+    """Give a clone's StatefulSets and their pods the revision their renamed template hashes to, as the
+    controller does: with the template's revision they would be rolled on the first sync."""
+    revisions = {}
+    for _, plural, obj in objects:
+        if plural == "statefulsets":
+            name = obj["metadata"]["name"]
+            revisions[obj["metadata"]["uid"]] = revision = f"{name}-{template_hash(obj['spec']['template'])}"
+            status = obj.setdefault("status", {})
+            status.update(currentRevision=revision, updateRevision=revision)
+    for _, plural, obj in objects:
+        owners = [ref["uid"] for ref in obj["metadata"].get("ownerReferences", []) if ref["uid"] in revisions]
+        if plural == "pods" and owners:
+            obj["metadata"].setdefault("labels", {})["controller-revision-hash"] = revisions[owners[0]]
 
 
 def _append(state: dict[str, Any], objects: list[tuple[str, str, dict[str, Any]]]) -> None:
@@ -177,7 +196,8 @@ def seed_fleet(stack: ExitStack, work: Path, clusters: int, per_cluster: int) ->
     base_text = (work / "dc0" / "state.json").read_text()
     template = Template(json.loads(base_text), _identity(template_row))
     started = time.monotonic()
-    devclusters = []
+    starting = ThreadPoolExecutor(4)  # each devcluster loads its state while the next cluster's is written
+    pending = []
     for c in range(clusters):
         workdir = work / f"dc{c}"
         state = json.loads(base_text)
@@ -194,12 +214,17 @@ def seed_fleet(stack: ExitStack, work: Path, clusters: int, per_cluster: int) ->
         state["resourceVersion"] = next_rv
         workdir.mkdir(parents=True, exist_ok=True)
         (workdir / "state.json").write_text(json.dumps(state))
-        devcluster = stack.enter_context(_start(workdir))
+        pending.append((cluster_row, starting.submit(_start, workdir)))
+        print(f"  cluster fleet{c}: {per_cluster} gateways written ({time.monotonic() - started:.0f} s so far)",
+              flush=True)
+    devclusters = []
+    for cluster_row, future in pending:
+        devcluster = stack.enter_context(future.result())
         cluster_row.kubeconfig = devcluster.kubeconfig.read_text()
         cluster_row.save(update_fields=["kubeconfig"])
         devclusters.append(devcluster)
-        print(f"  cluster fleet{c}: {per_cluster} gateways seeded ({time.monotonic() - started:.0f} s so far)",
-              flush=True)
+    starting.shutdown()
+    print(f"  every devcluster serves its state ({time.monotonic() - started:.0f} s)", flush=True)
     return SeededFleet(devclusters, {f"fleet{c}": [g.name for g in rows[c]] for c in range(clusters)})
 
 

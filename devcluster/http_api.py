@@ -28,6 +28,7 @@ from devcluster.runtime.proxy import ServiceProxy, forward_http, service_port
 from devcluster.watching import IDLE_BOOKMARK_SECONDS, WatchRequest, open_watch
 
 ADMIN_PREFIX = "/_devcluster/"
+WATCHED_CHANGES = ("ADDED", "MODIFIED", "DELETED")
 KUBE_VERSION = {"major": "1", "minor": "37", "patch": "1"}
 _REASONS = {
     400: "BadRequest",
@@ -346,7 +347,7 @@ class ApiHandler(BaseHTTPRequestHandler):
         metadata_only = partial_metadata_kind(self.headers.get("Accept", ""))
         if self.command == "GET" and not name:
             if request.watch or q.get("watch") in ("1", "true", "True"):
-                self._stream_watch(rt, namespace)
+                self._stream_watch(rt, namespace, metadata_only is not None)
             elif metadata_only == "PartialObjectMetadataList":
                 self._send_json(200, partial_metadata(self._list(rt, namespace), metadata_only))
             else:
@@ -423,7 +424,8 @@ class ApiHandler(BaseHTTPRequestHandler):
             rt, namespace, q.get("labelSelector", ""), q.get("fieldSelector", ""), limit, token
         )
 
-    def _stream_watch(self, rt: ResourceType, namespace: str) -> None:
+    def _stream_watch(self, rt: ResourceType, namespace: str, metadata_only: bool = False) -> None:
+        """A watch; with ``metadata_only`` each changed object is sent as PartialObjectMetadata."""
         q = self.query
         timeout = float(q["timeoutSeconds"]) if q.get("timeoutSeconds") else None
         request = WatchRequest(
@@ -449,6 +451,8 @@ class ApiHandler(BaseHTTPRequestHandler):
         self.wfile.flush()
         try:
             for event in events:
+                if metadata_only and event.get("type") in WATCHED_CHANGES:
+                    event = {**event, "object": partial_metadata(event["object"])}
                 self._write_chunk(event)
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()

@@ -148,6 +148,18 @@ def test_metadata_lists_page_and_carry_no_data(
     assert kube.get_object("v1", "secrets", namespace, "absent") is None
 
 
+def test_a_metadata_watch_sends_each_change_as_metadata(kube: KubeClient, namespace: str) -> None:
+    kube.apply_secret(namespace, "watched", {"password": "first"}, {"meta": "watch"})
+    _, version = kube.list_with_version("v1", "secrets", "meta=watch", metadata_only=True)
+    kube.apply_secret(namespace, "watched", {"password": "second"}, {"meta": "watch"})
+    event = next(e for e in kube.watch("v1", "secrets", version, label_selector="meta=watch", timeout_seconds=5,
+                                      metadata_only=True) if e["type"] != "BOOKMARK")
+    assert event["type"] == "MODIFIED"
+    assert event["object"]["kind"] == "PartialObjectMetadata" and "data" not in event["object"]
+    assert event["object"]["metadata"]["name"] == "watched"
+    assert event["object"]["metadata"]["namespace"] == namespace
+
+
 def test_deployment_status(kube: KubeClient, cluster: DevCluster, namespace: str) -> None:
     assert kube.get_deployment_status(namespace, "web") is None
     cluster.call("POST", f"/apis/apps/v1/namespaces/{namespace}/deployments", {

@@ -53,6 +53,7 @@ MERGE_PATCH = "application/merge-patch+json"
 LIST_PAGE_SIZE = 500
 # Metadata only, falling back to whole objects where a server cannot reduce them.
 METADATA_LIST_ACCEPT = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+METADATA_WATCH_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json"
 
 
 @dataclass(frozen=True)
@@ -322,15 +323,17 @@ class KubeClient:
         return self._get(api_path(api_version, plural, namespace, name))
 
     def list_with_version(
-        self, api_version: str, plural: str, label_selector: str | None = None
+        self, api_version: str, plural: str, label_selector: str | None = None, *, metadata_only: bool = False
     ) -> tuple[list[dict[str, Any]], str]:
-        """Every object cluster-wide (every page) and the list's resourceVersion, to start a watch from."""
+        """Every object cluster-wide (every page; only their metadata with ``metadata_only``) and the list's
+        resourceVersion, to start a watch from."""
         query: dict[str, str | int] = {"limit": LIST_PAGE_SIZE}
         if label_selector:
             query["labelSelector"] = label_selector
+        accept = METADATA_LIST_ACCEPT if metadata_only else "application/json"
         items: list[dict[str, Any]] = []
         while True:
-            page = self._request("GET", api_path(api_version, plural), query=query)
+            page = self._request("GET", api_path(api_version, plural), query=query, accept=accept)
             items += page.get("items", [])
             meta = page.get("metadata", {})
             if not meta.get("continue"):
@@ -339,10 +342,11 @@ class KubeClient:
 
     def watch(
         self, api_version: str, plural: str, resource_version: str, *, label_selector: str | None = None,
-        timeout_seconds: int = 300,
+        timeout_seconds: int = 300, metadata_only: bool = False,
     ) -> Iterator[dict[str, Any]]:
         """Stream watch events cluster-wide from ``resource_version``, bookmarks included, until the server
-        ends the watch. An ERROR event (for example 410 Gone) raises the matching typed error."""
+        ends the watch (each object as its metadata alone with ``metadata_only``). An ERROR event (for example
+        410 Gone) raises the matching typed error."""
         query: dict[str, str | int] = {
             "watch": "true", "resourceVersion": resource_version, "allowWatchBookmarks": "true",
             "timeoutSeconds": timeout_seconds,
@@ -352,7 +356,8 @@ class KubeClient:
         try:
             response = self._api.call_api(
                 api_path(api_version, plural), "GET", query_params=list(query.items()),
-                header_params={"Accept": "application/json"}, auth_settings=["BearerToken"],
+                header_params={"Accept": METADATA_WATCH_ACCEPT if metadata_only else "application/json"},
+                auth_settings=["BearerToken"],
                 _preload_content=False, _request_timeout=(self._timeout[0], timeout_seconds + self._timeout[1]),
             )
         except ApiException as exc:

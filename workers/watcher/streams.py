@@ -1,8 +1,9 @@
 """Watch one resource of one cluster, forever: list, then watch from the list's resourceVersion.
 
-Each change names a namespace; ``on_change`` gets it. A 410 Gone (the history moved past us) or a
-broken stream starts over with a fresh list, and ``on_relist`` is told, because changes may have
-been missed in between. Nothing here knows Django.
+Each change names a namespace; ``on_change`` gets it. Only metadata is asked for (the list and the watch
+as PartialObjectMetadata): the watcher needs no more, and Helm's records are large. A 410 Gone (the
+history moved past us) or a broken stream starts over with a fresh list, and ``on_relist`` is told,
+because changes may have been missed in between. Nothing here knows Django.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ class WatchTarget:
 
 
 def _watch_once(kube: KubeClient, target: WatchTarget, on_change: Callable[[str], None], stop: threading.Event) -> None:
-    _, version = kube.list_with_version(target.api_version, target.plural, target.label_selector)
+    _, version = kube.list_with_version(target.api_version, target.plural, target.label_selector, metadata_only=True)
     while not stop.is_set():
         for event in kube.watch(target.api_version, target.plural, version, label_selector=target.label_selector,
-                                timeout_seconds=WATCH_TIMEOUT_SECONDS):
+                                timeout_seconds=WATCH_TIMEOUT_SECONDS, metadata_only=True):
             meta = event.get("object", {}).get("metadata", {})
             version = meta.get("resourceVersion") or version
             if event.get("type") != "BOOKMARK" and meta.get("namespace"):

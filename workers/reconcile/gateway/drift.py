@@ -74,9 +74,11 @@ class Drift:
         return f"{self.kind} {self.name} differs at {', '.join(self.differences)}"
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=256)
 def manifest_objects(manifest: str) -> tuple[dict[str, Any], ...]:
-    """The objects of a rendered multi-document manifest (parsed once per distinct manifest)."""
+    """The objects of a rendered multi-document manifest, parsed once while a pass or a resync needs it again.
+
+    Kept small: every gateway's manifest differs, parsed it is large, and verdicts are remembered per version."""
     return tuple(doc for doc in yaml.load_all(manifest, Loader=_SafeLoader) if isinstance(doc, dict) and doc)
 
 

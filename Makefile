@@ -41,7 +41,7 @@ run: setup
 	$(BIN)/python scripts/run_local.py
 
 test: setup $(VENV)/.dev $(TOOLS)/node/node_modules/.bin/tsc
-	scripts/ensure_services.sh redis postgres registry chromium promtool java
+	scripts/ensure_services.sh redis postgres registry chromium promtool java nginx
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest

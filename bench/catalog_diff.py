@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.smoke import parse_with_smoke  # noqa: E402
 from catalogs.diff import KINDS  # noqa: E402
 from catalogs.store import ALL_FILE, ALL_GZ_FILE, INDEX_FILE  # noqa: E402
 from catalogs.store.fs import FilesystemStore  # noqa: E402
@@ -108,7 +109,7 @@ def main() -> None:
     parser.add_argument("--packages", type=int, default=500)
     parser.add_argument("--bundles-per-package", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = parse_with_smoke(parser, {"packages": 20, "bundles_per_package": 5, "repeat": 1})
     with tempfile.TemporaryDirectory(prefix="bench-diff-") as root:
         store = FilesystemStore(Path(root))
         old = write_version(store, documents(args.packages, args.bundles_per_package, second=False))

@@ -32,6 +32,9 @@ from cryptography.fernet import Fernet
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.smoke import parse_with_smoke  # noqa: E402
+
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
@@ -225,7 +228,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--write-runs", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of the API and content servers")
-    args = parser.parse_args()
+    args = parse_with_smoke(parser, {"packages": 20, "bundles_per_package": 5, "clients": 1, "rounds": 2, "queries": 10,
+                                     "write_runs": 1, "workers": 1})
     workdir = Path(tempfile.mkdtemp(prefix="catalog-bench-"))
     env = {
         **os.environ, "SECRET_KEY": "bench-" + "x" * 40, "FIELD_ENCRYPTION_KEY": Fernet.generate_key().decode(),

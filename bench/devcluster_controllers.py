@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.smoke import parse_with_smoke  # noqa: E402
 from devcluster.controllers import StatusController  # noqa: E402
 from devcluster.server import build_cluster  # noqa: E402
 
@@ -48,7 +49,7 @@ def main() -> None:
     parser.add_argument("--workloads", type=int, default=300)
     parser.add_argument("--namespaces", type=int, default=100)
     parser.add_argument("--ready-delay", type=float, default=0.2)
-    args = parser.parse_args()
+    args = parse_with_smoke(parser, {"workloads": 20, "namespaces": 5})
 
     cluster = build_cluster("kubernetes")
     registry = cluster.registry

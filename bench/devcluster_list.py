@@ -24,6 +24,7 @@ from urllib.parse import urlencode, urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.smoke import parse_with_smoke  # noqa: E402
 from tests.fixtures.devcluster import start_devcluster  # noqa: E402
 
 SELECTOR = "owner=helm"
@@ -95,7 +96,7 @@ def main() -> int:
     parser.add_argument("--objects", type=int, default=5000)
     parser.add_argument("--limit", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=5)
-    args = parser.parse_args()
+    args = parse_with_smoke(parser, {"objects": 200, "limit": 50, "repeat": 2})
     with tempfile.TemporaryDirectory() as workdir, start_devcluster(Path(workdir)) as cluster:
         api = Client(cluster.url)
         started = time.perf_counter()

@@ -18,8 +18,9 @@ __all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways"]
 def reconcile_gateway(self: Task, gateway_id: str) -> None:
     with retried_when_transient(self), timed_pass("gateway") as pass_:
         pass_.result, requeue_after = run_pass(gateway_id)
-    if requeue_after is not None:
-        reconcile_gateway.apply_async((gateway_id,), countdown=max(requeue_after, 0.0))
+    if requeue_after is not None:  # in the queue it came from: an admin's delete keeps its place ahead of a burst
+        queue = (self.request.delivery_info or {}).get("routing_key")
+        reconcile_gateway.apply_async((gateway_id,), countdown=max(requeue_after, 0.0), queue=queue)
 
 
 @shared_task(bind=True, name=TaskName.RESYNC_CLUSTER, ignore_result=True)

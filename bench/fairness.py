@@ -3,10 +3,10 @@
     .venv/bin/python bench/fairness.py [--count 1000] [--smoke]
 
 In one run, against one devcluster shared by both tenants, with one worker process (2 slots), beat and the API:
-  1. idle: tenant B creates one gateway, timed until Running; a platform admin deletes one of B's Running
+  1. idle: tenant B creates one gateway, timed until Running; a platform admin deletes one of tenant A's Running
      gateways, timed until the record is gone;
   2. burst: tenant A creates --count gateways through the API as fast as it can; right after, B creates one
-     gateway and the admin deletes another of B's, both timed the same way while A's backlog drains.
+     gateway and the admin deletes another of A's, both timed the same way while A's backlog drains.
 It prints both pairs of times, their ratios (burst / idle; the goal is 2x or less), how many of A's gateways were
 not yet Running when B's was, and the load average. It needs PostgreSQL and Redis on loopback (as `make test`);
 BENCH_DB_NAME, BENCH_REDIS_DB and BENCH_CACHE_REDIS_DB pick the database and the Redis databases it may wipe.
@@ -153,9 +153,9 @@ class Figures:
 
 
 def measure(tenant_a: Api, tenant_b: Api, admin: Api, count: int, timeout: float) -> Figures:
-    # Idle: B's gateway alone, then an admin's delete of another of B's Running gateways.
-    victims = [tenant_b.create(f"bvictim{n}") for n in range(2)]
-    wait_all({v: lambda v=v: tenant_b.running(v) for v in victims}, timeout)
+    # Idle: B's gateway alone, then an admin's delete of one of A's Running gateways.
+    victims = [tenant_a.create(f"avictim{n}") for n in range(2)]
+    wait_all({v: lambda v=v: tenant_a.running(v) for v in victims}, timeout)
     b_idle = tenant_b.create("bidle")
     idle = wait_all({"b": lambda: tenant_b.running(b_idle)}, timeout)
     admin.delete(victims[0])

@@ -3,6 +3,8 @@ neither another tenant's pass nor a platform admin's; each is taken before most 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import redis
 from django.conf import settings
@@ -66,3 +68,27 @@ def test_a_tenants_burst_delays_neither_another_tenants_pass_nor_an_admins(
     finally:
         stack.stop_all()
     assert untouched >= BURST - TAKEN_AHEAD, f"only {untouched} of alice's {BURST} passes were still waiting"
+
+
+def queued_in(broker: redis.Redis, queue: str) -> list[str]:
+    """The task names waiting in ``queue``, oldest first."""
+    return [json.loads(raw)["headers"]["task"] for raw in reversed(broker.lrange(queue, 0, -1))]
+
+
+def test_who_asks_through_the_api_decides_the_queue(cluster: ManagedCluster, alice, alice_api, admin_api) -> None:
+    broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    broker.flushdb()
+    body = {"name": "edge", "cluster": cluster.name, "image": "r.example/gw:1", "supervisor_image": "r.example/sv:1"}
+    created = alice_api.post("/api/v1/gateways/", body, format="json")
+    assert created.status_code == 201, created.content
+    alices = tenant_queue(alice.pk, settings.GATEWAY_TENANT_QUEUES)
+    assert queued_in(broker, alices) == [TaskName.RECONCILE_GATEWAY]
+    assert queued_in(broker, QueueName.PLATFORM) == []
+
+    url = f"/api/v1/gateways/{created.json()['id']}/"
+    assert admin_api.post(f"{url}retry/").status_code == 202
+    assert admin_api.delete(url).status_code == 202
+    assert alice_api.post(f"{url}resync/").status_code == 202
+    assert queued_in(broker, QueueName.PLATFORM) == [TaskName.RECONCILE_GATEWAY] * 2
+    assert queued_in(broker, alices) == [TaskName.RECONCILE_GATEWAY] * 2
+    assert queued_in(broker, QueueName.DEFAULT) == []

@@ -39,13 +39,16 @@ FAIRNESS_GOAL = 2.0
 POLL_SECONDS = 0.2
 # Tenants name their images only where the policy allows it; the benchmark's tenants do.
 BENCH_ENV = {**ENV, "GATEWAY_IMAGE_OVERRIDES": "allow", "GATEWAY_IMAGE_REPOSITORIES": "*"}
-TENANTS = ("tenant-a", "tenant-b")
-MAKE_TENANTS = (
+USERS = {"admin": True, "tenant-a": False, "tenant-b": False}  # name: platform admin?
+# In one Django process (each costs a start-up): the cluster, and the users with their tokens.
+SETUP = (
     "from django.contrib.auth import get_user_model\n"
+    "from django.core.management import call_command\n"
     "from rest_framework.authtoken.models import Token\n"
-    "for name in {names!r}:\n"
-    "    user = get_user_model().objects.create_user(name)\n"
-    "    print(name, Token.objects.create(user=user).key)\n"
+    "call_command('addcluster', 'bench', '--kubeconfig', {kubeconfig!r}, '--base-domain', 'bench.test')\n"
+    "for name, admin in {users!r}.items():\n"
+    "    user = get_user_model().objects.create_user(name, is_staff=admin, is_superuser=admin)\n"
+    "    print('token', name, Token.objects.create(user=user).key)\n"
 )
 
 
@@ -106,15 +109,10 @@ def wait_all(checks: dict[str, Callable[[], bool]], timeout: float) -> dict[str,
     return took
 
 
-def start_stack(kubeconfig: Path, logdir: Path) -> tuple[str, dict[str, str], list[subprocess.Popen]]:
-    """A fresh database, the admin and two tenants, and the API, one worker and beat; the API base and tokens."""
+def start_stack(logdir: Path) -> tuple[str, list[subprocess.Popen]]:
+    """A fresh database, and the API, one worker and beat on it; the API's base URL and the processes."""
     reset_database()
     port = free_port()
-    admin = manage("bootstrap_local", "--username", "bench").rsplit("API token: ", 1)[1]
-    manage("addcluster", "bench", "--kubeconfig", str(kubeconfig), "--base-domain", "bench.test")
-    made = manage("shell", "-c", MAKE_TENANTS.format(names=TENANTS)).splitlines()
-    tokens = dict(line.split() for line in made if line.startswith(TENANTS))
-    tokens["admin"] = admin
     argv = {
         "api": [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],
         "beat": [sys.executable, "-m", "celery", "-A", "controlplane", "beat", "-s", str(logdir / "beat")],
@@ -126,7 +124,13 @@ def start_stack(kubeconfig: Path, logdir: Path) -> tuple[str, dict[str, str], li
                          stderr=subprocess.STDOUT, start_new_session=True)
         for name, cmd in argv.items()
     ]
-    return f"http://127.0.0.1:{port}/api/v1", tokens, processes
+    return f"http://127.0.0.1:{port}/api/v1", processes
+
+
+def set_up(kubeconfig: Path) -> dict[str, str]:
+    """The cluster, the admin and the two tenants (while the stack starts); each user's API token."""
+    made = manage("shell", "-c", SETUP.format(kubeconfig=str(kubeconfig), users=USERS)).splitlines()
+    return dict(line.split()[1:] for line in made if line.startswith("token "))
 
 
 def wait_for_api(api: Api) -> None:
@@ -201,13 +205,13 @@ def main() -> None:
     args = parser.parse_args()
     count = SMOKE_COUNT if args.smoke else args.count
     timeout = 300.0 if args.smoke else 3600.0
-    os.environ.update({k: v for k, v in ENV.items() if k in ("SECRET_KEY", "FIELD_ENCRYPTION_KEY")})
     print("load average at start (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         with start_devcluster(work / "dc", ready_delay=0.2, extra_presets=("agent-sandbox",)) as dc:
-            base, tokens, processes = start_stack(dc.kubeconfig, work)
+            base, processes = start_stack(work)
             try:
+                tokens = set_up(dc.kubeconfig)
                 admin = Api.for_token(base, tokens["admin"])
                 wait_for_api(admin)
                 figures = measure(Api.for_token(base, tokens["tenant-a"]), Api.for_token(base, tokens["tenant-b"]),

@@ -13,6 +13,7 @@ from controlplane.celery import app
 from controlplane.queues import QueueName, queue_names, tenant_queue
 from controlplane.tasks import TaskName
 from gateways.pass_queue import asked_by, route
+from workers.tasks.gateways import same_queue
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every place a worker is started: none may name its queues, so each consumes all of them.
@@ -71,3 +72,18 @@ def test_no_worker_is_started_for_some_queues_only(path: str) -> None:
     text = (ROOT / path).read_text()
     assert "worker" in text
     assert not re.search(r"""(^|[\s"'])(-Q|--queues)\b""", text), f"{path} names the worker's queues"
+
+
+def pass_from(routing_key: str | None) -> SimpleNamespace:
+    delivery_info = None if routing_key is None else {"exchange": routing_key, "routing_key": routing_key}
+    return SimpleNamespace(request=SimpleNamespace(delivery_info=delivery_info), app=app)
+
+
+@pytest.mark.parametrize(("routing_key", "requeued_in"), [
+    (QueueName.PLATFORM, QueueName.PLATFORM),  # an admin's delete polls ahead of a tenant's burst
+    ("gateways.tenant-3", "gateways.tenant-3"),
+    ("gateways.tenant-99", None),  # a shard no longer consumed: the router picks the owner's shard again
+    (None, None),  # run in the process, not from a queue
+])
+def test_a_requeued_pass_keeps_the_queue_it_came_from(routing_key: str | None, requeued_in: str | None) -> None:
+    assert same_queue(pass_from(routing_key)) == requeued_in

@@ -33,8 +33,9 @@ sys.path.insert(0, str(ROOT))
 from tests.fixtures.devcluster import start_devcluster  # noqa: E402
 from tests.fixtures.stack import free_port  # noqa: E402
 
-DB_NAME = "bench_controlplane"
-BROKER = "redis://127.0.0.1:6379/12"
+DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_controlplane")
+BROKER = f"redis://127.0.0.1:6379/{os.environ.get('BENCH_REDIS_DB', '12')}"
+CACHE = f"redis://127.0.0.1:6379/{os.environ.get('BENCH_CACHE_REDIS_DB', '11')}"
 CHART = ROOT / "tests" / "charts" / "gateway"
 HELM = ROOT / ".tools" / "helm"
 ENV = {
@@ -43,7 +44,7 @@ ENV = {
     "FIELD_ENCRYPTION_KEY": "YmVuY2gtb25seS1maWVsZC1lbmNyeXB0aW9uLWtleTA=",
     "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
     "CELERY_BROKER_URL": BROKER,
-    "CACHE_URL": "redis://127.0.0.1:6379/11",
+    "CACHE_URL": CACHE,
     "API_THROTTLE_USER_RATE": "100000/min",
     "GATEWAY_POLL_SECONDS": "1",
     "RESYNC_INTERVAL_SECONDS": "5",

@@ -7,8 +7,11 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import worker_process_shutdown
+from django.conf import settings
+from kombu import Queue
 
 from controlplane.metrics import process_exited
+from controlplane.queues import queue_names
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
 
@@ -19,6 +22,9 @@ app.conf.imports = (
     "workers.tasks.catalogs",
     "workers.tasks.rollouts", "workers.tasks.fleet", "workers.tasks.notifications",
 )
+# A worker started without -Q consumes all of these: start none with -Q, or some queue may go unconsumed.
+app.conf.task_queues = [Queue(name) for name in queue_names(settings.GATEWAY_TENANT_QUEUES)]
+app.conf.task_routes = ("gateways.pass_queue.route",)
 
 
 @worker_process_shutdown.connect

@@ -252,6 +252,9 @@ GATEWAY_PENDING_TIMEOUT_SECONDS = env_int("GATEWAY_PENDING_TIMEOUT_SECONDS", HEL
 GATEWAY_LEASE_SECONDS = env_int("GATEWAY_LEASE_SECONDS", 60, minimum=3)
 # At most this many passes (and so helm processes) run at once on one cluster, across all workers.
 GATEWAY_CLUSTER_CONCURRENCY = env_int("GATEWAY_CLUSTER_CONCURRENCY", 4, minimum=1)
+# Tenants' gateway passes are spread over this many queues by owner id, so one tenant's burst cannot delay
+# the others (controlplane.queues). Every process (API, workers, watcher, beat) must be given the same value.
+GATEWAY_TENANT_QUEUES = env_int("GATEWAY_TENANT_QUEUES", 8, minimum=1)
 # Compare each deployed release's objects with the cluster: enabled (report and repair by helm upgrade),
 # warn (report only), disabled (no comparison; only a missing workload or namespace is repaired).
 GATEWAY_DRIFT_DETECTION = env_choice("GATEWAY_DRIFT_DETECTION", "enabled", ("enabled", "warn", "disabled"))

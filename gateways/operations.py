@@ -18,6 +18,7 @@ from controlplane.dispatch import enqueue_on_commit
 from controlplane.tasks import TaskName
 from gateways.choices import Phase
 from gateways.models import Gateway
+from gateways.pass_queue import asked_by
 
 __all__ = ["request_deletion", "resync", "retry", "set_suspended"]
 
@@ -33,7 +34,7 @@ def _locked(gateways: QuerySet[Gateway]) -> list[Gateway]:
 
 def _done(gateway: Gateway, user: Any, action: str, source: str) -> None:
     record(user, action, gateway, source=source)
-    enqueue_on_commit(TaskName.RECONCILE_GATEWAY, gateway.pk)
+    enqueue_on_commit(TaskName.RECONCILE_GATEWAY, gateway.pk, queue=asked_by(user))
 
 
 def retry(gateways: QuerySet[Gateway], user: Any, source: str) -> list[Gateway]:
@@ -84,5 +85,5 @@ def request_deletion(gateways: QuerySet[Gateway], user: Any, source: str) -> lis
                 gateway.phase = Phase.DELETING
                 gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
                 record(user, "delete", gateway, source=source)
-            enqueue_on_commit(TaskName.RECONCILE_GATEWAY, gateway.pk)
+            enqueue_on_commit(TaskName.RECONCILE_GATEWAY, gateway.pk, queue=asked_by(user))
     return locked

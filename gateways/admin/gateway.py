@@ -25,6 +25,7 @@ from gateways.admin.form import GatewayForm
 from gateways.admin.messages import OperationMessagesMixin
 from gateways.admin.views import OPERATIONS, GatewayViewsMixin
 from gateways.models import Gateway
+from gateways.pass_queue import asked_by
 
 __all__ = ["GatewayAdmin"]
 
@@ -175,7 +176,7 @@ class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixi
             obj.assign_namespace()
         super().save_model(request, obj, form, change)
         audit_save(request, obj, form, change)
-        enqueue_on_commit(TaskName.RECONCILE_GATEWAY, obj.pk)
+        enqueue_on_commit(TaskName.RECONCILE_GATEWAY, obj.pk, queue=asked_by(request.user))
 
     # Actions on a selection (the detail page's buttons and plans are in gateways.admin.views).
 

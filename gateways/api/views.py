@@ -20,6 +20,7 @@ from controlplane.api.errors import Conflict
 from controlplane.api.permissions import is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
+from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
 from gateways import operations
@@ -28,6 +29,7 @@ from gateways.api.plans import PLAN_EXAMPLE, WAIT_PARAMETER, GatewayPlanSerializ
 from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
 from gateways.choices import DatabaseProvider, Phase
 from gateways.models import Gateway
+from gateways.pass_queue import asked_by
 from gateways.plans import request_plan
 
 __all__ = ["GatewayViewSet"]
@@ -115,6 +117,10 @@ class GatewayViewSet(ReconciledModelViewSet):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         zone = timezone.get_current_timezone()
         return self.get_paginated_response([listing.represent(row, zone) for row in page])
+
+    def enqueue(self, instance: Gateway) -> None:
+        """A platform admin's create or edit goes to the platform's queue, a tenant's to its shard's."""
+        enqueue_on_commit(self.reconcile_task, instance.pk, queue=asked_by(self.request.user))
 
     def _operate(self, operation: Any, status: int = 202) -> Response:
         """Run one `gateways.operations` function on the (locked, If-Match-checked) gateway."""

@@ -12,6 +12,7 @@ import redis
 from django.conf import settings
 
 from controlplane.models import ManagedCluster
+from controlplane.queues import queue_names
 from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.stack import wait_for
@@ -31,8 +32,9 @@ def broker() -> redis.Redis:
 
 
 def queued(broker: redis.Redis) -> list[tuple[str, str]]:
-    """(task name, args repr) of every message waiting in the default queue."""
-    messages = [json.loads(raw) for raw in broker.lrange("celery", 0, -1)]
+    """(task name, args repr) of every message waiting in any queue."""
+    queues = queue_names(settings.GATEWAY_TENANT_QUEUES)
+    messages = [json.loads(raw) for queue in queues for raw in broker.lrange(queue, 0, -1)]
     return [(m["headers"]["task"], m["headers"]["argsrepr"]) for m in messages]
 
 
@@ -92,7 +94,7 @@ def test_a_changed_release_record_enqueues_one_pass_for_its_gateway(
         wait_for(lambda: ("workers.tasks.resync_cluster", f"['{cluster.pk}']") in queued(broker),
                  "the resync a fresh watch starts with")
         time.sleep(1.0)  # the watches are listening
-        broker.delete("celery")
+        broker.delete(*queue_names(settings.GATEWAY_TENANT_QUEUES))
         for revision in (1, 2, 3):  # three changes in quick succession
             devcluster.call("POST", f"/api/v1/namespaces/{namespace}/secrets", {
                 "apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",

@@ -11,7 +11,7 @@ from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
 from workers.tasks.transient import retried_when_transient
 
-__all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways"]
+__all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways", "same_queue"]
 
 
 @shared_task(bind=True, name=TaskName.RECONCILE_GATEWAY, ignore_result=True)
@@ -19,7 +19,14 @@ def reconcile_gateway(self: Task, gateway_id: str) -> None:
     with retried_when_transient(self), timed_pass("gateway") as pass_:
         pass_.result, requeue_after = run_pass(gateway_id)
     if requeue_after is not None:
-        reconcile_gateway.apply_async((gateway_id,), countdown=max(requeue_after, 0.0))
+        reconcile_gateway.apply_async((gateway_id,), countdown=max(requeue_after, 0.0), queue=same_queue(self))
+
+
+def same_queue(task: Task) -> str | None:
+    """The queue the pass came from, so an admin's delete keeps its place ahead of a tenant's burst; None (the
+    owner's shard) for a queue the workers no longer consume (GATEWAY_TENANT_QUEUES was lowered) or none."""
+    queue = (task.request.delivery_info or {}).get("routing_key")
+    return queue if queue in task.app.amqp.queues else None
 
 
 @shared_task(bind=True, name=TaskName.RESYNC_CLUSTER, ignore_result=True)

@@ -22,6 +22,7 @@ from django.utils import timezone
 from controlplane.conditions import ConditionStatus
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.events import EventType
+from controlplane.queues import QueueName
 from controlplane.tasks import TaskName
 from gateways.image_rules import disallowed_overrides
 from gateways.models import Gateway, GatewayRelease
@@ -106,7 +107,7 @@ def _move_release(
     if not moved.update(release_id=release_id, generation=F("generation") + 1, failure_count=0,
                         next_attempt_at=None, updated_at=now, **dropped):
         return None
-    enqueue_on_commit(TaskName.RECONCILE_GATEWAY, target.gateway_id)
+    enqueue_on_commit(TaskName.RECONCILE_GATEWAY, target.gateway_id, queue=QueueName.PLATFORM)
     return Gateway.objects.values_list("generation", flat=True).get(pk=target.gateway_id)
 
 

@@ -155,7 +155,13 @@ def resync_fleet(worker_log: Path, clusters: int) -> tuple[float, int, int]:
 
 
 def queue_drained() -> bool:
-    return redis.Redis.from_url(BROKER).llen("celery") == 0
+    """No message waits in any queue the workers consume."""
+    from django.conf import settings
+
+    from controlplane.queues import queue_names
+
+    broker = redis.Redis.from_url(BROKER)
+    return not any(broker.llen(queue) for queue in queue_names(settings.GATEWAY_TENANT_QUEUES))
 
 
 def baseline(cluster: DevCluster, names: list[str], sample: int) -> tuple[float, float, int]:

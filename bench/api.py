@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT))
 from tests.fixtures.stack import free_port  # noqa: E402
 from tests.helpers import KUBECONFIG  # noqa: E402
 
-NEW_DB, BASE_DB = "bench_api_indexed", "bench_api_baseline"
+DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_api")  # the databases it drops and creates: <name>_indexed, _baseline
+NEW_DB, BASE_DB = f"{DB_NAME}_indexed", f"{DB_NAME}_baseline"
 SERVER = "postgres://postgres@127.0.0.1:5432"
 CLUSTERS, TENANTS, BATCH = 10, 100, 5000
 # Phase mix of a large fleet: mostly Running, a few of every other phase.
@@ -42,8 +43,8 @@ ENV = {
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "FIELD_ENCRYPTION_KEY": "YmVuY2gtb25seS1maWVsZC1lbmNyeXB0aW9uLWtleTA=",
     "DATABASE_URL": f"{SERVER}/{NEW_DB}",
-    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/12",
-    "CACHE_URL": "redis://127.0.0.1:6379/11",
+    "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{os.environ.get('BENCH_REDIS_DB', '12')}",
+    "CACHE_URL": f"redis://127.0.0.1:6379/{os.environ.get('BENCH_CACHE_REDIS_DB', '11')}",
     "API_THROTTLE_USER_RATE": "1000000/min",
     "PYTHONUNBUFFERED": "1",
 }

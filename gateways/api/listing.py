@@ -23,6 +23,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from psycopg.adapt import Buffer, Loader
 from psycopg.types.json import set_json_loads
+from psycopg.types.string import TextLoader
 
 from gateways.models import Gateway
 
@@ -49,25 +50,31 @@ class _IsoTimestamptzLoader(Loader):
 
 @functools.cache
 def _statement(alias: str) -> str:
-    """The rows of ``COLUMNS`` whose primary key is in the array parameter (no order), compiled for ``alias``."""
+    """The rows of ``COLUMNS`` whose primary key is in the array parameter (a text literal), compiled for
+    ``alias``, in no order."""
     sql, params = Gateway.objects.using(alias).order_by().values(*COLUMNS).query.sql_with_params()
     if params:
         raise ValueError(f"the list statement should take no parameters: {params!r}")
     quote = connections[alias].ops.quote_name
-    return f"{sql} WHERE {quote(Gateway._meta.db_table)}.{quote(Gateway._meta.pk.column)} = ANY(%s)"
+    return f"{sql} WHERE {quote(Gateway._meta.db_table)}.{quote(Gateway._meta.pk.column)} = ANY(%s::uuid[])"
 
 
-def _rows(ids: list[Any]) -> list[dict[str, Any]] | QuerySet:
-    """The rows of ``COLUMNS`` for ``ids``, in any order."""
+_names: dict[str, list[str]] = {}  # alias -> the statement's column names (psycopg builds them afresh each time)
+
+
+def _rows(keys: list[str]) -> list[dict[str, Any]] | QuerySet:
+    """The rows of ``COLUMNS`` whose primary key's text is in ``keys``, in any order."""
     connection = connections[Gateway.objects.db]
     if connection.vendor != "postgresql":
-        return Gateway.objects.filter(pk__in=ids).order_by().values(*COLUMNS)
+        return Gateway.objects.filter(pk__in=keys).order_by().values(*COLUMNS)
     with connection.cursor() as cursor:
         pg_cursor = cursor.cursor
         set_json_loads(orjson.loads, pg_cursor)
         pg_cursor.adapters.register_loader("timestamptz", _IsoTimestamptzLoader)
-        cursor.execute(_statement(connection.alias), [ids])
-        names = [column.name for column in cursor.description]
+        pg_cursor.adapters.register_loader("uuid", TextLoader)
+        cursor.execute(_statement(connection.alias), ["{" + ",".join(keys) + "}"])
+        names = _names.get(connection.alias) or _names.setdefault(
+            connection.alias, [column.name for column in cursor.description])
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
@@ -75,9 +82,10 @@ def read(ids: list[Any]) -> list[dict[str, Any]]:
     """The list items of the gateways ``ids``, in that order (a gateway deleted meanwhile is left out)."""
     if not ids:
         return []
-    found = {row["id"]: row for row in _rows(ids)}
+    keys = [str(pk) for pk in ids]  # text keys: a UUID hashes in Python, a string in C
+    found = {str(row["id"]): row for row in _rows(keys)}
     zone = timezone.get_current_timezone()  # once a page: each lookup is a context-local read
-    return [represent(found[pk], zone) for pk in ids if pk in found]
+    return [represent(found[key], zone) for key in keys if key in found]
 
 
 def _time(value: datetime | None, zone: tzinfo) -> str | None:

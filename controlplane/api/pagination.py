@@ -6,6 +6,8 @@
   written meanwhile, as any offset page may between requests).
 - ``?cursor=`` (empty to start): keyset pagination on the list's ordering, DRF ``CursorPagination`` semantics;
   follow ``next``/``previous``. Its cost does not grow with depth.
+- A view may give a ``page_reader()``: then a page query selects only primary keys (and a keyset page its
+  ordering columns), and the reader turns them into the page's items (the gateway list: `gateways.api.listing`).
 - ``count`` is exact while the planner expects fewer than ``API_EXACT_COUNT_LIMIT`` rows (and on the last
   page); above that it is PostgreSQL's estimate and ``count_is_estimate`` is true.
 """
@@ -29,7 +31,7 @@ __all__ = ["BoundedPagination", "KeysetPagination"]
 MAX_LIMIT = 200
 # Deeper than this, page with ?cursor= (a bigger offset would also overflow the database's OFFSET).
 MAX_OFFSET = 10**9
-# From this offset on, a page is read as ids first (an index-only scan), then rows (with their joins).
+# From this offset on, a page without a reader is read as ids first (an index-only scan), then rows (with their joins).
 DEEP_OFFSET = 200
 
 

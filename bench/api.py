@@ -241,7 +241,8 @@ def main() -> None:
     print(f"indexed, per request: server CPU / database time (goal: 3x or less), at {args.gateways} gateways")
     for label in REQUESTS:
         cpu, database = indexed[label][2], new_db[label]
-        print(f"{label:24} server CPU {cpu:5.2f} ms / database {database:5.2f} ms: ratio {cpu / database:4.1f}x")
+        ratio = f"{cpu / database:4.1f}x" if database else "n/a (no database time)"
+        print(f"{label:24} server CPU {cpu:5.2f} ms / database {database:5.2f} ms: ratio {ratio}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Benchmark: gateway list latency at 100,000 gateways, with the list indexes against a database without them.
 
-    .venv/bin/python bench/api.py [--gateways 100000] [--requests 200]
+    .venv/bin/python bench/api.py [--gateways 100000] [--requests 200] [--smoke]
 
 Seeds 100,000 gateways over 10 clusters and 100 tenants into one PostgreSQL database, clones it
 (`CREATE DATABASE ... TEMPLATE`) and drops the list indexes (`Gateway.Meta.indexes`) from the clone: the
@@ -9,7 +9,12 @@ runs in gunicorn with 2 workers and every request below is timed sequentially; i
 and the baseline/new p99 ratio, and the gunicorn workers' CPU time per request (from /proc), which a busy
 host disturbs far less than latency. It also prints each request's database time on both: the SQL the API
 ran for it (captured once), timed with EXPLAIN ANALYZE (median of 5). Both runs use the same code, so the
-figures isolate the indexes. Needs PostgreSQL and Redis on loopback.
+figures isolate the indexes. Last, per request on the indexed database, the ratio of the server's CPU to the
+database's time (the goal: 3x or less). Needs PostgreSQL and Redis on loopback.
+
+``--smoke`` runs 500 gateways and 20 requests of each kind (for CI: it checks the script, not the figures).
+BENCH_DB_NAME (databases <name>_indexed and <name>_baseline, dropped and created), BENCH_REDIS_DB (broker)
+and BENCH_CACHE_REDIS_DB (cache and rate limits) pick what it may wipe.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ sys.path.insert(0, str(ROOT))
 from tests.fixtures.stack import free_port  # noqa: E402
 from tests.helpers import KUBECONFIG  # noqa: E402
 
-NEW_DB, BASE_DB = "bench_api_indexed", "bench_api_baseline"
+DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_api")  # the databases it drops and creates: <name>_indexed, _baseline
+NEW_DB, BASE_DB = f"{DB_NAME}_indexed", f"{DB_NAME}_baseline"
 SERVER = "postgres://postgres@127.0.0.1:5432"
 CLUSTERS, TENANTS, BATCH = 10, 100, 5000
 # Phase mix of a large fleet: mostly Running, a few of every other phase.
@@ -42,8 +48,8 @@ ENV = {
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
     "FIELD_ENCRYPTION_KEY": "YmVuY2gtb25seS1maWVsZC1lbmNyeXB0aW9uLWtleTA=",
     "DATABASE_URL": f"{SERVER}/{NEW_DB}",
-    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/12",
-    "CACHE_URL": "redis://127.0.0.1:6379/11",
+    "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{os.environ.get('BENCH_REDIS_DB', '12')}",
+    "CACHE_URL": f"redis://127.0.0.1:6379/{os.environ.get('BENCH_CACHE_REDIS_DB', '11')}",
     "API_THROTTLE_USER_RATE": "1000000/min",
     "PYTHONUNBUFFERED": "1",
 }
@@ -122,7 +128,7 @@ def group_cpu_seconds(group: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def measure(database: str, tokens: dict[str, str], samples: int) -> dict[str, tuple[float, float, float]]:
+def measure(database: str, tokens: dict[str, str], samples: int, warm: int) -> dict[str, tuple[float, float, float]]:
     """p50 and p99 (ms) of each request against gunicorn (2 workers) on ``database``, and its server CPU ms."""
     port = free_port()
     env = {**ENV, "DATABASE_URL": f"{SERVER}/{database}"}
@@ -142,7 +148,7 @@ def measure(database: str, tokens: dict[str, str], samples: int) -> dict[str, tu
         figures = {}
         for label, (user, path) in REQUESTS.items():
             timings = []
-            for _ in range(10):  # warm both workers and their connections
+            for _ in range(warm):  # warm both workers and their connections
                 sessions[user].get(base + path, timeout=60).raise_for_status()
             cpu = group_cpu_seconds(server.pid)
             for _ in range(samples):
@@ -203,7 +209,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gateways", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--smoke", action="store_true", help="500 gateways, 20 requests of each kind")
     args = parser.parse_args()
+    if args.smoke:
+        args.gateways, args.requests = 500, 20
+    warm = 4 if args.smoke else 10
     admin_sql(*(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)" for db in (NEW_DB, BASE_DB)), f"CREATE DATABASE {NEW_DB}")
     manage(NEW_DB, "migrate", "--noinput")
     started = time.monotonic()
@@ -218,7 +228,7 @@ def main() -> None:
     for database in (NEW_DB, BASE_DB):
         with psycopg.connect(f"{SERVER}/{database}", autocommit=True) as conn:
             conn.execute("VACUUM ANALYZE")
-    baseline, indexed = measure(BASE_DB, tokens, args.requests), measure(NEW_DB, tokens, args.requests)
+    baseline, indexed = measure(BASE_DB, tokens, args.requests, warm), measure(NEW_DB, tokens, args.requests, warm)
     statements = captured_sql(tokens)
     base_db, new_db = database_ms(BASE_DB, statements), database_ms(NEW_DB, statements)
     print(f"load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}")
@@ -228,6 +238,11 @@ def main() -> None:
         (b50, b99, bcpu), (n50, n99, ncpu) = baseline[label], indexed[label]
         print(f"{label:24} {b50:9.1f} /{b99:7.1f}  {n50:9.1f} /{n99:7.1f}  {b99 / n99:9.1f}x"
               f" {bcpu:23.1f} / {ncpu:7.1f} {base_db[label]:21.1f} / {new_db[label]:7.1f}")
+    print(f"indexed, per request: server CPU / database time (goal: 3x or less), at {args.gateways} gateways")
+    for label in REQUESTS:
+        cpu, database = indexed[label][2], new_db[label]
+        ratio = f"{cpu / database:4.1f}x" if database else "n/a (no database time)"
+        print(f"{label:24} server CPU {cpu:5.2f} ms / database {database:5.2f} ms: ratio {ratio}")
 
 
 if __name__ == "__main__":

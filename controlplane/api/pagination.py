@@ -6,6 +6,8 @@
   written meanwhile, as any offset page may between requests).
 - ``?cursor=`` (empty to start): keyset pagination on the list's ordering, DRF ``CursorPagination`` semantics;
   follow ``next``/``previous``. Its cost does not grow with depth.
+- A view may give a ``page_reader()``: then a page query selects only primary keys (and a keyset page its
+  ordering columns), and the reader turns them into the page's items (the gateway list: `gateways.api.listing`).
 - ``count`` is exact while the planner expects fewer than ``API_EXACT_COUNT_LIMIT`` rows (and on the last
   page); above that it is PostgreSQL's estimate and ``count_is_estimate`` is true.
 """
@@ -29,7 +31,7 @@ __all__ = ["BoundedPagination", "KeysetPagination"]
 MAX_LIMIT = 200
 # Deeper than this, page with ?cursor= (a bigger offset would also overflow the database's OFFSET).
 MAX_OFFSET = 10**9
-# From this offset on, a page is read as ids first (an index-only scan), then rows (with their joins).
+# From this offset on, a page without a reader is read as ids first (an index-only scan), then rows (with their joins).
 DEEP_OFFSET = 200
 
 
@@ -46,32 +48,40 @@ class KeysetPagination(CursorPagination):
         return tuple(str(field) for field in ordering)
 
 
-Rows = Callable[[QuerySet], QuerySet]
+# A view's page reader: the page's items for these primary keys, in their order.
+Read = Callable[[list[Any]], list[Any]]
 _PAGING = frozenset({"limit", "offset", "cursor", "ordering"})
 
 
-def _same(queryset: QuerySet) -> QuerySet:
-    return queryset
-
-
-def _fetch_page(queryset: QuerySet, rows: Rows, offset: int, limit: int) -> list[Any]:
-    """One page, as ``rows`` fetches it (instances, or ``values()`` rows); past DEEP_OFFSET the skipped rows
-    are read from an index (ids only, from ``queryset``), and only the page's rows are fetched."""
-    if offset < DEEP_OFFSET:
-        return list(rows(queryset)[offset : offset + limit])
+def _fetch_page(queryset: QuerySet, read: Read | None, offset: int, limit: int) -> list[Any]:
+    """One page. With a ``read``, its primary keys (from an index), then ``read`` of them; without, instances,
+    and past DEEP_OFFSET the skipped rows are read from an index (ids only) and only the page's rows fetched."""
+    if read is None and offset < DEEP_OFFSET:
+        return list(queryset[offset : offset + limit])
     ids = list(queryset.values_list("pk", flat=True)[offset : offset + limit])
-    pk_name = queryset.model._meta.pk.attname
-    found = {row[pk_name] if isinstance(row, dict) else row.pk: row for row in rows(queryset.filter(pk__in=ids))}
+    if read is not None:
+        return read(ids)
+    found = {row.pk: row for row in queryset.filter(pk__in=ids)}
     return [found[pk] for pk in ids if pk in found]
 
 
-def _fetch_page_from_end(queryset: QuerySet, rows: Rows, total: int, offset: int, limit: int) -> list[Any]:
+def _fetch_page_from_end(queryset: QuerySet, read: Read | None, total: int, offset: int, limit: int) -> list[Any]:
     """The page at ``offset`` of ``total`` rows, read in reverse order from the end: a page in the back half
     skips fewer rows that way. (Like any offset page, it may shift by rows written meanwhile.)"""
     end = min(offset + limit, total)
     if end <= offset:
         return []
-    return _fetch_page(queryset.reverse(), rows, total - end, end - offset)[::-1]
+    return _fetch_page(queryset.reverse(), read, total - end, end - offset)[::-1]
+
+
+def _keyset_page(keyset: KeysetPagination, queryset: QuerySet, read: Read | None, request: Request,
+                 view: Any) -> list[Any]:
+    """A keyset page; with a ``read``, of just the keys (primary key and ordering columns), then ``read``."""
+    if read is None:
+        return keyset.paginate_queryset(queryset, request, view)
+    ordering = {field.lstrip("-") for field in keyset.get_ordering(request, queryset, view)}
+    keys = keyset.paginate_queryset(queryset.values("pk", *sorted(ordering)), request, view)
+    return read([key["pk"] for key in keys])
 
 
 def _scope(request: Request) -> tuple[Any, ...]:
@@ -87,16 +97,16 @@ class BoundedPagination(LimitOffsetPagination):
     max_limit = MAX_LIMIT
 
     def paginate_queryset(self, queryset: QuerySet, request: Request, view: Any = None) -> list[Any]:
-        """A view's ``page_rows`` (if any) turns the filtered queryset into what a page holds, e.g. ``values()``
-        rows; counts and id scans run on ``queryset`` itself, so they carry none of its joins."""
+        """A view's ``page_reader()`` (if it gives one) reads the page's items from their primary keys, which
+        are all a page query then selects; counts and id scans run on ``queryset`` itself, without its joins."""
         self.request = request
         self.keyset: KeysetPagination | None = None
-        rows: Rows = getattr(view, "page_rows", None) or _same
+        read: Read | None = view.page_reader() if hasattr(view, "page_reader") else None
         scope = _scope(request)
         if KeysetPagination.cursor_query_param in request.query_params:
             self.keyset = KeysetPagination()
             try:
-                page = self.keyset.paginate_queryset(rows(queryset), request, view)
+                page = _keyset_page(self.keyset, queryset, read, request, view)
             except NotFound:
                 raise ValidationError(
                     {"cursor": ["Not a cursor this API issued: start with an empty cursor, then follow `next`."]}
@@ -109,8 +119,8 @@ class BoundedPagination(LimitOffsetPagination):
         estimate = planner_estimate(queryset, scope) if deep else None
         if deep and self.offset > (estimate or 0) // 2:
             self.count, self.count_is_estimate = recent_count(queryset, scope), False
-            return _fetch_page_from_end(queryset, rows, self.count, self.offset, self.limit)
-        page = _fetch_page(queryset, rows, self.offset, self.limit)
+            return _fetch_page_from_end(queryset, read, self.count, self.offset, self.limit)
+        page = _fetch_page(queryset, read, self.offset, self.limit)
         if len(page) < self.limit and (page or self.offset == 0):
             self.count, self.count_is_estimate = self.offset + len(page), False
         elif deep:  # the planner was asked already

@@ -1,8 +1,9 @@
 """Rate limits per authenticated user (so per token) and per client address for anonymous calls.
 
 Each client has two counters, this fixed window's and the last one's, and a sliding-window estimate
-(``controlplane.api.rate_window``) decides. Reading both is one round trip, counting an admitted request
-another: the cost does not grow with the rate, and increments from every replica add up atomically.
+(``controlplane.api.rate_window``) decides. A request is counted as both are read, in one round trip, and a
+refused one is taken back (a second): the cost does not grow with the rate, and increments from every
+replica add up atomically.
 
 Rates are read from settings on every request, so operators (and tests) can change them without
 reloading classes. Counters live in the shared cache's Redis, so every API replica enforces one budget.
@@ -34,26 +35,28 @@ _degraded: list[str] = []  # the reason, while counters are per process
 
 
 class Counters(Protocol):
-    def read(self, keys: tuple[str, str]) -> tuple[int, int]:
-        """The two windows' counts (0 for a window not seen)."""
+    def count(self, keys: tuple[str, str], ttl: int) -> tuple[int, int]:
+        """Add one to the current window's count (``keys[1]``, which expires ``ttl`` seconds on); the two
+        windows' counts before that (0 for a window not seen)."""
 
-    def count(self, key: str, ttl: int) -> None:
-        """Add one to ``key``, which expires ``ttl`` seconds on."""
+    def uncount(self, key: str, ttl: int) -> None:
+        """Take one back from ``key`` (a request that was refused), as ``count`` added it."""
 
 
 class RedisCounters:
     def __init__(self, url: str) -> None:
         self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
 
-    def read(self, keys: tuple[str, str]) -> tuple[int, int]:
-        previous, current = self.client.mget(keys)
-        return int(previous or 0), int(current or 0)
-
-    def count(self, key: str, ttl: int) -> None:
+    def count(self, keys: tuple[str, str], ttl: int) -> tuple[int, int]:
         pipe = self.client.pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, ttl)
-        pipe.execute()
+        pipe.get(keys[0])
+        pipe.incr(keys[1])
+        pipe.expire(keys[1], ttl)
+        previous, current, _ = pipe.execute()
+        return int(previous or 0), current - 1
+
+    def uncount(self, key: str, ttl: int) -> None:
+        self.client.decr(key)
 
 
 class LocalCounters:
@@ -63,14 +66,19 @@ class LocalCounters:
         self._counts: TtlCache[int] = TtlCache(max_entries=max_keys)
         self._lock = threading.Lock()  # an increment reads, then writes
 
-    def read(self, keys: tuple[str, str]) -> tuple[int, int]:
-        now = time.monotonic()
-        return self._counts.get(keys[0], now) or 0, self._counts.get(keys[1], now) or 0
-
-    def count(self, key: str, ttl: int) -> None:
+    def count(self, keys: tuple[str, str], ttl: int) -> tuple[int, int]:
         with self._lock:
             now = time.monotonic()
-            self._counts.put(key, (self._counts.get(key, now) or 0) + 1, now + ttl)
+            previous, current = self._counts.get(keys[0], now) or 0, self._counts.get(keys[1], now) or 0
+            self._counts.put(keys[1], current + 1, now + ttl)
+        return previous, current
+
+    def uncount(self, key: str, ttl: int) -> None:
+        with self._lock:
+            now = time.monotonic()
+            current = self._counts.get(key, now)
+            if current:
+                self._counts.put(key, current - 1, now + ttl)
 
 
 _local = LocalCounters()
@@ -91,10 +99,10 @@ def _switch(reason: str | None) -> None:
 
 
 def _decide(counters: Counters, keys: tuple[str, str], limit: int, duration: int, now: float) -> Verdict:
-    previous, current = counters.read(keys)
+    previous, current = counters.count(keys, 2 * duration)
     verdict = judge(limit, duration, previous, current, now)
-    if verdict.allowed:
-        counters.count(keys[1], 2 * duration)
+    if not verdict.allowed:
+        counters.uncount(keys[1], 2 * duration)
     return verdict
 
 

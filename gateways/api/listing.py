@@ -1,22 +1,33 @@
-"""The gateway list's read path: one ``values()`` query and a plain function per row, not a serializer.
+"""The gateway list's read path: the page's rows by primary key, and a plain function per row, not a serializer.
 
 A page of 50 gateways through ``GatewaySerializer`` costs about as much Python as the rest of the request
 together: a model instance per row and per related row (each release with its chart values), then a
 dozen nested fields per gateway. A list only reads, so it fetches just the columns a list item shows and
 builds each item directly. ``GatewaySerializer`` stays the definition of the shape (and of the schema):
 tests compare both on every kind of gateway.
+
+On PostgreSQL the rows come from one statement the ORM compiles once per process (compiling its joins and
+37 columns cost more than running it) and are decoded in C: timestamps by ``datetime.fromisoformat`` from
+PostgreSQL's ISO text, JSON by orjson. (Django's own loaders parse both in Python: half the fetch's time.)
 """
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, tzinfo
 from typing import Any
 
+import orjson
+from django.db import connections
 from django.db.models import QuerySet
+from django.utils import timezone
+from psycopg.adapt import Buffer, Loader
+from psycopg.types.json import set_json_loads
+from psycopg.types.string import TextLoader
 
 from gateways.models import Gateway
 
-__all__ = ["COLUMNS", "represent", "rows"]
+__all__ = ["COLUMNS", "read", "represent"]
 
 _OIDC = ("issuer", "audience", "roles_claim", "admin_role", "user_role", "ca_configmap")
 _CONDITION_KEYS = ("type", "status", "reason", "message", "lastTransitionTime")
@@ -30,9 +41,51 @@ COLUMNS = (
 )
 
 
-def rows(queryset: QuerySet[Gateway]) -> QuerySet:
-    """The list's queryset (filtered and ordered) as rows of just ``COLUMNS``."""
-    return queryset.values(*COLUMNS)
+class _IsoTimestamptzLoader(Loader):
+    """``timestamptz`` from PostgreSQL's text (DateStyle ISO, as Django's connections use), parsed in C."""
+
+    def load(self, data: Buffer) -> datetime:
+        return datetime.fromisoformat(bytes(data).decode())
+
+
+@functools.cache
+def _statement(alias: str) -> str:
+    """The rows of ``COLUMNS`` whose primary key is in the array parameter (a text literal), compiled for
+    ``alias``, in no order."""
+    sql, params = Gateway.objects.using(alias).order_by().values(*COLUMNS).query.sql_with_params()
+    if params:
+        raise ValueError(f"the list statement should take no parameters: {params!r}")
+    quote = connections[alias].ops.quote_name
+    return f"{sql} WHERE {quote(Gateway._meta.db_table)}.{quote(Gateway._meta.pk.column)} = ANY(%s::uuid[])"
+
+
+_names: dict[str, list[str]] = {}  # alias -> the statement's column names (psycopg builds them afresh each time)
+
+
+def _rows(keys: list[str]) -> list[dict[str, Any]] | QuerySet:
+    """The rows of ``COLUMNS`` whose primary key's text is in ``keys``, in any order."""
+    connection = connections[Gateway.objects.db]
+    if connection.vendor != "postgresql":
+        return Gateway.objects.filter(pk__in=keys).order_by().values(*COLUMNS)
+    with connection.cursor() as cursor:
+        pg_cursor = cursor.cursor
+        set_json_loads(orjson.loads, pg_cursor)
+        pg_cursor.adapters.register_loader("timestamptz", _IsoTimestamptzLoader)
+        pg_cursor.adapters.register_loader("uuid", TextLoader)
+        cursor.execute(_statement(connection.alias), ["{" + ",".join(keys) + "}"])
+        names = _names.get(connection.alias) or _names.setdefault(
+            connection.alias, [column.name for column in cursor.description])
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def read(ids: list[Any]) -> list[dict[str, Any]]:
+    """The list items of the gateways ``ids``, in that order (a gateway deleted meanwhile is left out)."""
+    if not ids:
+        return []
+    keys = [str(pk) for pk in ids]  # text keys: a UUID hashes in Python, a string in C
+    found = {str(row["id"]): row for row in _rows(keys)}
+    zone = timezone.get_current_timezone()  # once a page: each lookup is a context-local read
+    return [represent(found[key], zone) for key in keys if key in found]
 
 
 def _time(value: datetime | None, zone: tzinfo) -> str | None:
@@ -51,7 +104,7 @@ def _condition(condition: dict[str, Any]) -> dict[str, Any]:
 
 def represent(row: dict[str, Any], zone: tzinfo) -> dict[str, Any]:
     """One list item, exactly as ``GatewaySerializer`` renders the same gateway; ``zone`` is the current
-    time zone (looked up once a page: each lookup is a context-local read)."""
+    time zone."""
     return {
         "id": str(row["id"]),
         "name": row["name"],

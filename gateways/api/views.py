@@ -3,13 +3,13 @@ missing one); platform admins see all. Operations run through `gateways.operatio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import django_filters
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet, Subquery
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -109,14 +109,12 @@ class GatewayViewSet(ReconciledModelViewSet):
             queryset = queryset.filter(owner=self.request.user)
         return queryset
 
-    def page_rows(self, queryset: QuerySet) -> QuerySet:
-        """The list's pages hold rows of just the listed columns (see `listing`); other pages are unchanged."""
-        return listing.rows(queryset) if self.action == "list" else queryset
+    def page_reader(self) -> Callable[[list[Any]], list[dict[str, Any]]] | None:
+        """The list's pages are read by primary key as list items (see `listing`); other pages hold instances."""
+        return listing.read if self.action == "list" else None
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        zone = timezone.get_current_timezone()
-        return self.get_paginated_response([listing.represent(row, zone) for row in page])
+        return self.get_paginated_response(self.paginate_queryset(self.filter_queryset(self.get_queryset())))
 
     def enqueue(self, instance: Gateway) -> None:
         """A platform admin's create or edit goes to the platform's queue, a tenant's to its shard's."""

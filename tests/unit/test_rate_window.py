@@ -56,12 +56,13 @@ def test_a_refusal_always_names_a_time_that_admits(limit, previous, current, now
     assert judge(limit, duration, before, during, later).allowed
 
 
-def test_local_counters_expire_and_stay_bounded() -> None:
+def test_local_counters_count_take_back_expire_and_stay_bounded() -> None:
     counters = LocalCounters(max_keys=2)
-    counters.count("a", ttl=60)
-    counters.count("a", ttl=60)
-    assert counters.read(("x", "a")) == (0, 2)
-    counters.count("b", ttl=0)
-    assert counters.read(("a", "b")) == (2, 0)
-    counters.count("c", ttl=60)
-    assert counters.read(("a", "c")) == (0, 1)
+    assert counters.count(("x", "a"), ttl=60) == (0, 0)
+    assert counters.count(("x", "a"), ttl=60) == (0, 1)
+    counters.uncount("a", ttl=60)
+    assert counters.count(("x", "a"), ttl=60) == (0, 1), "a refused request is taken back"
+    counters.count(("x", "b"), ttl=0)
+    assert counters.count(("a", "b"), ttl=60) == (2, 0), "b expired at once"
+    counters.count(("x", "c"), ttl=60)
+    assert counters.count(("a", "c"), ttl=60) == (0, 1), "a went, as the oldest past max_keys"

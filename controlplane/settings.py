@@ -252,6 +252,12 @@ GATEWAY_PENDING_TIMEOUT_SECONDS = env_int("GATEWAY_PENDING_TIMEOUT_SECONDS", HEL
 GATEWAY_LEASE_SECONDS = env_int("GATEWAY_LEASE_SECONDS", 60, minimum=3)
 # At most this many passes (and so helm processes) run at once on one cluster, across all workers.
 GATEWAY_CLUSTER_CONCURRENCY = env_int("GATEWAY_CLUSTER_CONCURRENCY", 4, minimum=1)
+# One cluster's passes hold at most this share of one worker's pool slots (at least one), so a slow cluster
+# leaves the rest to the others; 100 lets one cluster take them all.
+GATEWAY_CLUSTER_POOL_PERCENT = min(env_int("GATEWAY_CLUSTER_POOL_PERCENT", 50, minimum=1), 100)
+# At most this many Kubernetes API requests are in flight to one cluster, across all workers and watchers
+# (counted in the cache's Redis); watch streams are not counted.
+CLUSTER_API_CONCURRENCY = env_int("CLUSTER_API_CONCURRENCY", 8, minimum=1)
 # Compare each deployed release's objects with the cluster: enabled (report and repair by helm upgrade),
 # warn (report only), disabled (no comparison; only a missing workload or namespace is repaired).
 GATEWAY_DRIFT_DETECTION = env_choice("GATEWAY_DRIFT_DETECTION", "enabled", ("enabled", "warn", "disabled"))

@@ -10,6 +10,7 @@ wait: it gives its pool slot back and asks to run again later.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import re
 import tempfile
@@ -22,6 +23,8 @@ from typing import Any
 from celery.signals import celeryd_after_setup
 
 __all__ = ["PoolShare", "cluster_share", "share_of"]
+
+log = logging.getLogger(__name__)
 
 ROOT = Path(tempfile.gettempdir()) / "controlplane-pool-share"
 
@@ -71,6 +74,7 @@ _worker: PoolShare | None = None
 def _worker_started(sender: str, instance: Any, **_: Any) -> None:
     global _worker
     _worker = PoolShare(ROOT / _safe(sender), int(instance.concurrency))
+    log.info("worker %s: %d pool slots, shared out per cluster under %s", sender, _worker.slots, _worker.directory)
 
 
 @contextmanager

@@ -2,7 +2,8 @@
 
 Many clients (each with its own Redis connection, as worker processes have) send requests to a slow
 cluster at once; devcluster counts the requests it serves at once, and its peak never exceeds the budget.
-A full budget on the slow cluster leaves a fast cluster's budget untouched.
+A full budget on the slow cluster leaves a fast cluster's budget untouched. A pass whose cluster's share of the
+worker's pool is taken gives its pool slot back at once, without a lease and without a request to the cluster.
 """
 
 from __future__ import annotations
@@ -10,16 +11,22 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import redis
 from django.conf import settings
+from django.contrib.auth import get_user_model
 
+from controlplane.metrics import PassOutcome
+from controlplane.models import ManagedCluster
+from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster, start_devcluster
-from workers import singletons
+from workers import pool_share, singletons
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
 from workers.drivers.request_budget import UNBOUNDED, RedisRequestBudget, RequestBudget
+from workers.reconcile.gateway.run import CLUSTER_BUSY_SECONDS, run_pass
 
 pytestmark = pytest.mark.integration
 
@@ -96,3 +103,26 @@ def test_the_workers_budget_counts_in_the_caches_redis_with_the_settings_limit()
     assert isinstance(shared, RedisRequestBudget)
     assert shared.limit == settings.CLUSTER_API_CONCURRENCY
     assert shared.client.ping()
+
+
+@pytest.mark.django_db
+def test_a_pass_finding_its_clusters_share_of_the_worker_taken_gives_its_slot_back(
+    fast: DevCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    worker = pool_share.PoolShare(tmp_path, slots=2)
+    monkeypatch.setattr(pool_share, "_worker", worker)
+    owner = get_user_model().objects.create_user("budget-owner")
+    cluster = ManagedCluster.objects.create(name="budget-fast", kubeconfig=fast.kubeconfig.read_text(),
+                                            base_domain="fast.example.test")
+    gateway = Gateway(owner=owner, cluster=cluster, name="edge", image="ghcr.io/o/gw:1",
+                      supervisor_image="ghcr.io/o/sv:1")
+    gateway.assign_namespace()
+    gateway.save()
+    fast.clear_requests()
+    with worker.hold(str(cluster.pk), settings.GATEWAY_CLUSTER_POOL_PERCENT) as held:
+        assert held
+        ended, again = run_pass(str(gateway.pk))
+    assert ended == PassOutcome.SKIPPED
+    assert again is not None and CLUSTER_BUSY_SECONDS <= again <= 2 * CLUSTER_BUSY_SECONDS
+    assert Gateway.objects.get(pk=gateway.pk).lease_owner == ""
+    assert fast.requests() == []

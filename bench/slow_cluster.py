@@ -8,7 +8,8 @@ In one run, with the same devclusters, chart and worker (one Celery worker of `-
      (devcluster's fault injection, so helm's requests are slow too); M gateways on each of the three,
      created interleaved, timed until the fast clusters' gateways are all Running.
 It prints both times, the ratio (goal: about 1x) and the load average. It needs PostgreSQL and Redis on
-loopback; BENCH_DB_NAME and BENCH_REDIS_DB pick the database and the first of two Redis DBs.
+loopback; BENCH_DB_NAME and BENCH_REDIS_DB pick the database and the first of two Redis DBs (7 and 8 by
+default: the broker, then the cache, both flushed).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from tests.fixtures.devcluster import DevCluster, start_devcluster  # noqa: E402
 from tests.fixtures.stack import free_port  # noqa: E402
 
 DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_slow_cluster")
-REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "13"))
+REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "7"))
 BROKER = f"redis://127.0.0.1:6379/{REDIS_DB}"
 ENV = {
     **os.environ,

@@ -29,7 +29,7 @@ from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.lease import held_lease
 from workers.reconcile.outcome import Outcome
 
-__all__ = ["run_pass"]
+__all__ = ["pool_percent", "run_pass"]
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +48,17 @@ def _cluster_has_slot(cluster_id: object, gateway_id: str) -> bool:
     return busy < settings.GATEWAY_CLUSTER_CONCURRENCY
 
 
+def pool_percent() -> int:
+    """GATEWAY_CLUSTER_POOL_PERCENT, unless the fleet has a single cluster: it has no other to leave slots to."""
+    return settings.GATEWAY_CLUSTER_POOL_PERCENT if ManagedCluster.objects.count() > 1 else 100
+
+
 def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
     """Reconcile once: how the pass ended, and the seconds until the next one is wanted (None: not wanted)."""
     cluster_id = Gateway.objects.filter(pk=gateway_id).values_list("cluster_id", flat=True).first()
     if cluster_id is None:
         return PassOutcome.SKIPPED, None
-    with cluster_share(str(cluster_id), settings.GATEWAY_CLUSTER_POOL_PERCENT) as held:
+    with cluster_share(str(cluster_id), pool_percent()) as held:
         if not held:
             # This worker's share for the cluster is taken: give the pool slot back to the other clusters.
             return PassOutcome.SKIPPED, _busy_countdown()

@@ -255,6 +255,12 @@ GATEWAY_CLUSTER_CONCURRENCY = env_int("GATEWAY_CLUSTER_CONCURRENCY", 4, minimum=
 # Tenants' gateway passes are spread over this many queues by owner id, so one tenant's burst cannot delay
 # the others (controlplane.queues). Every process (API, workers, watcher, beat) must be given the same value.
 GATEWAY_TENANT_QUEUES = env_int("GATEWAY_TENANT_QUEUES", 8, minimum=1)
+# One cluster's passes hold at most this share of one worker's pool slots (at least one), so a slow cluster
+# leaves the rest to the others; 100 lets one cluster take them all.
+GATEWAY_CLUSTER_POOL_PERCENT = min(env_int("GATEWAY_CLUSTER_POOL_PERCENT", 50, minimum=1), 100)
+# At most this many Kubernetes API requests are in flight to one cluster, across all workers and watchers
+# (counted in the cache's Redis); watch streams are not counted.
+CLUSTER_API_CONCURRENCY = env_int("CLUSTER_API_CONCURRENCY", 8, minimum=1)
 # Compare each deployed release's objects with the cluster: enabled (report and repair by helm upgrade),
 # warn (report only), disabled (no comparison; only a missing workload or namespace is repaired).
 GATEWAY_DRIFT_DETECTION = env_choice("GATEWAY_DRIFT_DETECTION", "enabled", ("enabled", "warn", "disabled"))

@@ -1,4 +1,4 @@
-"""Fault injection rules and a bounded log of recent requests, both managed via /_devcluster/."""
+"""Fault injection rules, a bounded log of recent requests and the requests in flight, all managed via /_devcluster/."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import random
 import re
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -99,6 +101,35 @@ class FaultInjector:
                     rule.hits += 1
                     return FaultDecision(rule.latency_ms / 1000.0, rule.status)
         return None
+
+
+class InFlight:
+    """API requests being served now, and the most served at once since the last reset, per user agent."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._current: Counter[str] = Counter()
+        self._peak: Counter[str] = Counter()
+
+    @contextmanager
+    def serving(self, user_agent: str) -> Iterator[None]:
+        with self._lock:
+            self._current[user_agent] += 1
+            self._peak[user_agent] = max(self._peak[user_agent], self._current[user_agent])
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._current[user_agent] -= 1
+
+    def describe(self) -> dict[str, dict[str, int]]:
+        with self._lock:
+            return {"current": {ua: n for ua, n in self._current.items() if n}, "peak": dict(self._peak)}
+
+    def reset(self) -> None:
+        """Start the peaks again from what is in flight now."""
+        with self._lock:
+            self._peak = Counter({ua: n for ua, n in self._current.items() if n})
 
 
 class RequestLog:

@@ -20,7 +20,7 @@ from devcluster.admission import ADMIN, Requester
 from devcluster.admission.requester import SERVICE_ACCOUNT_PREFIX
 from devcluster.cluster import APPLY_PATCH, Cluster
 from devcluster.errors import ApiError
-from devcluster.faults import FaultInjector, RequestLog, rule_from_json
+from devcluster.faults import FaultInjector, InFlight, RequestLog, rule_from_json
 from devcluster.meta import partial_metadata, partial_metadata_kind
 from devcluster.resources import ResourceType
 from devcluster.runtime import ProcessRuntime
@@ -86,6 +86,7 @@ class ApiServer(ThreadingHTTPServer):
         self.cluster = cluster
         self.faults = faults
         self.requests_log = RequestLog()
+        self.in_flight = InFlight()
         self.verbose = verbose
         self.bookmark_interval = bookmark_interval
         self.stopping = threading.Event()
@@ -145,8 +146,9 @@ class ApiHandler(BaseHTTPRequestHandler):
             if self.url_path.startswith(ADMIN_PREFIX):
                 self._admin()
                 return
-            self._inject_faults()
-            self._route()
+            with self.server.in_flight.serving(self.headers.get("User-Agent", "")):
+                self._inject_faults()
+                self._route()
         except ApiError as exc:
             self._send_json(exc.code, exc.status())
         except Exception as exc:
@@ -492,6 +494,11 @@ class ApiHandler(BaseHTTPRequestHandler):
         elif path == "/_devcluster/requests" and method == "DELETE":
             log.clear()
             self._send_json(200, {"requests": []})
+        elif path == "/_devcluster/inflight" and method == "GET":
+            self._send_json(200, self.server.in_flight.describe())
+        elif path == "/_devcluster/inflight" and method == "DELETE":
+            self.server.in_flight.reset()
+            self._send_json(200, self.server.in_flight.describe())
         elif path == "/_devcluster/compact" and method == "POST":
             self._send_json(200, {"expiredSnapshots": self.server.cluster.retained.compact()})
         else:

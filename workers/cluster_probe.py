@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from controlplane.capabilities import PROBED_RESOURCES, capabilities_from
 from controlplane.models import ManagedCluster
-from workers import breaker
+from workers import breaker, singletons
 from workers.drivers.errors import DriverError
 from workers.drivers.kube import KubeClient
 
@@ -34,7 +34,9 @@ def probe(cluster: ManagedCluster) -> ManagedCluster:
     """
     was_reachable, had = cluster.reachable, dict(cluster.capabilities or {})
     try:
-        with KubeClient(cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS) as kube:
+        with KubeClient(
+            cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS, budget=singletons.request_budget()
+        ) as kube:
             version = kube.version()
             served = kube.served_api_versions()
             for group, plural in PROBED_RESOURCES:

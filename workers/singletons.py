@@ -1,4 +1,5 @@
-"""Per-worker-process singletons built from settings: the helm runner, and gateway charts loaded once each.
+"""Per-worker-process singletons built from settings: the helm runner, the clusters' API request budget,
+and gateway charts loaded once each.
 
 A remote (``oci://``) chart that cannot be pulled is ``ChartUnavailable``, not a broken chart: the worker
 keeps running, the releases on it wait, and the pull is tried again with backoff (GATEWAY_RETRY_*), at most
@@ -13,6 +14,7 @@ from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 
+import redis
 from django.conf import settings
 from django.utils import timezone
 
@@ -20,9 +22,10 @@ from controlplane.metrics import count_helm
 from workers.charts import Chart
 from workers.drivers.errors import DriverError
 from workers.drivers.helm import Helm, HelmConfig
+from workers.drivers.request_budget import RedisRequestBudget, RequestBudget
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["ChartUnavailable", "chart", "gateway_chart", "helm"]
+__all__ = ["ChartUnavailable", "chart", "gateway_chart", "helm", "request_budget"]
 
 
 class ChartUnavailable(Exception):
@@ -58,6 +61,14 @@ def helm() -> Helm:
             on_invoke=count_helm,
         )
     )
+
+
+@cache
+def request_budget() -> RequestBudget:
+    """CLUSTER_API_CONCURRENCY requests in flight per cluster, counted in the cache's Redis."""
+    location = settings.CACHES["default"]["LOCATION"]
+    client = redis.Redis.from_url(location, socket_connect_timeout=1, socket_timeout=1)
+    return RedisRequestBudget(client, limit=settings.CLUSTER_API_CONCURRENCY)
 
 
 def _pull_policy() -> RetryPolicy:

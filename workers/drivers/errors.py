@@ -27,6 +27,10 @@ class ClusterUnreachable(DriverError):
     """The API server could not be reached (connection, DNS, TLS, kubeconfig)."""
 
 
+class ClusterBusy(DriverError):
+    """The cluster's budget of concurrent API requests stayed full for as long as a request may wait."""
+
+
 class NotFound(DriverError):
     """The object does not exist (HTTP 404)."""
 

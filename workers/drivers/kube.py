@@ -27,6 +27,7 @@ from kubernetes.config.config_exception import ConfigException
 from workers.drivers import errors
 from workers.drivers.kube_vocabulary import ConditionStatus, NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
+from workers.drivers.request_budget import UNBOUNDED, RequestBudget
 
 logger = logging.getLogger(__name__)
 
@@ -126,12 +127,19 @@ def _load_client(kubeconfig: str, secrets: set[str]) -> ApiClient:
 
 
 class KubeClient:
-    """Typed operations on one cluster. Use as a context manager, or call `close()`."""
+    """Typed operations on one cluster. Use as a context manager, or call `close()`.
 
-    def __init__(self, kubeconfig: str, *, timeout: float = 10.0, connect_timeout: float = 3.0) -> None:
+    Every request but a watch stream holds a slot of `budget` for its API server while it runs."""
+
+    def __init__(
+        self, kubeconfig: str, *, timeout: float = 10.0, connect_timeout: float = 3.0,
+        budget: RequestBudget = UNBOUNDED,
+    ) -> None:
         self._secrets = kubeconfig_secrets(kubeconfig)
         self._timeout = (connect_timeout, timeout)
         self._api = _load_client(kubeconfig, self._secrets)
+        self._budget = budget
+        self._server = str(self._api.configuration.host)
 
     def __enter__(self) -> KubeClient:
         return self
@@ -410,19 +418,20 @@ class KubeClient:
         logger.debug("kube %s %s", method, path)
         redact = self._secrets | (secrets or set())
         try:
-            response = self._api.call_api(
-                path, method,
-                query_params=list((query or {}).items()),
-                header_params={"Accept": accept, "Content-Type": content_type},
-                body=body,
-                auth_settings=["BearerToken"],
-                _preload_content=False,
-                _request_timeout=self._timeout,
-            )
-            try:
-                data = response.data
-            finally:
-                response.release_conn()
+            with self._budget.slot(self._server):
+                response = self._api.call_api(
+                    path, method,
+                    query_params=list((query or {}).items()),
+                    header_params={"Accept": accept, "Content-Type": content_type},
+                    body=body,
+                    auth_settings=["BearerToken"],
+                    _preload_content=False,
+                    _request_timeout=self._timeout,
+                )
+                try:
+                    data = response.data
+                finally:
+                    response.release_conn()
         except ApiException as exc:
             raise api_error(exc, redact) from None
         except urllib3.exceptions.HTTPError as exc:

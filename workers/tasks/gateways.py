@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import Task, shared_task
 
 from controlplane.metrics import timed_pass
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
+from workers.pool_share import cluster_share
 from workers.reconcile.gateway import fleet
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.run import pool_percent, run_pass
 from workers.tasks.transient import retried_when_transient
 
 __all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways", "same_queue"]
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(bind=True, name=TaskName.RECONCILE_GATEWAY, ignore_result=True)
@@ -31,9 +36,15 @@ def same_queue(task: Task) -> str | None:
 
 @shared_task(bind=True, name=TaskName.RESYNC_CLUSTER, ignore_result=True)
 def resync_cluster(self: Task, cluster_id: str) -> None:
-    """One snapshot of the cluster; a pass only for the gateways that are not in sync and healthy."""
-    with retried_when_transient(self):
-        fleet.resync_cluster(cluster_id, enqueue=reconcile_gateway.delay)
+    """One snapshot of the cluster; a pass only for the gateways that are not in sync and healthy. Within the
+    cluster's share of this worker's pool: when that is taken, this resync is dropped (the next comes within
+    RESYNC_INTERVAL_SECONDS), so a slow cluster's resyncs do not pile up in the pool."""
+    with cluster_share(cluster_id, pool_percent()) as held:
+        if not held:
+            log.info("resync of cluster %s skipped: its share of this worker is taken", cluster_id)
+            return
+        with retried_when_transient(self):
+            fleet.resync_cluster(cluster_id, enqueue=reconcile_gateway.delay)
 
 
 @shared_task(name=TaskName.RESYNC_GATEWAYS, ignore_result=True)

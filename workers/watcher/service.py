@@ -24,6 +24,7 @@ from controlplane.flavours import Flavour
 from controlplane.models import ManagedCluster, WatcherReplica
 from controlplane.tasks import TaskName
 from gateways.models import Gateway
+from workers import singletons
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR
 from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL
 from workers.watcher.streams import WatchTarget, watch_forever
@@ -58,9 +59,10 @@ class ClusterWatch:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def start(self, kubeconfig: str, targets: list[WatchTarget]) -> None:
+        budget = singletons.request_budget()
         for target in targets:
             threading.Thread(
-                target=watch_forever, args=(kubeconfig, target, self._changed, self.relisted, self.stop),
+                target=watch_forever, args=(kubeconfig, target, self._changed, self.relisted, self.stop, budget),
                 name=f"watch-{self.name}-{target.plural}", daemon=True,
             ).start()
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
+from workers.drivers.request_budget import UNBOUNDED, RequestBudget
 
 __all__ = ["WatchTarget", "watch_forever"]
 
@@ -50,12 +51,14 @@ def watch_forever(
     on_change: Callable[[str], None],
     on_relist: Callable[[], None],
     stop: threading.Event,
+    budget: RequestBudget = UNBOUNDED,
 ) -> None:
-    """Keep one watch running until ``stop`` is set, starting over after any error."""
+    """Keep one watch running until ``stop`` is set, starting over after any error. Its lists take slots of
+    ``budget``; the watch stream itself does not."""
     failures = 0
     while not stop.is_set():
         try:
-            with KubeClient(kubeconfig, timeout=30) as kube:
+            with KubeClient(kubeconfig, timeout=30, budget=budget) as kube:
                 if failures:
                     on_relist()
                 _watch_once(kube, target, on_change, stop)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from controlplane.flavours import Flavour
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
-from workers import breaker, releases
+from workers import breaker, releases, singletons
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
@@ -86,7 +86,7 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
         report.outage = cluster.probe_message or "the cluster did not answer its last probe"
     else:
         try:
-            with KubeClient(cluster.kubeconfig) as kube:
+            with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
                 kinds = snapshot_kinds(cluster, DriftMode(settings.GATEWAY_DRIFT_DETECTION))
                 snapshot = take_snapshot(kube, f"{MANAGED_BY}/managed=true", kinds)
         except errors.DriverError as exc:

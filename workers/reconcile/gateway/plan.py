@@ -56,7 +56,7 @@ def run_plan(plan_id: str) -> None:
             raise errors.ClusterUnreachable(cluster.probe_message or "the cluster did not answer its last probe")
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, timezone.now(), release)
-        with KubeClient(cluster.kubeconfig) as kube:
+        with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
             result = build_plan(request, chart, singletons.helm(), kube, redactor)
     except errors.DriverError as exc:
         status, error = PlanStatus.FAILED, redactor.text(f"The cluster could not be read: {exc.message}")[:2000]

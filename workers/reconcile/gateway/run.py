@@ -1,4 +1,5 @@
-"""Run one pass for one gateway: lease it within its cluster's slots, build the request, reconcile, publish."""
+"""Run one pass for one gateway: within its cluster's share of this worker's pool and its cluster's slots, lease
+it, build the request, reconcile, publish."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
+from workers.pool_share import cluster_share
 from workers.reconcile.ending import pass_outcome
 from workers.reconcile.gateway.loop import fail, reconcile, unreachable
 from workers.reconcile.gateway.pass_io import PassIo
@@ -27,7 +29,7 @@ from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.lease import held_lease
 from workers.reconcile.outcome import Outcome
 
-__all__ = ["run_pass"]
+__all__ = ["pool_percent", "run_pass"]
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +48,30 @@ def _cluster_has_slot(cluster_id: object, gateway_id: str) -> bool:
     return busy < settings.GATEWAY_CLUSTER_CONCURRENCY
 
 
+def pool_percent() -> int:
+    """GATEWAY_CLUSTER_POOL_PERCENT, unless the fleet has a single cluster: it has no other to leave slots to."""
+    return settings.GATEWAY_CLUSTER_POOL_PERCENT if ManagedCluster.objects.count() > 1 else 100
+
+
 def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
     """Reconcile once: how the pass ended, and the seconds until the next one is wanted (None: not wanted)."""
     cluster_id = Gateway.objects.filter(pk=gateway_id).values_list("cluster_id", flat=True).first()
     if cluster_id is None:
         return PassOutcome.SKIPPED, None
+    with cluster_share(str(cluster_id), pool_percent()) as held:
+        if not held:
+            # This worker's share for the cluster is taken: give the pool slot back to the other clusters.
+            return PassOutcome.SKIPPED, _busy_countdown()
+        return _leased_pass(gateway_id, cluster_id)
+
+
+def _busy_countdown() -> float:
+    """Spread the retries of a full cluster, so its queued passes do not return in lockstep."""
+    return CLUSTER_BUSY_SECONDS * (1 + random.random())
+
+
+def _leased_pass(gateway_id: str, cluster_id: object) -> tuple[PassOutcome, float | None]:
+    """The pass within the cluster's fleet-wide slots (GATEWAY_CLUSTER_CONCURRENCY) and the gateway's lease."""
     ttl = timedelta(seconds=settings.GATEWAY_LEASE_SECONDS)
     slot_free = True
 
@@ -66,8 +87,7 @@ def run_pass(gateway_id: str) -> tuple[PassOutcome, float | None]:
             Gateway.objects.filter(pk=gateway_id).update(pass_requested=True)
             return PassOutcome.SKIPPED, None
         if lease is None:
-            # Spread the retries of a full cluster, so its queued passes do not return in lockstep.
-            return PassOutcome.SKIPPED, CLUSTER_BUSY_SECONDS * (1 + random.random())
+            return PassOutcome.SKIPPED, _busy_countdown()
         gateway = Gateway.objects.select_related("cluster", "release").filter(pk=gateway_id).first()
         if gateway is None:
             return PassOutcome.SKIPPED, None
@@ -95,7 +115,7 @@ def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> Outco
     if breaker.is_open(cluster):
         return unreachable(request, cluster.probe_message or "the cluster did not answer its last probe")
     try:
-        with KubeClient(cluster.kubeconfig) as kube:
+        with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
             target = HelmTarget(kubeconfig=cluster.kubeconfig, namespace=gateway.namespace)
             return reconcile(request, PassIo(helm=singletons.helm(), kube=kube, target=target, chart=chart))
     except errors.DriverError as exc:

@@ -252,6 +252,9 @@ GATEWAY_PENDING_TIMEOUT_SECONDS = env_int("GATEWAY_PENDING_TIMEOUT_SECONDS", HEL
 GATEWAY_LEASE_SECONDS = env_int("GATEWAY_LEASE_SECONDS", 60, minimum=3)
 # At most this many passes (and so helm processes) run at once on one cluster, across all workers.
 GATEWAY_CLUSTER_CONCURRENCY = env_int("GATEWAY_CLUSTER_CONCURRENCY", 4, minimum=1)
+# Each worker process remembers, between fleet resyncs, the decoded Helm record and the drift verdicts of this many
+# gateways: at or above the fleet's size, an unchanged gateway costs its resync no read and no comparison.
+FLEET_MEMO_GATEWAYS = env_int("FLEET_MEMO_GATEWAYS", 20_000, minimum=100)
 # Tenants' gateway passes are spread over this many queues by owner id, so one tenant's burst cannot delay
 # the others (controlplane.queues). Every process (API, workers, watcher, beat) must be given the same value.
 GATEWAY_TENANT_QUEUES = env_int("GATEWAY_TENANT_QUEUES", 8, minimum=1)

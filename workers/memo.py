@@ -41,6 +41,13 @@ class Memo(Generic[V]):
                 self._items.popitem(last=False)
         return value
 
+    def resize(self, size: int) -> None:
+        """Keep at most ``size`` results from now on (the oldest dropped at once if there are more)."""
+        with self._lock:
+            self.size = size
+            while len(self._items) > size:
+                self._items.popitem(last=False)
+
     def peek(self, key: Hashable | None) -> V | None:
         """The remembered result for ``key``, or None; computes nothing."""
         if key is None:

@@ -48,3 +48,14 @@ def test_a_none_key_is_computed_every_time() -> None:
     assert calls == ["x", "x"]
     assert len(memo) == 0
     assert memo.peek(None) is None
+
+
+def test_a_smaller_size_drops_the_oldest_at_once() -> None:
+    calls, compute = counting()
+    memo: Memo[str] = Memo(3)
+    for key in "abc":
+        memo.get(key, compute(key))
+    memo.resize(1)
+    assert len(memo) == 1 and memo.peek("c") == "C" and memo.peek("a") is None
+    memo.get("d", compute("d"))
+    assert len(memo) == 1 and memo.peek("d") == "D"

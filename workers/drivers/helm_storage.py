@@ -26,13 +26,13 @@ from workers.memo import Memo
 
 __all__ = [
     "HELM_OWNER_SELECTOR", "StoredRelease", "decode_release_secret", "latest_releases", "newest_records",
-    "remembered_release",
+    "remember_releases", "remembered_release",
 ]
 
 HELM_OWNER_SELECTOR = "owner=helm"
 RELEASE_SECRET_TYPE = "helm.sh/release.v1"
 GZIP_MAGIC = b"\x1f\x8b\x08"
-# Decoded records kept per worker process: one per release of a 10,000-gateway fleet, with room to spare.
+# Decoded records kept per worker process, until `remember_releases` says how many (FLEET_MEMO_GATEWAYS).
 DECODED_MEMO_SIZE = 20_000
 
 
@@ -117,6 +117,11 @@ def newest_records(secrets: Iterable[dict[str, Any]]) -> dict[tuple[str, str], d
 def latest_releases(secrets: Iterable[dict[str, Any]]) -> dict[tuple[str, str], StoredRelease]:
     """The latest revision of every release, keyed by (namespace, release name); older ones stay encoded."""
     return {key: decode_release_secret(secret) for key, secret in newest_records(secrets).items()}
+
+
+def remember_releases(count: int) -> None:
+    """Keep the decoded records of ``count`` releases in this process (one per gateway of the fleet)."""
+    _decoded.resize(count)
 
 
 def remembered_release(head: dict[str, Any]) -> StoredRelease | None:

@@ -33,7 +33,7 @@ from workers.memo import Memo
 
 __all__ = [
     "DRIFT_KINDS", "INSTANCE_LABEL", "Drift", "differences", "drift_message", "find_drift", "manifest_objects",
-    "remembered_drift", "remembered_verdict",
+    "remember_verdicts", "remembered_drift", "remembered_verdict",
 ]
 
 INSTANCE_LABEL = "app.kubernetes.io/instance"
@@ -55,7 +55,7 @@ MAX_DIFFERENCES = 5
 MAX_MESSAGE = 1000  # under the condition message limit, so a stored message compares equal to a new one
 _SKIPPED_TOP_LEVEL = frozenset({"apiVersion", "kind", "status", "metadata"})
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-# One entry per release judged (a 16-byte digest and a tuple): enough for 50,000 gateways in one worker process.
+# Verdicts kept per worker process (a 16-byte digest and a tuple each), until `remember_verdicts` says how many.
 MEMO_SIZE = 50_000
 _judged: Memo[tuple[Drift, ...]] = Memo(MEMO_SIZE)
 
@@ -181,6 +181,11 @@ def _judged_key(manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]]
     digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=16)
     digest.update(manifest.encode())
     return digest.digest()
+
+
+def remember_verdicts(count: int) -> None:
+    """Keep ``count`` drift verdicts in this process (a gateway's pass and the fleet resync judge it apart)."""
+    _judged.resize(count)
 
 
 def remembered_drift(

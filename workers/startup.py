@@ -21,8 +21,6 @@ from gateways.values import ClusterFacts, GatewaySpec, gateway_values, routing_p
 from workers import singletons
 from workers.charts import Chart
 from workers.drivers.errors import DriverError
-from workers.drivers.helm_storage import remember_releases
-from workers.reconcile.gateway.drift import remember_verdicts
 from workers.routing import routing_config
 
 __all__ = ["MAXIMAL_SPEC", "check_configuration", "cluster_shapes"]
@@ -87,11 +85,3 @@ def _refuse_bad_configuration(**_: Any) -> None:
         # Celery swallows exceptions from signal handlers; SystemExit is the one that stops the worker.
         raise SystemExit("The worker cannot start:\n  - " + "\n  - ".join(problems))
     log.info("worker configuration checked: chart %s", settings.GATEWAY_CHART)
-    remember_fleet(settings.FLEET_MEMO_GATEWAYS)
-
-
-def remember_fleet(gateways: int) -> None:
-    """Size what each worker process remembers between resyncs for a fleet of ``gateways``: a decoded Helm
-    record per gateway, and two drift verdicts (its pass and the fleet resync judge it by different kinds)."""
-    remember_releases(gateways)
-    remember_verdicts(2 * gateways)

@@ -51,7 +51,7 @@ def test_a_none_key_is_computed_every_time() -> None:
 
 
 def test_a_smaller_size_drops_the_oldest_at_once() -> None:
-    calls, compute = counting()
+    _, compute = counting()
     memo: Memo[str] = Memo(3)
     for key in "abc":
         memo.get(key, compute(key))

@@ -3,20 +3,33 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import Task, shared_task
+from celery.signals import worker_init
+from django.conf import settings
 
 from controlplane.metrics import timed_pass
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
+from workers.drivers.helm_storage import remember_releases
 from workers.pool_share import cluster_share
 from workers.reconcile.gateway import fleet
+from workers.reconcile.gateway.drift import remember_verdicts
 from workers.reconcile.gateway.run import pool_percent, run_pass
 from workers.tasks.transient import retried_when_transient
 
 __all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways", "same_queue"]
 
 log = logging.getLogger(__name__)
+
+
+@worker_init.connect
+def _remember_the_fleet(**_: Any) -> None:
+    """Size what each worker process remembers between resyncs (FLEET_MEMO_GATEWAYS): a decoded Helm record per
+    gateway, and two drift verdicts (its pass and the fleet resync judge it by different kinds)."""
+    remember_releases(settings.FLEET_MEMO_GATEWAYS)
+    remember_verdicts(2 * settings.FLEET_MEMO_GATEWAYS)
 
 
 @shared_task(bind=True, name=TaskName.RECONCILE_GATEWAY, ignore_result=True)

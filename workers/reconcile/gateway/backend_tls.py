@@ -32,8 +32,7 @@ def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -
     service = route_backend_service(view.release.manifest)
     if service is None:
         return "The release renders no GRPCRoute backend Service to secure"
-    served = io.kube.served_versions(BACKEND_TLS_GROUP, BACKEND_TLS_PLURAL)
-    version = next((v for v in BACKEND_TLS_VERSIONS if v in served), None)
+    version = _served_version(io, view)
     if version is None:
         return f"The cluster does not serve BackendTLSPolicy ({BACKEND_TLS_GROUP}), which TLS to the gateway pod needs"
     data = io.kube.get_secret_data(ns, secret)
@@ -47,6 +46,16 @@ def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -
     io.kube.apply_object(configmap, "configmaps")
     io.kube.apply_object(policy, BACKEND_TLS_PLURAL)
     return None
+
+
+def _served_version(io: PassIo, view: GatewayView) -> str | None:
+    """The preferred version of the BackendTLSPolicy API the cluster serves: as the pass's listing found it, else
+    by discovery (None: none)."""
+    listed = view.backend_tls_api_version
+    if listed is not None:
+        return listed.removeprefix(f"{BACKEND_TLS_GROUP}/") or None
+    served = io.kube.served_versions(BACKEND_TLS_GROUP, BACKEND_TLS_PLURAL)
+    return next((v for v in BACKEND_TLS_VERSIONS if v in served), None)
 
 
 def remove_backend_tls(request: GatewayRequest, io: PassIo) -> None:

@@ -56,6 +56,8 @@ class GatewayView:
     namespace_present: bool = True
     # The namespace's Warning events, read only while a workload is not ready (empty otherwise).
     warnings: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    # The apiVersion a pass found the BackendTLSPolicy served at ("": at none); None: the pass did not list it.
+    backend_tls_api_version: str | None = None
 
     @property
     def workloads(self) -> list[dict[str, Any]]:
@@ -87,13 +89,20 @@ def _keyed(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, A
 def _list_if_served(
     kube: KubeClient, kind: str, namespace: str | None, selector: str
 ) -> list[dict[str, Any]]:
+    return _list_served(kube, kind, namespace, selector)[1]
+
+
+def _list_served(
+    kube: KubeClient, kind: str, namespace: str | None, selector: str
+) -> tuple[str, list[dict[str, Any]]]:
+    """The first apiVersion of ``kind`` the cluster serves ("": none) and its objects."""
     api_versions, plural = LISTED_KINDS[kind]
     for api_version in api_versions:
         try:
-            return kube.list_objects(api_version, plural, namespace, selector)
+            return api_version, kube.list_objects(api_version, plural, namespace, selector)
         except errors.NotFound:  # the cluster does not serve this version of the API
             continue
-    return []
+    return "", []
 
 
 def _warnings_if_unready(
@@ -126,13 +135,15 @@ def observe_gateway(kube: KubeClient, request: GatewayRequest) -> GatewayView:
     release = latest_releases(secrets).get((ns, name))
     selector = f"{INSTANCE_LABEL}={name}"
     kinds = pass_kinds(request, release)
-    objects = _keyed(obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, ns, selector))
+    listed = {kind: _list_served(kube, kind, ns, selector) for kind in sorted(kinds)}
+    objects = _keyed(obj for _, items in listed.values() for obj in items)
     return GatewayView(
         release=release,
         objects=objects,
         kinds=kinds,
         route_kind=route_kind(request.values),
         warnings=_warnings_if_unready(kube, ns, objects.values()),
+        backend_tls_api_version=listed[BACKEND_TLS_KIND][0] if BACKEND_TLS_KIND in listed else None,
     )
 
 

@@ -39,6 +39,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from devcluster.pki_player import USER_AGENT as PKI_PLAYER_AGENT  # noqa: E402
 from tests.fixtures.devcluster import DevCluster, start_devcluster  # noqa: E402
 from tests.fixtures.stack import free_port  # noqa: E402
 
@@ -234,7 +235,7 @@ def control_plane(dc: DevCluster, token: str, count: int, workers: int, workdir:
                 sys.exit(f"{label}: only {listed}/{count} gateways reached Running")
             time.sleep(0.5)
         cpu = {name: session_cpu(process.pid) - cpu_before[name] for name, process in processes.items()}
-        seen = dc.requests()
+        seen = dc.requests(include_player=True)
     finally:
         for process in processes.values():
             os.killpg(process.pid, signal.SIGTERM)
@@ -243,7 +244,8 @@ def control_plane(dc: DevCluster, token: str, count: int, workers: int, workdir:
     helm_calls = Counter(helm_log.read_text().split())
     passes = sum(logs[f"worker{i}"].read_text().count(" pass: phase=") for i in range(workers))
     # devcluster keeps its latest 2,000 requests: count them only when they are all there.
-    kube = Counter(r["user_agent"].split("/", 1)[0] or "?" for r in seen) if len(seen) < 2000 else None
+    ours = [r for r in seen if r["user_agent"] != PKI_PLAYER_AGENT]  # the player plays in-cluster controllers
+    kube = Counter(r["user_agent"].split("/", 1)[0] or "?" for r in ours) if len(seen) < 2000 else None
     title = f"control plane, {workers} worker{'s' if workers > 1 else ''}"
     return Run(title, count, wall, cpu, helm_calls, passes, kube)
 

@@ -80,6 +80,7 @@ class Run:
     helm_calls: Counter[str] = field(default_factory=Counter)
     passes: int = 0
     kube_requests: Counter[str] | None = None
+    devcluster_cpu: float = 0.0  # the simulated API server's own CPU-seconds (not the control plane's)
 
     @property
     def cpu_total(self) -> float:
@@ -147,10 +148,16 @@ def session_cpu(session: int) -> float:
     return total / CLOCK_TICKS
 
 
-def baseline(kubeconfig: Path, count: int, workdir: Path) -> Run:
+def process_cpu(pid: int) -> float:
+    """CPU-seconds of one process, with the children it has reaped."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / CLOCK_TICKS
+
+
+def baseline(dc: DevCluster, count: int, workdir: Path) -> Run:
     """Plain helm: create the namespace and `helm install --wait`, one after another."""
-    env = {**os.environ, "HELM_DRIVER": "secret", "KUBECONFIG": str(kubeconfig), "HOME": str(workdir)}
-    cpu_before, started = children_cpu(), time.monotonic()
+    env = {**os.environ, "HELM_DRIVER": "secret", "KUBECONFIG": str(dc.kubeconfig), "HOME": str(workdir)}
+    cpu_before, devcluster_before, started = children_cpu(), process_cpu(dc.process.pid), time.monotonic()
     for n in range(count):
         namespace, release = f"base-{n}", f"gw{n}"
         subprocess.run([HELM.parent / "kubectl", "create", "namespace", namespace], env=env, check=True,
@@ -160,7 +167,9 @@ def baseline(kubeconfig: Path, count: int, workdir: Path) -> Run:
         subprocess.run([HELM, "install", release, str(CHART), "-n", namespace, "-f", str(values), "--wait",
                         "--timeout=120s"], env=env, check=True, capture_output=True)
     wall = time.monotonic() - started
-    return Run("helm loop", count, wall, {"helm and kubectl": children_cpu() - cpu_before}, Counter(install=count))
+    cpu = {"helm and kubectl": children_cpu() - cpu_before}
+    devcluster = process_cpu(dc.process.pid) - devcluster_before
+    return Run("helm install --wait loop", count, wall, cpu, devcluster_cpu=devcluster)
 
 
 def helm_wrapper(workdir: Path) -> tuple[Path, Path]:
@@ -186,15 +195,23 @@ def wait_for_api(api: requests.Session, base: str, processes: list[subprocess.Po
     sys.exit("the API server did not answer within 120 s")
 
 
-def control_plane(dc: DevCluster, token: str, count: int, workers: int, workdir: Path, label: str) -> Run:
+def control_plane(
+    dc: DevCluster, token: str, count: int, workers: int, workdir: Path, label: str, smoke: bool = False
+) -> Run:
+    """N gateways through the API until all are Running. A smoke run starts one web process and no beat (the
+    resync is a minute away), to start faster."""
     reset_database()
     (workdir / label).mkdir()
     wrapper, helm_log = helm_wrapper(workdir / label)
     env = {**ENV, "HELM_BINARY": str(wrapper), "HELM_HOME": str(workdir / label / "helm-home")}
     port = free_port()
     argv = {
-        "api": [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],
-        "beat": [sys.executable, "-m", "celery", "-A", "controlplane", "beat", "-s", str(workdir / f"{label}-beat")],
+        "api": [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w",
+                "1" if smoke else "2"],
+        **({} if smoke else {
+            "beat": [sys.executable, "-m", "celery", "-A", "controlplane", "beat", "-s",
+                     str(workdir / f"{label}-beat")],
+        }),
         "watcher": [sys.executable, "manage.py", "watch_clusters", "--identity", f"bench-{label}"],
         **{
             f"worker{i}": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-c", "1", "-l", "INFO",
@@ -218,6 +235,7 @@ def control_plane(dc: DevCluster, token: str, count: int, workers: int, workdir:
         helm_log.write_text("")  # the chart is loaded at the first pass; any helm run before the first create
         dc.clear_requests()
         cpu_before = {name: session_cpu(process.pid) for name, process in processes.items()}
+        devcluster_before = process_cpu(dc.process.pid)
         started = time.monotonic()
         for n in range(count):
             body = {"name": f"{label}{n}", "cluster": "bench", "image": "ghcr.io/o/gw:1",
@@ -235,6 +253,7 @@ def control_plane(dc: DevCluster, token: str, count: int, workers: int, workdir:
                 sys.exit(f"{label}: only {listed}/{count} gateways reached Running")
             time.sleep(0.5)
         cpu = {name: session_cpu(process.pid) - cpu_before[name] for name, process in processes.items()}
+        devcluster = process_cpu(dc.process.pid) - devcluster_before
         seen = dc.requests(include_player=True)
     finally:
         for process in processes.values():
@@ -247,7 +266,7 @@ def control_plane(dc: DevCluster, token: str, count: int, workers: int, workdir:
     ours = [r for r in seen if r["user_agent"] != PKI_PLAYER_AGENT]  # the player plays in-cluster controllers
     kube = Counter(r["user_agent"].split("/", 1)[0] or "?" for r in ours) if len(seen) < 2000 else None
     title = f"control plane, {workers} worker{'s' if workers > 1 else ''}"
-    return Run(title, count, wall, cpu, helm_calls, passes, kube)
+    return Run(title, count, wall, cpu, helm_calls, passes, kube, devcluster)
 
 
 def scaled(run: Run, count: int) -> float:
@@ -264,6 +283,8 @@ def report(run: Run, count: int) -> None:
         helm = ", ".join(f"{cmd} {calls / n:.2f}" for cmd, calls in sorted(run.helm_calls.items()))
         print(f"{'':26} per install: {run.passes / n:.2f} passes, helm processes {sum(run.helm_calls.values()) / n:.2f}"
               f" ({helm})")
+    if run.devcluster_cpu:
+        print(f"{'':26} devcluster's own CPU-seconds per install (not counted above): {run.devcluster_cpu / n:.2f}")
     if run.kube_requests is not None:
         kube = ", ".join(f"{agent} {calls / n:.1f}" for agent, calls in run.kube_requests.most_common())
         print(f"{'':26} kube API requests per install, by user agent: {kube}")
@@ -285,14 +306,14 @@ def main() -> None:
         try:
             with start_devcluster(work / "dc", ready_delay=0.2, extra_presets=("agent-sandbox",)) as dc:
                 token = prepare_template(dc.kubeconfig)
-                base = baseline(dc.kubeconfig, sample, work)
-                one = control_plane(dc, token, sample, 1, work, "one")
-                two = control_plane(dc, token, count, 2, work, "two")
+                base = baseline(dc, sample, work)
+                one = control_plane(dc, token, sample, 1, work, "one", args.smoke)
+                two = control_plane(dc, token, count, 2, work, "two", args.smoke)
         finally:
             drop_databases()
     print(f"cold installs: {count} gateways" + (f"; sampled at {sample}: the helm loop and 1 worker" if
                                                  sample != count else "; nothing sampled"))
-    report(Run("helm install --wait loop", base.count, base.wall, base.cpu), count)
+    report(base, count)
     report(one, count)
     report(two, count)
     print(f"Flux's published figure (not measured here): 1,000 HelmReleases in 8 min 12 s on 2 CPUs, "

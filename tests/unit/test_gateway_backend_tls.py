@@ -164,3 +164,23 @@ def test_a_cluster_the_pass_found_serving_no_policy_api_is_told_so_without_disco
     view = GatewayView(release=SimpleNamespace(manifest=manifest), backend_tls_api_version="")
     assert "does not serve BackendTLSPolicy" in ensure_backend_tls(request, SimpleNamespace(kube=kube), view)
     assert kube.calls == []
+
+
+def test_a_policy_listed_as_desired_is_not_written_again_and_one_that_differs_is() -> None:
+    manifest = "---\nkind: GRPCRoute\nmetadata: {name: r}\nspec:\n  rules:\n  - backendRefs: [{name: gw-edge-svc}]\n"
+    request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
+    tls = server_certificate(_data(_leaf(CA, SERVICE_SANS)), "tls", "gw-edge-svc", "gw-edge")
+    _, desired = backend_tls_objects("gw-edge", "gw-edge", "gw-edge-svc", tls, "v1", {})
+    listed = {**desired, "metadata": {**desired["metadata"], "resourceVersion": "7"}, "status": {"ancestors": []}}
+    both = ["apply v1 configmaps", "apply gateway.networking.k8s.io/v1 backendtlspolicies"]
+    for policy, calls in [
+        (listed, ["apply v1 configmaps"]),
+        ({**listed, "spec": {**listed["spec"], "validation": {}}}, both),
+        (None, both),
+    ]:
+        kube = RecordingKube()
+        objects = {("BackendTLSPolicy", "gw-edge-backend-tls"): policy} if policy else {}
+        view = GatewayView(release=SimpleNamespace(manifest=manifest), objects=objects,
+                           backend_tls_api_version="gateway.networking.k8s.io/v1")
+        ensure_backend_tls(request, SimpleNamespace(kube=kube), view)
+        assert kube.calls == calls

@@ -14,6 +14,7 @@ from workers.reconcile.gateway.backend_tls_objects import (
     backend_ca_name,
     backend_tls_name,
     backend_tls_objects,
+    holds_as_desired,
     route_backend_service,
     server_certificate,
 )
@@ -44,7 +45,8 @@ def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -
         return str(exc)
     configmap, policy = backend_tls_objects(request.release, ns, service, tls, version, request.namespace_labels)
     io.kube.apply_object(configmap, "configmaps")
-    io.kube.apply_object(policy, BACKEND_TLS_PLURAL)
+    if not holds_as_desired(view.backend_tls_policy(request.release), policy):
+        io.kube.apply_object(policy, BACKEND_TLS_PLURAL)
     return None
 
 

@@ -7,6 +7,7 @@ from celery import Task, shared_task
 from controlplane.metrics import timed_pass
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
+from workers import queued_passes
 from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
 from workers.tasks.transient import retried_when_transient
@@ -16,6 +17,7 @@ __all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways"]
 
 @shared_task(bind=True, name=TaskName.RECONCILE_GATEWAY, ignore_result=True)
 def reconcile_gateway(self: Task, gateway_id: str) -> None:
+    queued_passes.started(gateway_id)
     with retried_when_transient(self), timed_pass("gateway") as pass_:
         pass_.result, requeue_after = run_pass(gateway_id)
     if requeue_after is not None:

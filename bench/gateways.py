@@ -53,7 +53,7 @@ HELM = ROOT / ".tools" / "helm"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # Flux's published figure: 1,000 HelmReleases installed in 8 min 12 s by a controller on 2 CPUs.
 FLUX_CPU_PER_RELEASE = (8 * 60 + 12) * 2 / 1000
-SMOKE_COUNT = 3
+SMOKE_COUNT = 2
 ENV = {
     **os.environ,
     "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",

@@ -16,7 +16,8 @@ from controlplane.queues import queue_names
 from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.stack import wait_for
-from workers.watcher.service import Watcher
+from workers import queued_passes
+from workers.watcher.service import ClusterWatch, Watcher
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -112,3 +113,25 @@ def test_a_changed_release_record_enqueues_one_pass_for_its_gateway(
         stop.set()
         thread.join(10)
     assert owners() == {"w0": ""}
+
+
+def test_a_gateway_with_a_pass_waiting_in_the_queue_gets_no_second_one_until_it_starts(
+    devcluster: DevCluster, broker: redis.Redis, alice
+) -> None:
+    (cluster,) = clusters(devcluster, 1)
+    gateway = Gateway.objects.create(owner=alice, cluster=cluster, name="busy", namespace="gw-busy-00000000",
+                                     image="r.test/gw:1", supervisor_image="r.test/s:1")
+    watcher = Watcher("watcher", LEASE)
+    watch = ClusterWatch(cluster_id=str(cluster.pk), name=cluster.name)
+    watch.drain()  # no resync: only the changes below
+    watcher.watches[watch.cluster_id] = watch
+
+    def changed_and_flushed() -> list[str]:
+        watch._changed(gateway.namespace)
+        watcher.flush()
+        return [args for task, args in queued(broker) if task == "workers.tasks.reconcile_gateway"]
+
+    assert changed_and_flushed() == [f"['{gateway.pk}']"]
+    assert changed_and_flushed() == [f"['{gateway.pk}']"]  # the queued pass will see this change too
+    queued_passes.started(gateway.pk)
+    assert changed_and_flushed() == [f"['{gateway.pk}']"] * 2  # a change after the pass started needs another

@@ -1,9 +1,11 @@
-"""The BackendTLSPolicy and BackendCA ConfigMap built from the server certificate the chart's hook issued (pure)."""
+"""The BackendTLSPolicy and BackendCA ConfigMap built from the server certificate the chart's hook issued (pure),
+and the calls the pass makes to put them in place (with a recording fake)."""
 
 from __future__ import annotations
 
 import datetime
 import ipaddress
+from types import SimpleNamespace
 
 import pytest
 from cryptography import x509
@@ -11,6 +13,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from workers.reconcile.gateway.backend_tls import ensure_backend_tls
 from workers.reconcile.gateway.backend_tls_objects import (
     BackendTls,
     CertificateProblem,
@@ -19,6 +22,7 @@ from workers.reconcile.gateway.backend_tls_objects import (
     server_certificate,
 )
 from workers.reconcile.gateway.drift import INSTANCE_LABEL
+from workers.reconcile.gateway.observe import GatewayView
 
 NOW = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)
 
@@ -120,3 +124,63 @@ spec:
 """
     assert route_backend_service(manifest) == "gw-edge-openshell"
     assert route_backend_service("---\nkind: Service\nmetadata: {name: x}\n") is None
+
+
+class RecordingKube:
+    """The calls ``ensure_backend_tls`` makes: discovery, and each object applied with its apiVersion."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def served_versions(self, group: str, plural: str) -> list[str]:
+        self.calls.append("discovery")
+        return ["v1alpha3"]
+
+    def get_secret_data(self, namespace: str, name: str) -> dict[str, str]:
+        return _data(_leaf(CA, SERVICE_SANS))
+
+    def apply_object(self, body: dict, plural: str) -> None:
+        self.calls.append(f"apply {body['apiVersion']} {plural}")
+
+
+@pytest.mark.parametrize(("listed", "calls"), [
+    ("gateway.networking.k8s.io/v1", ["apply v1 configmaps", "apply gateway.networking.k8s.io/v1 backendtlspolicies"]),
+    (None, ["discovery", "apply v1 configmaps", "apply gateway.networking.k8s.io/v1alpha3 backendtlspolicies"]),
+])
+def test_the_policy_takes_the_version_the_pass_listed_it_at_else_asks_discovery(listed: str | None,
+                                                                                calls: list[str]) -> None:
+    manifest = "---\nkind: GRPCRoute\nmetadata: {name: r}\nspec:\n  rules:\n  - backendRefs: [{name: gw-edge-svc}]\n"
+    request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
+    view = GatewayView(release=SimpleNamespace(manifest=manifest), backend_tls_api_version=listed)
+    kube = RecordingKube()
+    assert ensure_backend_tls(request, SimpleNamespace(kube=kube), view) is None
+    assert kube.calls == calls
+
+
+def test_a_cluster_the_pass_found_serving_no_policy_api_is_told_so_without_discovery() -> None:
+    manifest = "---\nkind: GRPCRoute\nmetadata: {name: r}\nspec:\n  rules:\n  - backendRefs: [{name: svc}]\n"
+    request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
+    kube = RecordingKube()
+    view = GatewayView(release=SimpleNamespace(manifest=manifest), backend_tls_api_version="")
+    assert "does not serve BackendTLSPolicy" in ensure_backend_tls(request, SimpleNamespace(kube=kube), view)
+    assert kube.calls == []
+
+
+def test_a_policy_listed_as_desired_is_not_written_again_and_one_that_differs_is() -> None:
+    manifest = "---\nkind: GRPCRoute\nmetadata: {name: r}\nspec:\n  rules:\n  - backendRefs: [{name: gw-edge-svc}]\n"
+    request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
+    tls = server_certificate(_data(_leaf(CA, SERVICE_SANS)), "tls", "gw-edge-svc", "gw-edge")
+    _, desired = backend_tls_objects("gw-edge", "gw-edge", "gw-edge-svc", tls, "v1", {})
+    listed = {**desired, "metadata": {**desired["metadata"], "resourceVersion": "7"}, "status": {"ancestors": []}}
+    both = ["apply v1 configmaps", "apply gateway.networking.k8s.io/v1 backendtlspolicies"]
+    for policy, calls in [
+        (listed, ["apply v1 configmaps"]),
+        ({**listed, "spec": {**listed["spec"], "validation": {}}}, both),
+        (None, both),
+    ]:
+        kube = RecordingKube()
+        objects = {("BackendTLSPolicy", "gw-edge-backend-tls"): policy} if policy else {}
+        view = GatewayView(release=SimpleNamespace(manifest=manifest), objects=objects,
+                           backend_tls_api_version="gateway.networking.k8s.io/v1")
+        ensure_backend_tls(request, SimpleNamespace(kube=kube), view)
+        assert kube.calls == calls

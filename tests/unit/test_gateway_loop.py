@@ -209,6 +209,17 @@ def test_an_unready_workload_is_provisioning_and_polled(cluster) -> None:
     assert degraded.phase == "Degraded" and degraded.requeue_after is None  # the watcher wakes it
 
 
+def test_a_watched_cluster_wakes_an_unready_workload_so_it_is_polled_only_when_its_grace_ends(cluster) -> None:
+    _, helm, io = cluster
+    helm.ready = False
+    result = reconcile(request(watched=True), io)
+    assert result.phase == "Provisioning" and result.requeue_after == 300.0  # deployed at NOW, grace 5 min
+    late = reconcile(request(watched=True, now=NOW + timedelta(minutes=4, seconds=58)), io)
+    assert late.phase == "Provisioning" and late.requeue_after == 5.0  # never sooner than the poll interval
+    degraded = reconcile(request(watched=True, now=NOW + timedelta(minutes=10)), io)
+    assert degraded.phase == "Degraded" and degraded.requeue_after is None
+
+
 def test_a_failing_install_backs_off_and_stalls(cluster) -> None:
     _, helm, io = cluster
     helm.fail = "install"

@@ -12,6 +12,7 @@ from django.conf import settings
 from controlplane.metrics import timed_pass
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
+from workers import queued_passes
 from workers.drivers.helm_storage import remember_releases
 from workers.pool_share import cluster_share
 from workers.reconcile.gateway import fleet
@@ -34,6 +35,7 @@ def _remember_the_fleet(**_: Any) -> None:
 
 @shared_task(bind=True, name=TaskName.RECONCILE_GATEWAY, ignore_result=True)
 def reconcile_gateway(self: Task, gateway_id: str) -> None:
+    queued_passes.started(gateway_id)
     with retried_when_transient(self), timed_pass("gateway") as pass_:
         pass_.result, requeue_after = run_pass(gateway_id)
     if requeue_after is not None:

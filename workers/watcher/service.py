@@ -24,7 +24,7 @@ from controlplane.flavours import Flavour
 from controlplane.models import ManagedCluster, WatcherReplica
 from controlplane.tasks import TaskName
 from gateways.models import Gateway
-from workers import singletons
+from workers import queued_passes, singletons
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR
 from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL
 from workers.watcher.streams import WatchTarget, watch_forever
@@ -138,7 +138,8 @@ class Watcher:
             log.info("watching cluster %s", cluster.name)
 
     def flush(self) -> None:
-        """One pass per changed gateway; a resync for a cluster whose watch had to start over."""
+        """One pass per changed gateway (none when one is already queued); a resync for a cluster whose watch had
+        to start over."""
         for watch in list(self.watches.values()):
             dirty, relisted = watch.drain()
             if relisted:
@@ -146,7 +147,8 @@ class Watcher:
             if dirty:
                 changed = Gateway.objects.filter(cluster_id=watch.cluster_id, namespace__in=dirty)
                 for gateway_id in changed.values_list("pk", flat=True):
-                    send(TaskName.RECONCILE_GATEWAY, gateway_id)
+                    if queued_passes.mark_queued(gateway_id) and not send(TaskName.RECONCILE_GATEWAY, gateway_id):
+                        queued_passes.started(gateway_id)  # none was queued after all
 
     def _held(self) -> list[object]:
         return list(ManagedCluster.objects.filter(watcher_owner=self.identity).values_list("pk", flat=True))

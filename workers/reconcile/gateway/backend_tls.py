@@ -14,6 +14,7 @@ from workers.reconcile.gateway.backend_tls_objects import (
     backend_ca_name,
     backend_tls_name,
     backend_tls_objects,
+    holds_as_desired,
     route_backend_service,
     server_certificate,
 )
@@ -32,8 +33,7 @@ def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -
     service = route_backend_service(view.release.manifest)
     if service is None:
         return "The release renders no GRPCRoute backend Service to secure"
-    served = io.kube.served_versions(BACKEND_TLS_GROUP, BACKEND_TLS_PLURAL)
-    version = next((v for v in BACKEND_TLS_VERSIONS if v in served), None)
+    version = _served_version(io, view)
     if version is None:
         return f"The cluster does not serve BackendTLSPolicy ({BACKEND_TLS_GROUP}), which TLS to the gateway pod needs"
     data = io.kube.get_secret_data(ns, secret)
@@ -45,8 +45,19 @@ def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -
         return str(exc)
     configmap, policy = backend_tls_objects(request.release, ns, service, tls, version, request.namespace_labels)
     io.kube.apply_object(configmap, "configmaps")
-    io.kube.apply_object(policy, BACKEND_TLS_PLURAL)
+    if not holds_as_desired(view.backend_tls_policy(request.release), policy):
+        io.kube.apply_object(policy, BACKEND_TLS_PLURAL)
     return None
+
+
+def _served_version(io: PassIo, view: GatewayView) -> str | None:
+    """The preferred version of the BackendTLSPolicy API the cluster serves: as the pass's listing found it, else
+    by discovery (None: none)."""
+    listed = view.backend_tls_api_version
+    if listed is not None:
+        return listed.removeprefix(f"{BACKEND_TLS_GROUP}/") or None
+    served = io.kube.served_versions(BACKEND_TLS_GROUP, BACKEND_TLS_PLURAL)
+    return next((v for v in BACKEND_TLS_VERSIONS if v in served), None)
 
 
 def remove_backend_tls(request: GatewayRequest, io: PassIo) -> None:

@@ -29,6 +29,7 @@ __all__ = [
     "backend_ca_name",
     "backend_tls_name",
     "backend_tls_objects",
+    "holds_as_desired",
     "route_backend_service",
     "server_certificate",
 ]
@@ -145,3 +146,15 @@ def backend_tls_objects(
         },
     }
     return configmap, policy
+
+
+def holds_as_desired(listed: Mapping[str, Any] | None, desired: Mapping[str, Any]) -> bool:
+    """Whether a listed object already has the desired apiVersion, spec and labels (then a write changes nothing)."""
+    if listed is None:
+        return False
+    labels = (listed.get("metadata") or {}).get("labels") or {}
+    return (
+        listed.get("apiVersion") == desired["apiVersion"]
+        and listed.get("spec") == desired["spec"]
+        and labels.items() >= desired["metadata"]["labels"].items()
+    )

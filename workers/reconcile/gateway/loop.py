@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 
 from controlplane.conditions import ConditionStatus
 from controlplane.image_policy import images_from_values
@@ -221,6 +222,16 @@ def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem
     return None
 
 
+def _provisioning_poll(request: GatewayRequest, view: GatewayView, deployed_at: datetime | None) -> float:
+    """Seconds until a Provisioning gateway's next timed pass. Every poll interval, unless it waits for its workloads
+    and a live cluster watcher watches them (it wakes a pass when they change): then only when the ready grace
+    ends, so the gateway turns Degraded on time."""
+    poll = request.timing.poll_interval.total_seconds()
+    if not request.watched or workload_ready(view.workloads) or deployed_at is None:
+        return poll
+    return max((deployed_at + request.timing.ready_grace - request.now).total_seconds(), poll)
+
+
 def summarise(
     request: GatewayRequest,
     view: GatewayView,
@@ -266,7 +277,7 @@ def summarise(
         outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING, f"Waiting: {waiting}")
         # Poll only while provisioning; a Degraded gateway is woken by the cluster watcher or the resync.
         provisioning = outcome.phase == Phase.PROVISIONING
-        outcome.requeue_after = request.timing.poll_interval.total_seconds() if provisioning else None
+        outcome.requeue_after = _provisioning_poll(request, view, release.last_deployed) if provisioning else None
     outcome.failure_count, outcome.next_attempt_at = 0, None
     return outcome
 

@@ -61,6 +61,8 @@ class GatewayView:
     warnings: tuple[dict[str, Any], ...] = field(default=(), repr=False)
     # The drift already judged for exactly these object versions (None: judge ``objects``, which are whole).
     drift: tuple[Drift, ...] | None = None
+    # The apiVersion a pass found the BackendTLSPolicy served at ("": at none); None: the pass did not list it.
+    backend_tls_api_version: str | None = None
 
     @property
     def workloads(self) -> list[dict[str, Any]]:
@@ -93,16 +95,23 @@ def _list_if_served(
     kube: KubeClient, kind: str, namespace: str | None, selector: str, *, metadata_only: bool = False
 ) -> list[dict[str, Any]]:
     """The objects of one kind (only their metadata, named by kind and apiVersion, with ``metadata_only``)."""
+    return _list_served(kube, kind, namespace, selector, metadata_only=metadata_only)[1]
+
+
+def _list_served(
+    kube: KubeClient, kind: str, namespace: str | None, selector: str, *, metadata_only: bool = False
+) -> tuple[str, list[dict[str, Any]]]:
+    """The first apiVersion of ``kind`` the cluster serves ("": none) and its objects (see ``_list_if_served``)."""
     api_versions, plural = LISTED_KINDS[kind]
     for api_version in api_versions:
         try:
             if metadata_only:
                 heads = kube.list_metadata(api_version, plural, namespace, selector)
-                return [{"apiVersion": api_version, "kind": kind} | head for head in heads]
-            return kube.list_objects(api_version, plural, namespace, selector)
+                return api_version, [{"apiVersion": api_version, "kind": kind} | head for head in heads]
+            return api_version, kube.list_objects(api_version, plural, namespace, selector)
         except errors.NotFound:  # the cluster does not serve this version of the API
             continue
-    return []
+    return "", []
 
 
 def _get_if_served(kube: KubeClient, head: dict[str, Any]) -> dict[str, Any] | None:
@@ -143,13 +152,15 @@ def observe_gateway(kube: KubeClient, request: GatewayRequest) -> GatewayView:
     release = latest_releases(secrets).get((ns, name))
     selector = f"{INSTANCE_LABEL}={name}"
     kinds = pass_kinds(request, release)
-    objects = _keyed(obj for kind in sorted(kinds) for obj in _list_if_served(kube, kind, ns, selector))
+    listed = {kind: _list_served(kube, kind, ns, selector) for kind in sorted(kinds)}
+    objects = _keyed(obj for _, items in listed.values() for obj in items)
     return GatewayView(
         release=release,
         objects=objects,
         kinds=kinds,
         route_kind=route_kind(request.values),
         warnings=_warnings_if_unready(kube, ns, objects.values()),
+        backend_tls_api_version=listed[BACKEND_TLS_KIND][0] if BACKEND_TLS_KIND in listed else None,
     )
 
 

@@ -84,6 +84,9 @@ class GatewayRequest:
     chart_retry_at: datetime | None = None
     # The gateway's ImagePolicy condition (status, reason, message); None: it overrides no image and never did.
     image_policy: tuple[str, str, str] | None = None
+    # A live cluster watcher holds the cluster: it wakes a pass when a release's workloads change, so waiting
+    # for them needs no polling (False: poll every GATEWAY_POLL_SECONDS while Provisioning).
+    watched: bool = False
 
     @property
     def namespace_object_labels(self) -> dict[str, str]:

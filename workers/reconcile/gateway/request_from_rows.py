@@ -139,4 +139,6 @@ def build_request(
         chart_unavailable=unavailable,
         chart_retry_at=release.retry_at if release else None,
         image_policy=policy_condition(gateway),
+        watched=bool(cluster.watcher_owner) and cluster.watcher_expires_at is not None
+        and cluster.watcher_expires_at > now,
     )

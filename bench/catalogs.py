@@ -38,6 +38,10 @@ from bench.smoke import parse_with_smoke  # noqa: E402
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
+# catalogd serving the same 20,000-bundle catalog (500 packages x 40 bundles), as measured for issue 25 on this
+# kind of machine: a reference, not measured here (building catalogd needs Go modules this machine cannot fetch).
+CATALOGD_RSS_MIB = 41
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -310,6 +314,10 @@ def main() -> None:
             print(f"RSS after warm-up, {label}: master {sizes[0]:.0f} MiB, workers "
                   f"{', '.join(f'{size:.0f}' for size in sizes[1:])} MiB | largest {max(sizes):.0f} MiB, "
                   f"total {sum(sizes):.0f} MiB in {len(sizes)} processes")
+        content = sum(gunicorn_rss(slim.pid))
+        print(f"slim content server against catalogd: {content:.0f} MiB (all its processes) against "
+              f"{CATALOGD_RSS_MIB} MiB | ratio {content / CATALOGD_RSS_MIB:.2f}x (catalogd's figure is not measured "
+              "in this run: see CATALOGD_RSS_MIB)")
     finally:
         for process in processes:
             process.terminate()

@@ -31,7 +31,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.gateways import CHART  # noqa: E402
+from bench.gateways import CHART, wait_for_api  # noqa: E402
 from tests.fixtures.devcluster import DevCluster, start_devcluster  # noqa: E402
 from tests.fixtures.stack import free_port  # noqa: E402
 
@@ -97,7 +97,7 @@ def time_to_running(clusters: dict[str, DevCluster], per_cluster: int, concurren
     api.headers["Authorization"] = f"Token {token}"
     base = f"http://127.0.0.1:{port}/api/v1"
     try:
-        _wait_for_api(api, base)
+        wait_for_api(api, base, processes)
         started = time.monotonic()
         for n in range(per_cluster):
             for name in clusters:
@@ -116,18 +116,6 @@ def time_to_running(clusters: dict[str, DevCluster], per_cluster: int, concurren
             os.killpg(process.pid, signal.SIGTERM)
         for process in processes:
             process.wait(timeout=30)
-
-
-def _wait_for_api(api: requests.Session, base: str) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if api.get(f"{base}/gateways/", timeout=2).ok:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    sys.exit("the API server did not answer within 60 s")
 
 
 def _running(api: requests.Session, base: str, cluster: str) -> int:

@@ -63,6 +63,7 @@ ENV = {
 }
 RESYNC_LINE = re.compile(r"resync of cluster \S+: (\d+) gateways, (\d+) written, (\d+) passes")
 PASS_LINE = " pass: phase="  # what the worker logs for every gateway pass
+SKIPPED_LINE = "skipped: its share of this worker is taken"  # a resync dropped by the cluster's pool share
 SMOKE = {"gateways": 40, "clusters": 2, "baseline_sample": 5}
 
 
@@ -146,9 +147,16 @@ def resync_fleet(worker_log: Path, clusters: int) -> tuple[float, int, int]:
     from controlplane.dispatch import send
 
     before = len(resync_reports(worker_log))
+    skipped = worker_log.read_text().count(SKIPPED_LINE)
     started = time.monotonic()
     send(TaskName.RESYNC_GATEWAYS)
-    wait_for(lambda: len(resync_reports(worker_log)) >= before + clusters, f"the resync; see {worker_log}")
+
+    def reported() -> bool:
+        if worker_log.read_text().count(SKIPPED_LINE) > skipped:
+            sys.exit(f"a cluster's resync was skipped (its share of the worker was taken); see {worker_log}")
+        return len(resync_reports(worker_log)) >= before + clusters
+
+    wait_for(reported, f"the resync; see {worker_log}")
     wall = time.monotonic() - started
     reports = resync_reports(worker_log)[before:]
     return wall, sum(r[1] for r in reports), sum(r[2] for r in reports)

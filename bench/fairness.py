@@ -30,7 +30,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.gateways import ENV, manage, reset_database  # noqa: E402
+from bench.gateways import ENV, manage, migrated_database  # noqa: E402
 from tests.fixtures.devcluster import start_devcluster  # noqa: E402
 from tests.fixtures.stack import free_port  # noqa: E402
 
@@ -111,7 +111,7 @@ def wait_all(checks: dict[str, Callable[[], bool]], timeout: float) -> dict[str,
 
 def start_stack(logdir: Path) -> tuple[str, list[subprocess.Popen]]:
     """A fresh database, and the API, one worker and beat on it; the API's base URL and the processes."""
-    reset_database()
+    migrated_database()
     port = free_port()
     argv = {
         "api": [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],

@@ -293,38 +293,19 @@ class KubeClient:
         field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
         """All objects of a resource (every page), in one namespace or cluster-wide."""
-        query: dict[str, str | int] = {"limit": LIST_PAGE_SIZE}
-        if label_selector:
-            query["labelSelector"] = label_selector
-        if field_selector:
-            query["fieldSelector"] = field_selector
         items: list[dict[str, Any]] = []
-        while True:
-            page = self._request("GET", api_path(api_version, plural, namespace), query=query)
+        for page in self._pages(api_path(api_version, plural, namespace), label_selector, field_selector):
             kind = page.get("kind", "").removesuffix("List")
             items += [{"apiVersion": api_version, "kind": kind} | item for item in page.get("items", [])]
-            token = page.get("metadata", {}).get("continue")
-            if not token:
-                return items
-            query["continue"] = token
+        return items
 
     def list_metadata(
         self, api_version: str, plural: str, namespace: str | None = None, label_selector: str | None = None
     ) -> list[dict[str, Any]]:
         """Only the metadata of every object of a resource (every page): a PartialObjectMetadataList, as
         metadata-only informers ask for; a server that cannot answer one sends the whole objects instead."""
-        query: dict[str, str | int] = {"limit": LIST_PAGE_SIZE}
-        if label_selector:
-            query["labelSelector"] = label_selector
-        items: list[dict[str, Any]] = []
-        while True:
-            page = self._request("GET", api_path(api_version, plural, namespace), query=query,
-                                 accept=METADATA_LIST_ACCEPT)
-            items += [{"metadata": item.get("metadata", {})} for item in page.get("items", [])]
-            token = page.get("metadata", {}).get("continue")
-            if not token:
-                return items
-            query["continue"] = token
+        pages = self._pages(api_path(api_version, plural, namespace), label_selector, accept=METADATA_LIST_ACCEPT)
+        return [{"metadata": item.get("metadata", {})} for page in pages for item in page.get("items", [])]
 
     def get_object(self, api_version: str, plural: str, namespace: str, name: str) -> dict[str, Any] | None:
         """One object, or None when it does not exist."""
@@ -335,18 +316,31 @@ class KubeClient:
     ) -> tuple[list[dict[str, Any]], str]:
         """Every object cluster-wide (every page; only their metadata with ``metadata_only``) and the list's
         resourceVersion, to start a watch from."""
+        accept = METADATA_LIST_ACCEPT if metadata_only else "application/json"
+        items: list[dict[str, Any]] = []
+        version = ""
+        for page in self._pages(api_path(api_version, plural), label_selector, accept=accept):
+            items += page.get("items", [])
+            version = str(page.get("metadata", {}).get("resourceVersion", ""))
+        return items, version
+
+    def _pages(
+        self, path: str, label_selector: str | None, field_selector: str | None = None, *,
+        accept: str = "application/json",
+    ) -> Iterator[dict[str, Any]]:
+        """Each page of a list, following its continue tokens."""
         query: dict[str, str | int] = {"limit": LIST_PAGE_SIZE}
         if label_selector:
             query["labelSelector"] = label_selector
-        accept = METADATA_LIST_ACCEPT if metadata_only else "application/json"
-        items: list[dict[str, Any]] = []
+        if field_selector:
+            query["fieldSelector"] = field_selector
         while True:
-            page = self._request("GET", api_path(api_version, plural), query=query, accept=accept)
-            items += page.get("items", [])
-            meta = page.get("metadata", {})
-            if not meta.get("continue"):
-                return items, str(meta.get("resourceVersion", ""))
-            query["continue"] = meta["continue"]
+            page = self._request("GET", path, query=query, accept=accept)
+            yield page
+            token = page.get("metadata", {}).get("continue")
+            if not token:
+                return
+            query["continue"] = token
 
     def watch(
         self, api_version: str, plural: str, resource_version: str, *, label_selector: str | None = None,

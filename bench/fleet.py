@@ -6,10 +6,13 @@ In one run:
   1. It starts the devclusters and seeds the fleet (bench/fleet_seed.py): one gateway is installed for real by
      control-plane passes until Running, and every other gateway gets a copy of all it left on its cluster.
   2. It starts a Celery worker and the cluster watcher, with `helm` wrapped to log every process it spawns. The
-     watcher's first lists start a resync of every cluster (which writes the fleet's status once); then the
-     bench sends --resyncs more (3): the steady state. For each it prints the helm processes spawned and the
-     passes asked for and run (targets: 0), the worker and watcher CPU-seconds and the wall time (target: 30 s
-     or less); then their medians, and the peak RSS of the worker and of the watcher (target: 1 GiB or less each).
+     watcher's first lists start a resync of every cluster (which writes the fleet's status once). Each worker
+     process keeps its own memo (records decoded, drift verdicts), so a cluster's first resync in a process
+     judges every release anew: the bench resyncs until every process has met every cluster (the warm-up,
+     printed apart), then sends --resyncs more (3): the steady state. For each it prints the helm processes
+     spawned and the passes asked for and run (targets: 0), the worker and watcher CPU-seconds and the wall time
+     (target: 30 s or less); then their medians, and the peak RSS of the worker and of the watcher (target:
+     1 GiB or less each).
   3. Baseline, in the same run: the per-gateway path, `helm status` plus `helm get values` for a sample of the
      first cluster's gateways, scaled to the fleet. It prints the CPU ratio (target: at least 100x less CPU).
   4. A spec change to one gateway: the time until its release revision moves, and which releases got a helm
@@ -61,7 +64,12 @@ ENV = {
     "GATEWAY_READY_GRACE_SECONDS": "600",
     "PYTHONUNBUFFERED": "1",
 }
-RESYNC_LINE = re.compile(r"resync of cluster \S+: (\d+) gateways, (\d+) written, (\d+) passes")
+# Celery's log format names the pool process ("ForkPoolWorker-1") that ran the task.
+RESYNC_LINE = re.compile(
+    r"/(\S+)\] resync of cluster (\S+): \d+ gateways, (\d+) written, (\d+) passes, (\d+) judged anew"
+)
+POOL = 2  # the worker's pool processes
+MAX_WARMUPS = 12  # each resync sends a cluster to either pool process: 20 clusters meet both in about 6
 PASS_LINE = " pass: phase="  # what the worker logs for every gateway pass
 SKIPPED_LINE = "skipped: its share of this worker is taken"  # a resync dropped by the cluster's pool share
 SMOKE = {"gateways": 40, "clusters": 2, "baseline_sample": 5}
@@ -128,9 +136,23 @@ def wait_for(condition: Callable[[], bool], what: str, timeout: float = 600.0) -
         time.sleep(0.1)
 
 
-def resync_reports(worker_log: Path) -> list[tuple[int, int, int]]:
-    """(gateways, written, passes) of every cluster resync the worker has logged."""
-    return [tuple(map(int, match)) for match in RESYNC_LINE.findall(worker_log.read_text())]
+@dataclass(frozen=True)
+class ClusterResync:
+    """One cluster's resync as the worker logged it."""
+
+    process: str  # the pool process that ran it
+    cluster: str
+    written: int
+    passes: int
+    rejudged: int
+
+
+def resync_reports(worker_log: Path) -> list[ClusterResync]:
+    """Every cluster resync the worker has logged."""
+    return [
+        ClusterResync(process, cluster, int(written), int(passes), int(rejudged))
+        for process, cluster, written, passes, rejudged in RESYNC_LINE.findall(worker_log.read_text())
+    ]
 
 
 def settled() -> bool:
@@ -142,8 +164,8 @@ def settled() -> bool:
     return queue_drained() and not Gateway.objects.filter(lease_expires_at__gt=timezone.now()).exists()
 
 
-def resync_fleet(worker_log: Path, clusters: int) -> tuple[float, int, int]:
-    """Send the periodic resync and wait until every cluster reports it: (wall s, status writes, passes)."""
+def resync_fleet(worker_log: Path, clusters: int) -> tuple[float, list[ClusterResync]]:
+    """Send the periodic resync and wait until every cluster reports it: (wall s, the clusters' reports)."""
     from controlplane.dispatch import send
 
     before = len(resync_reports(worker_log))
@@ -157,9 +179,7 @@ def resync_fleet(worker_log: Path, clusters: int) -> tuple[float, int, int]:
         return len(resync_reports(worker_log)) >= before + clusters
 
     wait_for(reported, f"the resync; see {worker_log}")
-    wall = time.monotonic() - started
-    reports = resync_reports(worker_log)[before:]
-    return wall, sum(r[1] for r in reports), sum(r[2] for r in reports)
+    return time.monotonic() - started, resync_reports(worker_log)[before:]
 
 
 def queue_drained() -> bool:
@@ -222,6 +242,7 @@ class Resync:
     asked: int  # passes the resync asked for
     run: int  # passes run meanwhile, whatever asked for them
     written: int  # status rows written
+    rejudged: int  # releases judged anew (by a process meeting their cluster for the first time, or changed)
 
     @property
     def cpu(self) -> float:
@@ -239,14 +260,26 @@ def steady_resync(processes: dict[str, subprocess.Popen], worker_log: Path, helm
     cpu_before = {name: tree_cpu(p.pid) for name, p in processes.items()}
     helm_before = len(helm_log.read_text().splitlines())
     passes_before = worker_log.read_text().count(PASS_LINE)
-    wall, written, asked = resync_fleet(worker_log, clusters)
+    wall, reports = resync_fleet(worker_log, clusters)
     wait_for(settled, "the steady resync's passes")
     cpu = {name: tree_cpu(p.pid) - cpu_before[name] for name, p in processes.items()}
     return Resync(
         wall=wall, worker_cpu=cpu["worker"], watcher_cpu=cpu["watcher"],
-        helm=len(helm_log.read_text().splitlines()) - helm_before, asked=asked,
-        run=worker_log.read_text().count(PASS_LINE) - passes_before, written=written,
+        helm=len(helm_log.read_text().splitlines()) - helm_before, asked=sum(r.passes for r in reports),
+        run=worker_log.read_text().count(PASS_LINE) - passes_before, written=sum(r.written for r in reports),
+        rejudged=sum(r.rejudged for r in reports),
     )
+
+
+def warm_up(processes: dict[str, subprocess.Popen], worker_log: Path, helm_log: Path, clusters: int) -> list[Resync]:
+    """Resync until every pool process has resynced every cluster once, so that each holds its memo of it."""
+    every = {(f"ForkPoolWorker-{n}", f"fleet{c}") for n in range(1, POOL + 1) for c in range(clusters)}
+    resyncs: list[Resync] = []
+    while not every <= {(r.process, r.cluster) for r in resync_reports(worker_log)}:
+        if len(resyncs) == MAX_WARMUPS:
+            sys.exit(f"the warm-up took more than {MAX_WARMUPS} resyncs; see {worker_log}")
+        resyncs.append(steady_resync(processes, worker_log, helm_log, clusters))
+    return resyncs
 
 
 def parse_args() -> argparse.Namespace:
@@ -264,9 +297,9 @@ def parse_args() -> argparse.Namespace:
 
 
 def start_control_plane(work: Path) -> dict[str, subprocess.Popen]:
-    """A Celery worker (2 processes) and the cluster watcher, logging to ``work``."""
+    """A Celery worker (``POOL`` processes) and the cluster watcher, logging to ``work``."""
     argv = {
-        "worker": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "2",
+        "worker": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", str(POOL),
                    "--without-mingle", "--without-gossip"],
         "watcher": [sys.executable, "manage.py", "watch_clusters", "--identity", "bench"],
     }
@@ -303,6 +336,7 @@ def main() -> None:
             from gateways.models import Gateway
 
             running = Gateway.objects.filter(phase="Running").count()
+            warm = warm_up(processes, worker_log, helm_log, args.clusters)
             steady = [steady_resync(processes, worker_log, helm_log, args.clusters) for _ in range(args.resyncs)]
             rss = {name: peak_rss_mib(p.pid) for name, p in processes.items()}
             changed = seeded.names[f"fleet{args.clusters - 1}"][-1]
@@ -320,10 +354,11 @@ def main() -> None:
     print(f"\nfleet: {fleet} gateways over {args.clusters} clusters, seeded in {seeding:.0f} s; "
           f"{running} Running after the first resync")
     print(f"first resync (writes every status once): {first:6.1f} s wall")
-    for n, r in enumerate(steady, 1):
-        print(f"steady resync {n}: {r.wall:6.1f} s wall, {r.helm} helm processes, {r.asked} passes asked, "
-              f"{r.run} passes run (from any source), {r.written} status writes; CPU {r.worker_cpu:.2f} s worker + "
-              f"{r.watcher_cpu:.2f} s watcher")
+    for label, resyncs in (("warm-up resync", warm), ("steady resync", steady)):
+        for n, r in enumerate(resyncs, 1):
+            print(f"{label} {n}: {r.wall:6.1f} s wall, {r.helm} helm processes, {r.asked} passes asked, "
+                  f"{r.run} passes run (from any source), {r.written} status writes, {r.rejudged} releases judged "
+                  f"anew; CPU {r.worker_cpu:.2f} s worker + {r.watcher_cpu:.2f} s watcher")
     print(f"steady resync, median of {len(steady)}:       {wall:6.1f} s wall, {ours:.2f} CPU-s = "
           f"{ours * 1e6 / fleet:.0f} CPU-us per gateway")
     print(f"peak RSS: worker {rss['worker']:.0f} MiB (all its processes), watcher {rss['watcher']:.0f} MiB")

@@ -10,7 +10,7 @@ from cluster_vocabulary.helm import HelmStatus
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
 from workers.reconcile.gateway import cluster_reads
-from workers.reconcile.gateway.cluster_reads import judged_objects
+from workers.reconcile.gateway.cluster_reads import Judged, judged_objects
 from workers.reconcile.gateway.drift import Drift, remembered_drift
 
 KINDS = frozenset({"StatefulSet", "Service"})
@@ -64,7 +64,7 @@ class Cluster:
         self.relisted += 1
         return {key: {i: o for i, o in objects.items() if i[0] in LIGHT} for key, objects in self.whole.items()}
 
-    def read(self, releases: dict[tuple[str, str], StoredRelease]) -> tuple[dict[Any, Any], dict[Any, Any]]:
+    def read(self, releases: dict[tuple[str, str], StoredRelease]) -> Judged:
         return judged_objects(releases, self.listed(), KINDS, LIGHT, fetch=self.fetch, relist=self.relist)
 
 
@@ -80,17 +80,17 @@ def releases_of(cluster: Cluster) -> dict[tuple[str, str], StoredRelease]:
 
 def test_an_unjudged_release_is_read_whole_then_keeps_its_verdict_while_its_versions_hold() -> None:
     cluster = fleet(1, "once-")
-    objects, verdicts = cluster.read(releases_of(cluster))
-    assert verdicts == {} and cluster.fetched == [("once-0", "edge")]
+    objects, verdicts, rejudged = cluster.read(releases_of(cluster))
+    assert verdicts == {} and rejudged == 1 and cluster.fetched == [("once-0", "edge")]
     key = ("once-0", "edge")
     assert objects[key][("Service", "edge")] == cluster.whole[key][("Service", "edge")], "whole, to be judged"
     assert remembered_drift(MANIFEST, objects[key], namespace=key[0], release="edge", kinds=KINDS) == []
     cluster.fetched.clear()
-    objects, verdicts = cluster.read(releases_of(cluster))
-    assert verdicts == {key: ()} and cluster.fetched == [], "judged at these versions: nothing read whole"
+    objects, verdicts, rejudged = cluster.read(releases_of(cluster))
+    assert verdicts == {key: ()} and rejudged == 0 and cluster.fetched == [], "judged: nothing read whole"
     cluster.whole[key][("Service", "edge")] = service("once-0", "6", port=81)
-    objects, verdicts = cluster.read(releases_of(cluster))
-    assert verdicts == {} and cluster.fetched == [("once-0", "edge")], "a new version is read and judged again"
+    objects, verdicts, rejudged = cluster.read(releases_of(cluster))
+    assert (verdicts, rejudged, cluster.fetched) == ({}, 1, [("once-0", "edge")]), "a new version: judged again"
     assert remembered_drift(MANIFEST, objects[key], namespace=key[0], release="edge", kinds=KINDS) == [
         Drift("Service", "edge", ("spec.ports[http].port",))
     ]
@@ -98,8 +98,8 @@ def test_an_unjudged_release_is_read_whole_then_keeps_its_verdict_while_its_vers
 
 def test_many_unjudged_releases_take_one_full_list_instead_of_single_reads() -> None:
     cluster = fleet(cluster_reads.FETCH_ONE_BY_ONE + 1, "many-")
-    objects, verdicts = cluster.read(releases_of(cluster))
-    assert (cluster.relisted, cluster.fetched, verdicts) == (1, [], {})
+    objects, verdicts, rejudged = cluster.read(releases_of(cluster))
+    assert (cluster.relisted, cluster.fetched, verdicts, rejudged) == (1, [], {}, len(cluster.whole))
     assert all(objects[key] == cluster.whole[key] for key in cluster.whole)
 
 
@@ -108,13 +108,13 @@ def test_an_object_deleted_between_the_list_and_the_read_is_left_out() -> None:
     listed = cluster.listed()
     key = ("gone-0", "edge")
     del cluster.whole[key][("Service", "edge")]
-    objects, _ = judged_objects(releases_of(cluster), listed, KINDS, LIGHT, fetch=cluster.fetch,
+    objects, _, _ = judged_objects(releases_of(cluster), listed, KINDS, LIGHT, fetch=cluster.fetch,
                                 relist=cluster.relist)
     assert ("Service", "edge") not in objects[key] and ("StatefulSet", "edge") in objects[key]
 
 
 def test_objects_without_a_release_are_passed_through_unread() -> None:
     cluster = fleet(1, "orphan-")
-    objects, verdicts = cluster.read({})
-    assert (cluster.fetched, cluster.relisted, verdicts) == ([], 0, {})
+    objects, verdicts, rejudged = cluster.read({})
+    assert (cluster.fetched, cluster.relisted, verdicts, rejudged) == ([], 0, {}, 0)
     assert objects == cluster.listed()

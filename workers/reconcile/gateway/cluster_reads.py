@@ -12,7 +12,7 @@ a worker starts). An unchanged fleet therefore costs a few metadata lists and th
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from workers.drivers.helm_storage import (
     HELM_OWNER_SELECTOR,
@@ -25,12 +25,20 @@ from workers.drivers.helm_storage import (
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.drift import Drift, remembered_verdict
 
-__all__ = ["FETCH_ONE_BY_ONE", "cluster_releases", "judged_objects"]
+__all__ = ["FETCH_ONE_BY_ONE", "Judged", "cluster_releases", "judged_objects"]
 
 # Up to this many unread objects (or 5 % of what was listed) are fetched one by one; more take full lists.
 FETCH_ONE_BY_ONE = 25
 Instance = tuple[str, str]  # (namespace, release)
 Objects = dict[tuple[str, str], dict[str, Any]]  # (kind, name) -> object
+
+
+class Judged(NamedTuple):
+    """What ``judged_objects`` read: each release's objects, the verdicts that stand, how many it judges anew."""
+
+    objects: dict[Instance, Objects]
+    verdicts: dict[Instance, tuple[Drift, ...]]
+    rejudged: int  # releases with no verdict at the versions listed (changed, or new to this process)
 
 
 def _few(unread: int, listed: int) -> bool:
@@ -40,16 +48,15 @@ def _few(unread: int, listed: int) -> bool:
 def cluster_releases(kube: KubeClient) -> dict[Instance, StoredRelease]:
     """The latest revision of every release on a cluster; records decoded before are not read again."""
     heads = newest_records(kube.list_metadata("v1", "secrets", None, HELM_OWNER_SELECTOR))
-    unread = {key: head for key, head in heads.items() if remembered_release(head) is None}
-    if not _few(len(unread), len(heads)):
+    known = {key: remembered_release(head) for key, head in heads.items()}
+    if not _few(sum(release is None for release in known.values()), len(heads)):
         return latest_releases(kube.list_objects("v1", "secrets", None, HELM_OWNER_SELECTOR))
     releases: dict[Instance, StoredRelease] = {}
     for key, head in heads.items():
-        meta = head["metadata"]
-        known = remembered_release(head)
-        secret = None if known else kube.get_object("v1", "secrets", meta["namespace"], meta["name"])
-        if known or secret is not None:  # a record deleted since the list: the release is gone or moved on
-            releases[key] = known or decode_release_secret(secret)
+        if (release := known[key]) is not None:
+            releases[key] = release
+        elif secret := kube.get_object("v1", "secrets", head["metadata"]["namespace"], head["metadata"]["name"]):
+            releases[key] = decode_release_secret(secret)  # (a record deleted since the list: the release is gone)
     return releases
 
 
@@ -61,7 +68,7 @@ def judged_objects(
     *,
     fetch: Callable[[dict[str, Any]], dict[str, Any] | None],
     relist: Callable[[], Mapping[Instance, Objects]],
-) -> tuple[dict[Instance, Objects], dict[Instance, tuple[Drift, ...]]]:
+) -> Judged:
     """Each release's objects, whole wherever its drift must be judged again, and the verdicts that stand.
 
     ``grouped`` holds the objects of the ``light`` kinds as metadata alone, the others whole; ``fetch`` reads one
@@ -84,7 +91,7 @@ def judged_objects(
         for key in stale:
             kept = {ident: obj for ident, obj in result[key].items() if ident[0] not in light}
             result[key] = kept | {ident: obj for ident, obj in whole.get(key, {}).items() if ident[0] in light}
-        return result, verdicts
+        return Judged(result, verdicts, len(stale))
     for key in stale:
         for ident, head in list(result[key].items()):
             if ident[0] in light:
@@ -93,4 +100,4 @@ def judged_objects(
                     del result[key][ident]  # deleted since the list: drift names it missing
                 else:
                     result[key][ident] = obj
-    return result, verdicts
+    return Judged(result, verdicts, len(stale))

@@ -45,6 +45,7 @@ class ResyncReport:
     gateways: int = 0
     written: int = 0
     passes: int = 0
+    rejudged: int = 0  # releases judged anew rather than by a verdict this process remembers
     outage: str | None = None
 
 
@@ -89,6 +90,7 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
             with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
                 kinds = snapshot_kinds(cluster, DriftMode(settings.GATEWAY_DRIFT_DETECTION))
                 snapshot = take_snapshot(kube, f"{MANAGED_BY}/managed=true", kinds)
+                report.rejudged = snapshot.rejudged
         except errors.DriverError as exc:
             if not errors.is_outage(exc):
                 log.warning("resync of cluster %s: %s; every gateway gets a pass", cluster.name, exc)
@@ -116,6 +118,7 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
             report.passes += 1
         elif changed_fields(gateway, request, outcome, now) and publish(request, outcome, now, lease_token=None):
             report.written += 1
-    log.info("resync of cluster %s: %d gateways, %d written, %d passes%s", cluster.name, report.gateways,
-             report.written, report.passes, f", outage: {report.outage}" if report.outage else "")
+    log.info("resync of cluster %s: %d gateways, %d written, %d passes, %d judged anew%s", cluster.name,
+             report.gateways, report.written, report.passes, report.rejudged,
+             f", outage: {report.outage}" if report.outage else "")
     return report

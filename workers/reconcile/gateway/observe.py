@@ -176,6 +176,7 @@ class ClusterSnapshot:
 
     # Per (namespace, release): the drift judged before for the versions listed (their objects are only metadata).
     drifts: Mapping[tuple[str, str], tuple[Drift, ...]] = field(default_factory=dict)
+    rejudged: int = 0  # releases whose drift this snapshot judges anew (changed, or new to this worker process)
 
     def view(self, request: GatewayRequest) -> GatewayView:
         key = (request.namespace, request.release)
@@ -204,13 +205,12 @@ def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]
     What this process read before is not read again (``cluster_reads``): Helm's records and the kinds whose status
     the judge does not read are listed by metadata, and only what changed since is fetched whole."""
     releases = cluster_releases(kube)
+    light = kinds - STATUS_KINDS
     whole = [obj for kind in sorted(kinds & STATUS_KINDS) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL)]
     heads = [
-        obj for kind in sorted(kinds - STATUS_KINDS)
-        for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL, metadata_only=True)
+        obj for kind in sorted(light) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL, metadata_only=True)
     ]
-    light = kinds - STATUS_KINDS
-    objects, drifts = judged_objects(
+    judged = judged_objects(
         releases, _by_instance([*whole, *heads]), kinds, light,
         fetch=lambda head: _get_if_served(kube, head),
         relist=lambda: _by_instance(
@@ -224,9 +224,10 @@ def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]
         warnings[(event.get("metadata") or {}).get("namespace", "")].append(event)
     return ClusterSnapshot(
         releases=releases,
-        objects=objects,
+        objects=judged.objects,
         kinds=kinds,
         namespaces=namespaces,
         warnings={namespace: tuple(events) for namespace, events in warnings.items()},
-        drifts=drifts,
+        drifts=judged.verdicts,
+        rejudged=judged.rejudged,
     )

@@ -144,17 +144,18 @@ def load_average() -> str:
     return " ".join(f"{figure:.2f}" for figure in os.getloadavg())
 
 
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+def memory_mib(pid: int, field: str) -> float:
+    """A process's ``Rss`` or ``Pss`` (shared pages divided among the processes that map them), in MiB."""
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        if line.startswith(f"{field}:"):
             return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no VmRSS for {pid}")
+    raise RuntimeError(f"no {field} for {pid}")
 
 
-def gunicorn_rss(master: int) -> list[float]:
-    """RSS in MiB of a gunicorn master and then each of its workers."""
+def gunicorn_memory(master: int, field: str = "Rss") -> list[float]:
+    """``field`` in MiB of a gunicorn master and then each of its workers."""
     children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
-    return [rss_mib(master), *(rss_mib(int(child)) for child in children)]
+    return [memory_mib(master, field), *(memory_mib(int(child), field) for child in children)]
 
 
 def warm_up(base: str, packages: list[str], rounds: int = 20) -> None:
@@ -231,7 +232,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--write-runs", type=int, default=5)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of the API and content servers")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of the API")
     args = parse_with_smoke(parser, {"packages": 20, "bundles_per_package": 5, "clients": 1, "rounds": 2, "queries": 10,
                                      "write_runs": 1, "workers": 1})
     workdir = Path(tempfile.mkdtemp(prefix="catalog-bench-"))
@@ -302,22 +303,26 @@ def main() -> None:
         print(f"metas?package= over HTTP: p50 {p50:.1f} ms, p99 {p99:.1f} ms | full scan in-process: "
               f"p50 {s50:.0f} ms, p99 {s99:.0f} ms | speed-up p50 x{s50 / p50:.0f}, p99 x{s99 / p99:.0f}")
 
-        slim = start([sys.executable, "-m", "gunicorn", "controlplane.wsgi_content", "-b",
-                      f"127.0.0.1:{content_port}", "-w", str(args.workers)], env, workdir / "gunicorn-content.log")
+        # As the image runs it (scripts/entrypoint.sh content: one process, threads).
+        slim = start(["sh", str(ROOT / "scripts" / "entrypoint.sh"), "content"],
+                     {**env, "PORT": str(content_port), "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
+                     workdir / "gunicorn-content.log")
         processes.append(slim)
         content_api = f"http://127.0.0.1:{content_port}/catalogs/bench/api/v1"
         wait_up(f"{content_api}/all")
         for base in (api, content_api):
             warm_up(base, packages)
-        for label, master in (("full API (controlplane.wsgi)", processes[0]), ("slim content (wsgi_content)", slim)):
-            sizes = gunicorn_rss(master.pid)
+        for label, master in (("full API (controlplane.wsgi)", processes[0]),
+                              ("slim content (entrypoint.sh content)", slim)):
+            sizes = gunicorn_memory(master.pid)
             print(f"RSS after warm-up, {label}: master {sizes[0]:.0f} MiB, workers "
                   f"{', '.join(f'{size:.0f}' for size in sizes[1:])} MiB | largest {max(sizes):.0f} MiB, "
                   f"total {sum(sizes):.0f} MiB in {len(sizes)} processes")
-        content = sum(gunicorn_rss(slim.pid))
-        print(f"slim content server against catalogd: {content:.0f} MiB (all its processes) against "
-              f"{CATALOGD_RSS_MIB} MiB | ratio {content / CATALOGD_RSS_MIB:.2f}x (catalogd's figure is not measured "
-              "in this run: see CATALOGD_RSS_MIB)")
+        rss, pss = (sum(gunicorn_memory(slim.pid, field)) for field in ("Rss", "Pss"))
+        print(f"slim content server against catalogd: RSS {rss:.0f} MiB (all its processes; pages the master and "
+              f"the worker share are counted twice), PSS {pss:.0f} MiB, against {CATALOGD_RSS_MIB} MiB | ratio "
+              f"{rss / CATALOGD_RSS_MIB:.2f}x by RSS, {pss / CATALOGD_RSS_MIB:.2f}x by PSS (catalogd's figure is not "
+              "measured in this run: see CATALOGD_RSS_MIB)")
     finally:
         for process in processes:
             process.terminate()

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-import redis
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
@@ -55,6 +54,8 @@ def claim(catalog_id: str, digest: str, *, if_cache_down: bool) -> bool:
 
     When the cache cannot be reached, ``if_cache_down`` decides: readers give up (the sweep will come),
     the sweep, which runs once a period anyway, goes on."""
+    import redis  # the cache's client library, loaded where the cache is first used (readers seldom get here)
+
     key = LOST_KEY.format(pk=catalog_id, digest=digest)
     try:
         return bool(cache.add(key, 1, timeout=settings.CATALOG_CONTENT_LOST_REQUEUE_SECONDS))

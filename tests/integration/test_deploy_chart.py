@@ -30,7 +30,7 @@ VALUES = {
     "api": {"replicas": 3, "allowedHosts": ["cp.example.com"], "publicUrl": "https://cp.example.com"},
     "worker": {"replicas": 2, "concurrency": 4, "autoscaling": {"enabled": True, "minReplicas": 2, "maxReplicas": 6}},
     "watcher": {"replicas": 2},
-    "content": {"enabled": True, "replicas": 2, "gunicornWorkers": 2, "publicUrl": "https://content.example.com"},
+    "content": {"enabled": True, "replicas": 2, "gunicornThreads": 4, "publicUrl": "https://content.example.com"},
     "metrics": {"serviceMonitor": {"enabled": True, "labels": {"release": "prometheus"}}},
     "env": {"RESYNC_INTERVAL_SECONDS": "30"},
     "catalogStore": {"claim": {"create": True, "storageClassName": "nfs-rwx"}},
@@ -199,7 +199,8 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
     assert {"name": "metrics", "mountPath": "/run/metrics"} in api["volumeMounts"]
 
     content = container(deployments["content"])
-    assert deployments["content"]["spec"]["replicas"] == 2 and env_of(content)["GUNICORN_WORKERS"] == "2"
+    assert deployments["content"]["spec"]["replicas"] == 2
+    assert (env_of(content)["GUNICORN_WORKERS"], env_of(content)["GUNICORN_THREADS"]) == ("1", "4")
     assert content["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
     assert {"name": "catalogs", "mountPath": "/var/lib/controlplane/catalogs"} in content["volumeMounts"]
     assert "PROMETHEUS_MULTIPROC_DIR" not in env_of(content)

@@ -124,8 +124,8 @@ def dry_run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(("role", "command"), [
     ("api", "python -m gunicorn controlplane.wsgi --bind 0.0.0.0:8000 --workers 3 --worker-tmp-dir /tmp "
             "--access-logfile -"),
-    ("content", "python -m gunicorn controlplane.wsgi_content --bind 0.0.0.0:8000 --workers 2 --worker-tmp-dir /tmp "
-                "--access-logfile -"),
+    ("content", "python -m gunicorn controlplane.wsgi_content --bind 0.0.0.0:8000 --workers 1 --threads 8 "
+                "--worker-class gthread --worker-tmp-dir /tmp --access-logfile -"),
     ("worker", "python -m celery -A controlplane worker -l INFO"),
     ("beat", "python -m celery -A controlplane beat -l INFO -s /var/lib/controlplane/celerybeat-schedule"),
     ("watcher", "python manage.py watch_clusters"),

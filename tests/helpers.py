@@ -77,3 +77,18 @@ def converge_by_passes(gateway: Any, done: Callable[[Any], bool], timeout: float
             return current
         time.sleep(0.1)
     pytest.fail(f"{gateway.name} never got there in {timeout}s: {current and (current.phase, current.conditions)}")
+
+
+class FakeClock:
+    """A monotonic clock that moves only when ``sleep`` is called; every pause is recorded."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.pauses: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.pauses.append(seconds)
+        self.now += seconds

@@ -6,6 +6,7 @@ import pytest
 
 from cpctl.exits import TIMEOUT, USAGE, CliError
 from cpctl.waiting import Wanted, parse_wanted, poll
+from tests.helpers import FakeClock
 
 PHASES = ["Pending", "Running", "Failed"]
 
@@ -23,23 +24,12 @@ def test_other_conditions_are_usage_errors(text: str) -> None:
     assert raised.value.exit_code == USAGE
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
 
 
 def test_poll_returns_the_first_result() -> None:
     clock, answers = FakeClock(), iter([None, None, "done"])
     assert poll(lambda: next(answers), "it", timeout=10, interval=2, clock=clock, sleep=clock.sleep) == "done"
-    assert clock.sleeps == [2, 2]
+    assert clock.pauses == [2, 2]
 
 
 def test_poll_times_out_with_exit_4_without_oversleeping() -> None:
@@ -47,4 +37,4 @@ def test_poll_times_out_with_exit_4_without_oversleeping() -> None:
     with pytest.raises(CliError) as raised:
         poll(lambda: None, "the gateway", timeout=5, interval=2, clock=clock, sleep=clock.sleep)
     assert raised.value.exit_code == TIMEOUT and raised.value.message == "timed out after 5s waiting for the gateway"
-    assert clock.sleeps == [2, 2, 1]
+    assert clock.pauses == [2, 2, 1]

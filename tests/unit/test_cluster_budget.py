@@ -6,21 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import FakeClock
 from workers.drivers.request_budget import FIRST_PAUSE_SECONDS, LONGEST_PAUSE_SECONDS, wait_for_slot
 from workers.pool_share import PoolShare, share_of
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.pauses: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.pauses.append(seconds)
-        self.now += seconds
 
 
 def answers(*results: bool):

@@ -21,6 +21,7 @@ from controlplane.validators import (
     validate_dns1123_subdomain,
     validate_labels,
     validate_printable,
+    validate_url_text,
 )
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem, local_chart_defaults
@@ -64,7 +65,8 @@ class GatewayRelease(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
-    chart = models.CharField(max_length=512, help_text="A local chart directory or .tgz, or oci://...")
+    chart = models.CharField(max_length=512, validators=[validate_url_text],
+                             help_text="A local chart directory or .tgz, or oci://...")
     version = models.CharField(max_length=64, blank=True, help_text="Required for oci:// unless pinned by digest.")
     values = models.JSONField(default=dict, blank=True, help_text="Values overrides; only keys the chart has.")
     image = models.CharField(max_length=512, blank=True, validators=[validate_image],
@@ -147,7 +149,7 @@ class Gateway(SpecResource):
     route_host = models.CharField(max_length=253, blank=True, validators=[validate_dns1123_subdomain])
     # The host the route really gets (explicit or default), None without a route: unique per cluster.
     effective_route_host = models.CharField(max_length=253, null=True, blank=True, editable=False)
-    oidc_issuer = models.URLField(max_length=512, blank=True)
+    oidc_issuer = models.URLField(max_length=512, blank=True, validators=[validate_url_text])
     oidc_audience = models.CharField(max_length=255, blank=True, validators=[validate_printable])
     oidc_roles_claim = models.CharField(max_length=255, blank=True, validators=[validate_printable])
     oidc_admin_role = models.CharField(max_length=255, blank=True, validators=[validate_printable])
@@ -156,7 +158,7 @@ class Gateway(SpecResource):
     database_provider = models.CharField(
         max_length=16, choices=DatabaseProvider.choices, default=DatabaseProvider.EMBEDDED
     )
-    database_uri = EncryptedTextField(blank=True, max_length=2048)
+    database_uri = EncryptedTextField(blank=True, max_length=2048, validators=[validate_url_text])
     suspended = models.BooleanField(default=False)
     labels = models.JSONField(default=dict, blank=True, validators=[validate_labels])
     # The chart release to run; changed by rollouts (platform admins), a spec change like any other.

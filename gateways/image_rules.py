@@ -41,17 +41,14 @@ def disallowed_overrides(gateway: Gateway) -> dict[str, str]:
 
 
 def image_errors(gateway: Gateway, release: GatewayRelease | None, *, admin: bool) -> dict[str, str]:
-    """Why a write may not store ``gateway``'s images (empty when it may): the policy (tenants only), a missing
-    image, and mixed provenance of overridden images."""
+    """Why a write may not store ``gateway``'s images (empty when it may): the policy (tenants only) and mixed
+    provenance of overridden images. A missing image is a spec rule (``gateways.spec_rules``), checked by the
+    model's ``clean``."""
     errors = {} if admin else disallowed_overrides(gateway)
     if errors:
         return errors
     image, supervisor_image = gateway.desired_images(release)
-    for field, value in zip(IMAGE_FIELDS, (image, supervisor_image), strict=True):
-        if not value:
-            named = f"release {release.name} names no {field}" if release else "there is no default release yet"
-            errors[field] = f"{field} is required: {named}."
-    if not errors and gateway.image_overridden:
+    if image and supervisor_image and gateway.image_overridden:
         mixed = provenance_problem(image, supervisor_image)
         if mixed:
             errors["supervisor_image"] = mixed

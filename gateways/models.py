@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlparse
 
@@ -26,7 +27,8 @@ from controlplane.validators import (
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem, local_chart_defaults
 from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseReason, ReleaseStatus
-from gateways.values import default_route_host, host_in_domains
+from gateways.spec_rules import spec_problems
+from gateways.values import ClusterFacts, GatewaySpec, default_route_host, host_in_domains
 
 __all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "validate_image"]
 
@@ -253,6 +255,9 @@ class Gateway(SpecResource):
         """The Helm release name (see ``helm_release_name``)."""
         return self.helm_release_name or self.name
 
+    def namespace_to_assign(self) -> str:
+        return f"gw-{self.name}-{self.id.hex[:8]}"
+
     def assign_namespace(self) -> None:
         """The namespace and the release are named once, from the name and the id, and never change.
 
@@ -261,7 +266,7 @@ class Gateway(SpecResource):
         gateway's own ServiceAccount.
         """
         if not self.namespace:
-            self.namespace = f"gw-{self.name}-{self.id.hex[:8]}"
+            self.namespace = self.namespace_to_assign()
         if not self.helm_release_name:
             self.helm_release_name = f"{self.name[:RELEASE_NAME_PREFIX].rstrip('-')}-{self.id.hex[:8]}"
 
@@ -296,8 +301,20 @@ class Gateway(SpecResource):
                     "hosts are unique per cluster.",
                     code=ROUTE_HOST_CONSTRAINT,
                 )
+        if self.cluster_id is not None:
+            for field, message in self.spec_rule_problems().items():
+                errors.setdefault(field, ValidationError(message, code="spec_rule"))
         if errors:
             raise ValidationError(errors)
+
+    def spec_rule_problems(self) -> dict[str, str]:
+        """The worker's spec rules (``gateways.spec_rules``) on this gateway as it will run: its namespace (the one
+        it will get, for a new gateway), and each image it names, else its release's (the default for a new one)."""
+        release = self.release if self.release_id else GatewayRelease.current_default()
+        spec = GatewaySpec.from_gateway(self, images=self.desired_images(release))
+        if not spec.namespace:
+            spec = replace(spec, namespace=self.namespace_to_assign())
+        return spec_problems(spec, ClusterFacts.from_cluster(self.cluster))
 
 
 class GatewayEvent(EventRecord):

@@ -84,7 +84,8 @@ def test_new_gateways_run_the_default_release_images(alice_api, cluster, release
 def test_a_gateway_without_images_needs_a_release_that_has_them(alice_api, cluster) -> None:
     GatewayRelease.objects.create(name="bare", chart=str(MIRROR_CHART), default=True)
     fields = error_fields(alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east"}, format="json"))
-    assert fields["image"] == ["image is required: release bare names no image."]
+    assert fields["image"] == ["No gateway image: neither the gateway nor its release names one."]
+    assert fields["supervisor_image"] == ["No supervisor image: neither the gateway nor its release names one."]
     assert not Gateway.objects.exists()
 
 

@@ -147,6 +147,8 @@ class Gateway(SpecResource):
     # Overrides of the release's images, where the image policy allows them ("" runs the release's).
     image = models.CharField(max_length=512, blank=True, validators=[validate_image])
     supervisor_image = models.CharField(max_length=512, blank=True, validators=[validate_image])
+    # The overrides were set by a platform admin: an audited exception to the image policy, kept by rollouts.
+    image_override_by_admin = models.BooleanField(default=False, editable=False)
     route_enabled = models.BooleanField(default=True)
     route_host = models.CharField(max_length=253, blank=True, validators=[validate_dns1123_subdomain])
     # The host the route really gets (explicit or default), None without a route: unique per cluster.

@@ -10,9 +10,10 @@ from rest_framework import serializers
 from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictSlugRelatedField
 from controlplane.api.permissions import is_platform_admin
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
+from controlplane.image_policy import IMAGE_FIELDS
 from controlplane.models import ManagedCluster
 from gateways.choices import DatabaseProvider, Phase
-from gateways.image_rules import image_errors
+from gateways.image_rules import admin_exception, image_errors
 from gateways.models import ROUTE_HOST_CONSTRAINT, Gateway, GatewayEvent, GatewayRelease
 
 __all__ = ["GatewayEventSerializer", "GatewaySerializer"]
@@ -166,14 +167,19 @@ class GatewaySerializer(ModelCleanSerializer):
         return desired_images(gateway)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """The model's rules, then the images': the policy (for tenants), a missing image, mixed provenance."""
+        """The model's rules, then the images': the policy (for tenants, unless the images are a platform admin's
+        exception), mixed provenance."""
         attrs = super().validate(attrs)
+        admin = is_platform_admin(self.context["request"].user)
         candidate = self.build_candidate(attrs)
+        candidate.image_override_by_admin = admin_exception(
+            candidate, self.instance, admin=admin, sets_images=bool(set(IMAGE_FIELDS) & set(attrs)),
+        )
         release = candidate.release if candidate.release_id else GatewayRelease.current_default()
-        errors = image_errors(candidate, release, admin=is_platform_admin(self.context["request"].user))
+        errors = image_errors(candidate, release, admin=admin)
         if errors:
             raise serializers.ValidationError(errors)
-        return attrs
+        return {**attrs, "image_override_by_admin": candidate.image_override_by_admin}
 
     def to_internal_value(self, data: Any) -> Any:
         cleared: dict[str, Any] = {}

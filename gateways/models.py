@@ -249,6 +249,10 @@ class Gateway(SpecResource):
         )
 
     @property
+    def oidc_enabled(self) -> bool:
+        return bool(self.oidc_issuer)
+
+    @property
     def image_overridden(self) -> bool:
         return bool(self.image or self.supervisor_image)
 

@@ -199,13 +199,12 @@ class GatewaySerializer(ModelCleanSerializer):
             return super().to_internal_value(data)
         data = self._without_null_groups(data)
         attrs = super().to_internal_value(data)
-        attrs.pop("oidc_enabled", None)  # read-only in effect: OIDC is on while there is an issuer
         errors: dict[str, Any] = {}
         for group, off in _OFF.items():
             sent = data.get(group)
             if sent is None:
                 continue
-            if sent.get("enabled") is False:
+            if attrs.pop(f"{group}_enabled", True) is False:  # as parsed: "false" and 0 count too
                 if set(sent) - {"enabled"}:
                     errors[group] = [OFF_TAKES_NOTHING_ELSE]
                 attrs.update(off)

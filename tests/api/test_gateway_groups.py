@@ -57,6 +57,10 @@ def test_enabled_false_turns_the_route_off_and_an_object_turns_it_on(alice_api, 
     assert route_host(hosted) is None
 
 
+def test_enabled_is_read_as_a_boolean(alice_api, cluster) -> None:
+    assert create(alice_api, name="edge", route={"enabled": "false"})["route"] == {"enabled": False, "host": ""}
+
+
 def test_a_null_route_on_update_still_means_off(alice_api, cluster) -> None:
     gateway = create(alice_api, name="edge")
     assert patch(alice_api, gateway, {"route": None})["route"] == {"enabled": False, "host": ""}

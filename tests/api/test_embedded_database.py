@@ -1,4 +1,4 @@
-"""The API modules that filter, search and select by labels, run again on SQLite (the embedded database `make run`
+"""The API modules that filter, search (`test_gateways`) and select by labels, run again on SQLite (the embedded database `make run`
 uses), so a PostgreSQL-only lookup fails CI instead of answering 500 on `make run`.
 
 pytest-django opens one database per session, so the modules run in a pytest of their own with a SQLite
@@ -20,6 +20,7 @@ MODULES = (
     "tests/api/test_rollouts.py",
     "tests/api/test_filtering.py",
     "tests/api/test_gateway_listing.py",
+    "tests/api/test_gateways.py",
     "tests/api/test_catalogs.py",
     "tests/api/test_notifications.py",
 )

@@ -1,5 +1,5 @@
-"""The API modules that filter, search (`test_gateways`) and select by labels, run again on SQLite (the embedded database `make run`
-uses), so a PostgreSQL-only lookup fails CI instead of answering 500 on `make run`.
+"""The API modules that filter, search (`test_gateways`) and select by labels, run again on SQLite (the embedded
+database `make run` uses), so a PostgreSQL-only lookup fails CI instead of answering 500 on `make run`.
 
 pytest-django opens one database per session, so the modules run in a pytest of their own with a SQLite
 ``DATABASE_URL``; every other setting is this session's.

@@ -10,6 +10,8 @@ from typing import Any
 import yaml
 from django.core.exceptions import ValidationError
 
+from controlplane.validators import validate_url_text
+
 __all__ = ["MAX_KUBECONFIG_BYTES", "validate_kubeconfig"]
 
 MAX_KUBECONFIG_BYTES = 256 * 1024
@@ -77,3 +79,7 @@ def validate_kubeconfig(value: str) -> None:
     server = cluster.get("server") if cluster is not None else None
     if not isinstance(server, str) or not server.startswith(("https://", "http://")):
         raise _invalid("The kubeconfig's current context must name a cluster with an http(s) server.")
+    try:
+        validate_url_text(server)
+    except ValidationError:
+        raise _invalid("The cluster's server URL may not contain whitespace or control characters.") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -17,6 +18,7 @@ __all__ = [
     "validate_labels",
     "validate_pem_bundle",
     "validate_printable",
+    "validate_url_text",
 ]
 
 # Matched with fullmatch: `$` alone would also match before a trailing newline.
@@ -64,6 +66,13 @@ def validate_domain_list(value: Any) -> None:
 def validate_printable(value: str) -> None:
     if _CONTROL.search(value):
         raise ValidationError("Control characters are not allowed.", code="control_characters")
+
+
+def validate_url_text(value: str) -> None:
+    """A URL (or URI, or chart reference) is one token: no whitespace and no control characters anywhere, since URL
+    parsers drop some of them and the address requested would differ from the one stored."""
+    if any(char.isspace() or unicodedata.category(char) == "Cc" for char in value):
+        raise ValidationError("A URL may not contain whitespace or control characters.", code="url_characters")
 
 
 def _validate_label_key(key: str) -> None:

@@ -1,9 +1,11 @@
 """Gateway images against the platform's rules: what a write may set, and the ImagePolicy condition.
 
 The rules themselves are pure (``controlplane.image_policy``); this module reads the gateway's cluster and
-release. Platform admins may override images anywhere; tenants only as their cluster's policy allows. A
-policy that no longer allows a running gateway's override leaves it running, with ``ImagePolicy=False``
-(reason ``NotAllowed``); its next spec change must fix it, and the next rollout removes the override.
+release. Platform admins may override images anywhere; tenants only as their cluster's policy allows. An
+admin's override that the policy would refuse is an audited exception: it is kept (``ImagePolicy=True``, reason
+``AdminOverride``) until someone changes the images. A policy that no longer allows a tenant's override leaves
+the gateway running, with ``ImagePolicy=False`` (reason ``NotAllowed``); its next spec change must fix it, and
+the next rollout removes the override.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from gateways.models import Gateway, GatewayRelease
 from gateways.states import ConditionType
 
 __all__ = [
+    "admin_exception",
     "disallowed_overrides",
+    "enforced_overrides",
     "image_errors",
     "policy_condition",
     "refresh_policy_conditions",
@@ -40,18 +44,32 @@ def disallowed_overrides(gateway: Gateway) -> dict[str, str]:
     return problems
 
 
+def enforced_overrides(gateway: Gateway) -> dict[str, str]:
+    """``disallowed_overrides``, unless they are a platform admin's exception (then none)."""
+    return {} if gateway.image_override_by_admin else disallowed_overrides(gateway)
+
+
+def admin_exception(gateway: Gateway, before: Gateway | None, *, admin: bool, sets_images: bool) -> bool:
+    """Whether ``gateway``'s overrides are a platform admin's exception after a write (``before`` is the stored
+    gateway, None on create): an admin's write that sends images makes them one; any other write keeps the flag
+    while the images stay as they were, and drops it when they change."""
+    if not gateway.image_overridden:
+        return False
+    if admin and sets_images:
+        return True
+    unchanged = before is not None and all(getattr(gateway, f) == getattr(before, f) for f in IMAGE_FIELDS)
+    return unchanged and before is not None and before.image_override_by_admin
+
+
 def image_errors(gateway: Gateway, release: GatewayRelease | None, *, admin: bool) -> dict[str, str]:
-    """Why a write may not store ``gateway``'s images (empty when it may): the policy (tenants only), a missing
-    image, and mixed provenance of overridden images."""
-    errors = {} if admin else disallowed_overrides(gateway)
+    """Why a write may not store ``gateway``'s images (empty when it may): the policy (tenants only) and mixed
+    provenance of overridden images. A missing image is a spec rule (``gateways.spec_rules``), checked by the
+    model's ``clean``."""
+    errors = {} if admin else enforced_overrides(gateway)
     if errors:
         return errors
     image, supervisor_image = gateway.desired_images(release)
-    for field, value in zip(IMAGE_FIELDS, (image, supervisor_image), strict=True):
-        if not value:
-            named = f"release {release.name} names no {field}" if release else "there is no default release yet"
-            errors[field] = f"{field} is required: {named}."
-    if not errors and gateway.image_overridden:
+    if image and supervisor_image and gateway.image_overridden:
         mixed = provenance_problem(image, supervisor_image)
         if mixed:
             errors["supervisor_image"] = mixed
@@ -62,6 +80,9 @@ def policy_condition(gateway: Gateway) -> tuple[str, str, str] | None:
     """The ImagePolicy condition (status, reason, message); None for a gateway that overrides nothing and never
     had the condition."""
     problems = disallowed_overrides(gateway) if gateway.image_overridden else {}
+    if problems and gateway.image_override_by_admin:
+        message = "A platform admin's override, kept as an exception to the policy: " + " ".join(problems.values())
+        return (ConditionStatus.TRUE, ImagePolicyReason.ADMIN_OVERRIDE, message)
     if problems:
         return (ConditionStatus.FALSE, ImagePolicyReason.NOT_ALLOWED, " ".join(problems.values()))
     if gateway.image_overridden:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlparse
 
@@ -21,11 +22,13 @@ from controlplane.validators import (
     validate_dns1123_subdomain,
     validate_labels,
     validate_printable,
+    validate_url_text,
 )
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem, local_chart_defaults
 from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseReason, ReleaseStatus
-from gateways.values import default_route_host, host_in_domains
+from gateways.spec_rules import spec_problems
+from gateways.values import ClusterFacts, GatewaySpec, default_route_host, host_in_domains
 
 __all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "validate_image"]
 
@@ -64,7 +67,8 @@ class GatewayRelease(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
-    chart = models.CharField(max_length=512, help_text="A local chart directory or .tgz, or oci://...")
+    chart = models.CharField(max_length=512, validators=[validate_url_text],
+                             help_text="A local chart directory or .tgz, or oci://...")
     version = models.CharField(max_length=64, blank=True, help_text="Required for oci:// unless pinned by digest.")
     values = models.JSONField(default=dict, blank=True, help_text="Values overrides; only keys the chart has.")
     image = models.CharField(max_length=512, blank=True, validators=[validate_image],
@@ -143,11 +147,13 @@ class Gateway(SpecResource):
     # Overrides of the release's images, where the image policy allows them ("" runs the release's).
     image = models.CharField(max_length=512, blank=True, validators=[validate_image])
     supervisor_image = models.CharField(max_length=512, blank=True, validators=[validate_image])
+    # The overrides were set by a platform admin: an audited exception to the image policy, kept by rollouts.
+    image_override_by_admin = models.BooleanField(default=False, editable=False)
     route_enabled = models.BooleanField(default=True)
     route_host = models.CharField(max_length=253, blank=True, validators=[validate_dns1123_subdomain])
     # The host the route really gets (explicit or default), None without a route: unique per cluster.
     effective_route_host = models.CharField(max_length=253, null=True, blank=True, editable=False)
-    oidc_issuer = models.URLField(max_length=512, blank=True)
+    oidc_issuer = models.URLField(max_length=512, blank=True, validators=[validate_url_text])
     oidc_audience = models.CharField(max_length=255, blank=True, validators=[validate_printable])
     oidc_roles_claim = models.CharField(max_length=255, blank=True, validators=[validate_printable])
     oidc_admin_role = models.CharField(max_length=255, blank=True, validators=[validate_printable])
@@ -156,7 +162,7 @@ class Gateway(SpecResource):
     database_provider = models.CharField(
         max_length=16, choices=DatabaseProvider.choices, default=DatabaseProvider.EMBEDDED
     )
-    database_uri = EncryptedTextField(blank=True, max_length=2048)
+    database_uri = EncryptedTextField(blank=True, max_length=2048, validators=[validate_url_text])
     suspended = models.BooleanField(default=False)
     labels = models.JSONField(default=dict, blank=True, validators=[validate_labels])
     # The chart release to run; changed by rollouts (platform admins), a spec change like any other.
@@ -243,6 +249,10 @@ class Gateway(SpecResource):
         )
 
     @property
+    def oidc_enabled(self) -> bool:
+        return bool(self.oidc_issuer)
+
+    @property
     def image_overridden(self) -> bool:
         return bool(self.image or self.supervisor_image)
 
@@ -250,6 +260,9 @@ class Gateway(SpecResource):
     def helm_release(self) -> str:
         """The Helm release name (see ``helm_release_name``)."""
         return self.helm_release_name or self.name
+
+    def namespace_to_assign(self) -> str:
+        return f"gw-{self.name}-{self.id.hex[:8]}"
 
     def assign_namespace(self) -> None:
         """The namespace and the release are named once, from the name and the id, and never change.
@@ -259,7 +272,7 @@ class Gateway(SpecResource):
         gateway's own ServiceAccount.
         """
         if not self.namespace:
-            self.namespace = f"gw-{self.name}-{self.id.hex[:8]}"
+            self.namespace = self.namespace_to_assign()
         if not self.helm_release_name:
             self.helm_release_name = f"{self.name[:RELEASE_NAME_PREFIX].rstrip('-')}-{self.id.hex[:8]}"
 
@@ -294,8 +307,20 @@ class Gateway(SpecResource):
                     "hosts are unique per cluster.",
                     code=ROUTE_HOST_CONSTRAINT,
                 )
+        if self.cluster_id is not None:
+            for field, message in self.spec_rule_problems().items():
+                errors.setdefault(field, ValidationError(message, code="spec_rule"))
         if errors:
             raise ValidationError(errors)
+
+    def spec_rule_problems(self) -> dict[str, str]:
+        """The worker's spec rules (``gateways.spec_rules``) on this gateway as it will run: its namespace (the one
+        it will get, for a new gateway), and each image it names, else its release's (the default for a new one)."""
+        release = self.release if self.release_id else GatewayRelease.current_default()
+        spec = GatewaySpec.from_gateway(self, images=self.desired_images(release))
+        if not spec.namespace:
+            spec = replace(spec, namespace=self.namespace_to_assign())
+        return spec_problems(spec, ClusterFacts.from_cluster(self.cluster))
 
 
 class GatewayEvent(EventRecord):

@@ -85,6 +85,7 @@ class ImagePolicyReason(StrEnum):
     ALLOWED = "Allowed"
     NOT_ALLOWED = "NotAllowed"
     RELEASE_IMAGES = "ReleaseImages"
+    ADMIN_OVERRIDE = "AdminOverride"
 
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "default_route_host",
     "gateway_values",
     "host_in_domains",
+    "image_problem",
     "image_values",
     "merge_values",
     "route_address",
@@ -183,6 +184,17 @@ def trusted_ca_unmounted(spec: GatewaySpec, cluster: ClusterFacts) -> str | None
     return None
 
 
+def image_problem(reference: str, what: str = "image") -> str | None:
+    """Why ``reference`` cannot be mapped to the chart's image values (None when it can)."""
+    if not reference:
+        return f"No {what}: neither the gateway nor its release names one."
+    try:
+        parse_image_ref(reference)
+    except InvalidImageRefError as exc:
+        return f"Invalid image reference {reference!r}: {exc}"
+    return None
+
+
 def image_values(reference: str, what: str = "image") -> dict[str, str]:
     """`{"repository", "tag"}` such that the chart's `printf "%s:%s" repository tag` is the reference.
 
@@ -190,12 +202,10 @@ def image_values(reference: str, what: str = "image") -> dict[str, str]:
     - `repo@algo:hex` and `repo:tag@algo:hex` → (`repo@algo` or `repo:tag@algo`, `hex`): the
       digest's own colon is the one printf puts back, so the digest survives and is never `:latest`.
     """
-    if not reference:
-        raise ValuesError(f"No {what}: neither the gateway nor its release names one.")
-    try:
-        ref = parse_image_ref(reference)
-    except InvalidImageRefError as exc:
-        raise ValuesError(f"Invalid image reference {reference!r}: {exc}") from None
+    problem = image_problem(reference, what)
+    if problem:
+        raise ValuesError(problem)
+    ref = parse_image_ref(reference)
     if ref.digest:
         algorithm, _, encoded = ref.digest.partition(":")
         prefix = f"{ref.name}:{ref.tag}" if ref.tag else ref.name
@@ -256,7 +266,10 @@ def routing_problems(cluster: ClusterFacts, routing: RoutingConfig) -> list[str]
 
 
 def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingConfig) -> dict[str, Any]:
-    """The Helm values for `spec` on `cluster` (a new nested dict; the inputs are not modified)."""
+    """The Helm values for `spec` on `cluster` (a new nested dict; the inputs are not modified).
+
+    The spec must have passed `gateways.spec_rules.check_spec` (the rules the API checks too); what is left here
+    are the cluster's and the routing configuration's problems."""
     if not spec.release:
         raise ValuesError("A release name is required.")
     if cluster.flavour not in tuple(Flavour):
@@ -265,8 +278,6 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
     server: dict[str, Any] = {}
     if spec.has_external_db:
         server["externalDbSecret"] = db_secret_name(spec.release)
-    if spec.oidc_ca_configmap == TRUSTED_CA_CONFIGMAP:
-        raise ValuesError(f"The OIDC CA ConfigMap may not be {TRUSTED_CA_CONFIGMAP!r}: the control plane owns it.")
     if spec.oidc_issuer:
         oidc = {"issuer": spec.oidc_issuer}
         for key, value in (
@@ -279,10 +290,6 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
             if value:
                 oidc[key] = value
         server["oidc"] = oidc
-    elif any((spec.oidc_audience, spec.oidc_roles_claim, spec.oidc_admin_role, spec.oidc_user_role)) or (
-        spec.oidc_ca_configmap
-    ):
-        raise ValuesError("OIDC settings need an issuer; without one they would be silently ignored.")
 
     values: dict[str, Any] = {
         "image": image_values(spec.image, "gateway image"),

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from controlplane.fields import EncryptedTextField
-from controlplane.validators import validate_dns1123_label, validate_labels
+from controlplane.validators import validate_dns1123_label, validate_labels, validate_url_text
 from notifications.choices import DeliveryStatus, EventKind, ReceiverKind, Severity
 from notifications.transport import RefusedUrl, TransportPolicy, check_url, origin
 
@@ -38,7 +38,8 @@ class Receiver(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
     kind = models.CharField(max_length=16, choices=ReceiverKind.choices, default=ReceiverKind.WEBHOOK)
-    url = EncryptedTextField(max_length=2048, help_text="https:// URL; write-only (a Slack URL holds its token).")
+    url = EncryptedTextField(max_length=2048, validators=[validate_url_text],
+                             help_text="https:// URL; write-only (a Slack URL holds its token).")
     secret = EncryptedTextField(
         blank=True, max_length=256,
         help_text=f"Webhooks: the HMAC-SHA256 signing key, at least {SECRET_MIN_CHARS} characters; write-only.",

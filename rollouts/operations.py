@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from controlplane.conditions import ConditionStatus, set_condition
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.json_lookups import labels_include
 from controlplane.tasks import TaskName
 from gateways.models import Gateway, GatewayRelease
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase
@@ -45,7 +46,7 @@ def selected_gateways(selector: dict[str, Any], target: GatewayRelease) -> Query
     if selector.get("clusters"):
         gateways = gateways.filter(cluster__name__in=selector["clusters"])
     if selector.get("labels"):
-        gateways = gateways.filter(labels__contains=selector["labels"])
+        gateways = gateways.filter(labels_include("labels", selector["labels"]))
     return gateways
 
 

@@ -12,8 +12,9 @@ from django.db.models import URLField
 
 from controlplane.admin_site import WriteOnlyPasswordInput, write_only_field
 from controlplane.api.permissions import is_platform_admin
+from controlplane.image_policy import IMAGE_FIELDS
 from gateways.choices import DatabaseProvider
-from gateways.image_rules import image_errors
+from gateways.image_rules import admin_exception, image_errors
 from gateways.models import Gateway, GatewayRelease
 
 __all__ = ["GatewayForm", "https_url_formfield"]
@@ -60,6 +61,11 @@ class GatewayForm(forms.ModelForm):
             return
         candidate = Gateway(cluster=cluster, image=data.get("image", self.instance.image),
                             supervisor_image=data.get("supervisor_image", self.instance.supervisor_image))
+        admin = is_platform_admin(self.current_user)
+        before = None if self.instance._state.adding else self.instance
+        self.instance.image_override_by_admin = candidate.image_override_by_admin = admin_exception(
+            candidate, before, admin=admin, sets_images=bool(set(IMAGE_FIELDS) & set(self.changed_data)),
+        )
         release = self.instance.release if self.instance.release_id else GatewayRelease.current_default()
-        for field, message in image_errors(candidate, release, admin=is_platform_admin(self.current_user)).items():
+        for field, message in image_errors(candidate, release, admin=admin).items():
             self.add_error(field, message)

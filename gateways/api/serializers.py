@@ -10,15 +10,20 @@ from rest_framework import serializers
 from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictSlugRelatedField
 from controlplane.api.permissions import is_platform_admin
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
+from controlplane.image_policy import IMAGE_FIELDS
 from controlplane.models import ManagedCluster
 from gateways.choices import DatabaseProvider, Phase
-from gateways.image_rules import image_errors
+from gateways.image_rules import admin_exception, image_errors
 from gateways.models import ROUTE_HOST_CONSTRAINT, Gateway, GatewayEvent, GatewayRelease
 
 __all__ = ["GatewayEventSerializer", "GatewaySerializer"]
 
 
 class RouteSerializer(NestedObjectSerializer):
+    enabled = serializers.BooleanField(
+        source="route_enabled", required=False,
+        help_text="false turns the route off (and takes no host); a route object without it is on.",
+    )
     host = StrictCharField(
         source="route_host", required=False, allow_blank=True, max_length=253,
         help_text="Defaults to <namespace>.<cluster base domain>. Unique per cluster, and below the cluster's "
@@ -27,7 +32,11 @@ class RouteSerializer(NestedObjectSerializer):
 
 
 class OidcSerializer(NestedObjectSerializer):
-    issuer = StrictCharField(source="oidc_issuer", max_length=512)
+    enabled = serializers.BooleanField(
+        source="oidc_enabled", required=False,
+        help_text="false clears the OIDC settings (and takes no others); an oidc object without it needs an issuer.",
+    )
+    issuer = StrictCharField(source="oidc_issuer", max_length=512, required=False)
     audience = StrictCharField(source="oidc_audience", required=False, allow_blank=True, max_length=255)
     roles_claim = StrictCharField(source="oidc_roles_claim", required=False, allow_blank=True, max_length=255)
     admin_role = StrictCharField(source="oidc_admin_role", required=False, allow_blank=True, max_length=255)
@@ -100,32 +109,37 @@ IMAGE_HELP = (
     "exactly (tag, digest, tag@digest, a registry with a port)."
 )
 
-_NESTED_DEFAULTS: dict[str, dict[str, Any]] = {
+# What turning a group off stores.
+_OFF: dict[str, dict[str, Any]] = {
     "route": {"route_enabled": False, "route_host": ""},
     "oidc": {
         "oidc_issuer": "", "oidc_audience": "", "oidc_roles_claim": "", "oidc_admin_role": "",
         "oidc_user_role": "", "oidc_ca_configmap": "",
     },
 }
+OFF_TAKES_NOTHING_ELSE = "Turning it off ({\"enabled\": false}) takes no other settings."
 
 
 class GatewaySerializer(ModelCleanSerializer):
     """Nested groups (``route``, ``oidc``, ``database``) map onto flat model columns.
 
-    Sending ``"route": null`` removes the route; ``"oidc": null`` clears the OIDC settings.
+    ``{"enabled": false}`` turns a group off. A null group is what generated clients send for a field left out:
+    on create it is absent (the default route, no OIDC); on update it still means off, as it did before
+    ``enabled`` existed (sent on purpose: the schema does not allow null, so generated clients omit it).
     """
 
     schema_description = (
         "A tenant gateway on one cluster: its route, OIDC and database settings, and optional overrides of its "
-        "release's images (where the image policy allows them). Send \"route\": null to remove the route and "
-        "\"oidc\": null to clear the OIDC settings. Workers reconcile it and report status.phase, "
-        "status.conditions, status.route_address and status.deployed_images."
+        "release's images (where the image policy allows them). A gateway gets a route by default; send "
+        "\"route\": {\"enabled\": false} to remove it and \"oidc\": {\"enabled\": false} to clear the OIDC "
+        "settings. Workers reconcile it and report status.phase, status.conditions, status.route_address and "
+        "status.deployed_images."
     )
 
     cluster = StrictSlugRelatedField(slug_field="name", queryset=ManagedCluster.objects.all())
     owner = StrictCharField(source="owner.username", read_only=True)
-    route = RouteSerializer(source="*", required=False, allow_null=True)
-    oidc = OidcSerializer(source="*", required=False, allow_null=True)
+    route = RouteSerializer(source="*", required=False)
+    oidc = OidcSerializer(source="*", required=False)
     database = DatabaseSerializer(source="*", required=False)
     labels = serializers.DictField(child=StrictCharField(allow_blank=True, max_length=63), required=False)
     release = StrictCharField(source="release.name", read_only=True, allow_null=True,
@@ -166,33 +180,47 @@ class GatewaySerializer(ModelCleanSerializer):
         return desired_images(gateway)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """The model's rules, then the images': the policy (for tenants), a missing image, mixed provenance."""
+        """The model's rules, then the images': the policy (for tenants, unless the images are a platform admin's
+        exception), mixed provenance."""
         attrs = super().validate(attrs)
+        admin = is_platform_admin(self.context["request"].user)
         candidate = self.build_candidate(attrs)
+        candidate.image_override_by_admin = admin_exception(
+            candidate, self.instance, admin=admin, sets_images=bool(set(IMAGE_FIELDS) & set(attrs)),
+        )
         release = candidate.release if candidate.release_id else GatewayRelease.current_default()
-        errors = image_errors(candidate, release, admin=is_platform_admin(self.context["request"].user))
+        errors = image_errors(candidate, release, admin=admin)
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {**attrs, "image_override_by_admin": candidate.image_override_by_admin}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return super().to_internal_value(data)
+        data = self._without_null_groups(data)
+        attrs = super().to_internal_value(data)
+        errors: dict[str, Any] = {}
+        for group, off in _OFF.items():
+            sent = data.get(group)
+            if sent is None:
+                continue
+            if attrs.pop(f"{group}_enabled", True) is False:  # as parsed: "false" and 0 count too
+                if set(sent) - {"enabled"}:
+                    errors[group] = [OFF_TAKES_NOTHING_ELSE]
+                attrs.update(off)
+            elif group == "route":
+                attrs["route_enabled"] = True
+            elif "issuer" not in sent:
+                errors[group] = {"issuer": ["This field is required."]}
         if errors:
             raise serializers.ValidationError(errors)
         return attrs
 
-    def to_internal_value(self, data: Any) -> Any:
-        cleared: dict[str, Any] = {}
-        if isinstance(data, dict):
-            for group, defaults in _NESTED_DEFAULTS.items():
-                if group in data and data[group] is None:
-                    cleared.update(defaults)
-                    data = {k: v for k, v in data.items() if k != group}
-            if isinstance(data.get("route"), dict):
-                cleared["route_enabled"] = True
-        return {**super().to_internal_value(data), **cleared}
-
-    def to_representation(self, instance: Gateway) -> dict[str, Any]:
-        body = super().to_representation(instance)
-        if not instance.route_enabled:
-            body["route"] = None
-        if not instance.oidc_issuer:
-            body["oidc"] = None
-        return body
+    def _without_null_groups(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A null ``route`` or ``oidc`` left out on create, and read as ``{"enabled": false}`` on update."""
+        nulls = {group for group in _OFF if group in data and data[group] is None}
+        off = {} if self.instance is None else {group: {"enabled": False} for group in nulls}
+        return {**{key: value for key, value in data.items() if key not in nulls}, **off}
 
     def prepare_candidate(self, candidate: Gateway) -> None:
         if candidate.owner_id is None:

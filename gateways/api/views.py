@@ -20,6 +20,7 @@ from controlplane.api.errors import Conflict
 from controlplane.api.permissions import is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
+from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
@@ -28,6 +29,7 @@ from gateways.api import listing
 from gateways.api.plans import PLAN_EXAMPLE, WAIT_PARAMETER, GatewayPlanSerializer, plan_response, wait_seconds
 from gateways.api.serializers import GatewayEventSerializer, GatewaySerializer
 from gateways.choices import DatabaseProvider, Phase
+from gateways.image_rules import disallowed_overrides
 from gateways.models import Gateway
 from gateways.pass_queue import asked_by
 from gateways.plans import request_plan
@@ -187,7 +189,21 @@ class GatewayViewSet(ReconciledModelViewSet):
         candidate.assign_namespace()
         return plan_response(request, request_plan(request.user, candidate, existing), seconds)
 
+    def perform_create(self, serializer: Any) -> None:
+        super().perform_create(serializer)
+        self._audit_image_exception(serializer.instance, granted_before=None)
+
     def perform_update(self, serializer: Any) -> None:
         if serializer.instance.deletion_requested_at is not None:
             raise Conflict("The gateway is being deleted; it can no longer be changed.")
+        instance = serializer.instance
+        granted_before = (instance.image, instance.supervisor_image) if instance.image_override_by_admin else None
         super().perform_update(serializer)
+        self._audit_image_exception(instance, granted_before=granted_before)
+
+    def _audit_image_exception(self, gateway: Gateway, *, granted_before: tuple[str, str] | None) -> None:
+        """Record a platform admin's override that the policy would refuse, each time one is granted (the images
+        that were already an exception, ``granted_before``, are not granted again)."""
+        problems = disallowed_overrides(gateway) if gateway.image_override_by_admin else {}
+        if problems and granted_before != (gateway.image, gateway.supervisor_image):
+            record(self.request.user, "allow_image_override", gateway, {"problems": problems})

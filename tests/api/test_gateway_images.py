@@ -4,14 +4,20 @@ its rule and stores nothing."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controlplane.models import AuditEntry, ManagedCluster
+from gateways.chart_keys import defaults_from_yaml
 from gateways.choices import Phase
 from gateways.models import Gateway, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART
+from workers.charts import Chart
+from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.rollout.controller import _dropped_overrides
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +25,9 @@ GW = "ghcr.io/nvidia/openshell/gateway:1.0.0"
 SV = "ghcr.io/nvidia/openshell/supervisor:1.0.0"
 DIGEST = "sha256:" + "c" * 64
 DENY = {"overrides": "deny"}
+NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+CHART = Chart(ref=str(MIRROR_CHART), version=None, chart_version="0.1.0",
+              defaults=defaults_from_yaml((Path(MIRROR_CHART) / "values.yaml").read_text()))
 TEAM_ONLY = {"overrides": "allow", "repositories": ["reg.example.com:5000/team/"], "require_digest": True}
 
 
@@ -84,7 +93,8 @@ def test_new_gateways_run_the_default_release_images(alice_api, cluster, release
 def test_a_gateway_without_images_needs_a_release_that_has_them(alice_api, cluster) -> None:
     GatewayRelease.objects.create(name="bare", chart=str(MIRROR_CHART), default=True)
     fields = error_fields(alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east"}, format="json"))
-    assert fields["image"] == ["image is required: release bare names no image."]
+    assert fields["image"] == ["No gateway image: neither the gateway nor its release names one."]
+    assert fields["supervisor_image"] == ["No supervisor image: neither the gateway nor its release names one."]
     assert not Gateway.objects.exists()
 
 
@@ -134,11 +144,65 @@ def test_an_override_of_mixed_provenance_is_a_400(alice_api, cluster, release) -
     assert not Gateway.objects.exists()
 
 
-def test_platform_admins_may_override_images_whatever_the_policy(admin_api, cluster, release) -> None:
+OPS_PAIR = {"image": "reg.example.com/ops/gw:9", "supervisor_image": f"reg.example.com/ops/sv@{DIGEST}"}
+
+
+def image_policy_verdicts(gateway: Gateway) -> tuple[tuple[str, str], dict[str, str]]:
+    """The worker's ImagePolicy condition (status, reason) for the stored gateway, and what a rollout to a release
+    with images would remove from it."""
+    gateway = Gateway.objects.select_related("cluster", "owner", "release").get(pk=gateway.pk)
+    status, reason, _ = build_request(gateway, CHART, NOW).image_policy
+    target = GatewayRelease.objects.create(name="v9", chart=str(MIRROR_CHART), image=GW, supervisor_image=SV)
+    dropped = _dropped_overrides(gateway.pk, target.pk)
+    target.delete()
+    return (status, reason), dropped
+
+
+def test_platform_admins_may_override_images_whatever_the_policy_as_an_audited_exception(
+    admin_api, cluster, release
+) -> None:
+    """API and worker give one verdict: the admin's override is kept (ImagePolicy=True, AdminOverride), and a
+    rollout leaves it in place."""
     set_policy(cluster, DENY)
-    body = {"name": "edge", "cluster": "east", "image": "reg.example.com/ops/gw:9",
-            "supervisor_image": "reg.example.com/ops/sv:9"}
-    assert admin_api.post("/api/v1/gateways/", body, format="json").status_code == 201
+    created = admin_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east", **OPS_PAIR}, format="json")
+    assert created.status_code == 201, created.content
+    gateway = Gateway.objects.get(pk=created.json()["id"])
+    assert gateway.image_override_by_admin is True
+    assert image_policy_verdicts(gateway) == (("True", "AdminOverride"), {})
+    entry = AuditEntry.objects.get(action="allow_image_override", resource_id=str(gateway.pk))
+    assert entry.actor_name == "platform-admin" and "overrides=deny" in entry.changes["problems"]["image"]
+
+
+def test_an_admin_override_of_a_tenant_gateway_is_kept_until_the_images_change(
+    admin_api, alice_api, cluster, release
+) -> None:
+    set_policy(cluster, DENY)
+    created = alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east"}, format="json").json()
+    url = f"/api/v1/gateways/{created['id']}/"
+    assert admin_api.patch(url, OPS_PAIR, format="json").status_code == 200
+    gateway = Gateway.objects.get(pk=created["id"])
+    assert image_policy_verdicts(gateway) == (("True", "AdminOverride"), {})
+    # The tenant's other changes keep the exception; an admin's write that sends no images does not grant one.
+    assert alice_api.patch(url, {"labels": {"a": "b"}}, format="json").status_code == 200
+    assert admin_api.patch(url, {"labels": {"a": "c"}}, format="json").status_code == 200
+    assert Gateway.objects.get(pk=created["id"]).image_override_by_admin is True
+    assert AuditEntry.objects.filter(action="allow_image_override").count() == 1
+    # The tenant's own images are the tenant's: the policy applies, and dropping them ends the exception.
+    refused = alice_api.patch(url, {"image": "reg.example.com/ops/gw:10"}, format="json")
+    assert "overrides=deny" in " ".join(error_fields(refused)["image"])
+    assert alice_api.patch(url, {"image": "", "supervisor_image": ""}, format="json").status_code == 200
+    assert Gateway.objects.get(pk=created["id"]).image_override_by_admin is False
+
+
+def test_a_tenant_override_the_policy_no_longer_allows_gets_the_same_verdict_from_worker_and_rollout(
+    alice_api, cluster, release
+) -> None:
+    pair = {"image": "reg.example.com/team/gw:1", "supervisor_image": "reg.example.com/team/sv:1"}
+    created = alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east", **pair}, format="json")
+    assert created.status_code == 201, created.content
+    set_policy(cluster, DENY)
+    gateway = Gateway.objects.get(pk=created.json()["id"])
+    assert image_policy_verdicts(gateway) == (("False", "NotAllowed"), {"image": "", "supervisor_image": ""})
 
 
 def test_a_policy_change_keeps_running_gateways_running_with_the_condition_set(

@@ -39,8 +39,9 @@ def test_create_assigns_namespace_owner_and_generation(created, alice) -> None:
     assert created["owner"] == alice.username
     assert created["generation"] == 1
     assert created["status"]["phase"] == Phase.PENDING
-    assert created["route"] == {"host": ""}
-    assert created["oidc"] is None
+    assert created["route"] == {"enabled": True, "host": ""}
+    assert created["oidc"] == {"enabled": False, "issuer": "", "audience": "", "roles_claim": "", "admin_role": "",
+                               "user_role": "", "ca_configmap": ""}
     assert created["database"] == {"provider": "embedded"}
 
 
@@ -52,8 +53,8 @@ def test_spec_change_bumps_generation_and_noop_does_not(alice_api, created) -> N
     assert changed.status_code == 200 and changed.json()["generation"] == 2
     again = alice_api.put(url(created), {**body(), "image": newer}, format="json")
     assert again.status_code == 200 and again.json()["generation"] == 2
-    removed_route = alice_api.patch(url(created), {"route": None}, format="json")
-    assert removed_route.json()["generation"] == 3 and removed_route.json()["route"] is None
+    removed_route = alice_api.patch(url(created), {"route": {"enabled": False}}, format="json")
+    assert removed_route.json()["generation"] == 3 and removed_route.json()["route"] == {"enabled": False, "host": ""}
     assert Gateway.objects.get(pk=created["id"]).generation == 3
 
 

@@ -36,7 +36,8 @@ def test_anything_but_a_mapping_is_a_usage_error(text: str) -> None:
 
 
 def test_a_full_spec_becomes_the_request_with_nested_groups_and_labels() -> None:
-    body = {**SPEC, "route": None, "oidc": {"issuer": "https://id.example.com"}, "labels": {"team": "blue"}}
+    body = {**SPEC, "route": {"enabled": False}, "oidc": {"issuer": "https://id.example.com"},
+            "labels": {"team": "blue"}}
     request = to_request(GatewayRequest, body, "spec.yaml")
     assert request.to_dict() == body
 

@@ -60,7 +60,7 @@ def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -
     assert statefulset_images(api, namespace)[0] == pinned
     assert upgraded["status"]["deployed_images"] == {"image": pinned, "supervisor_image": supervisor}
 
-    assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"route": None}).status_code == 200
+    assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"route": {"enabled": False}}).status_code == 200
     unrouted = wait_for_phase(gw_id, "Running", observed_generation=3)
     assert unrouted["status"]["route_address"] == ""
     assert not client.CustomObjectsApi(api).list_namespaced_custom_object(

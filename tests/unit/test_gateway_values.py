@@ -167,12 +167,6 @@ def test_trusted_ca_unmounted_only_with_a_trusted_ca_and_no_issuer(
         assert "only for an OIDC issuer" in message and "server.oidc.caConfigMapName" in message
 
 
-def test_the_bundle_name_is_reserved_for_the_control_plane() -> None:
-    spec = replace(SPEC, oidc_issuer="https://id.test", oidc_ca_configmap=TRUSTED_CA_CONFIGMAP)
-    with pytest.raises(ValuesError, match="control plane owns it"):
-        gateway_values(spec, K8S, ROUTING)
-
-
 @pytest.mark.parametrize(
     ("release", "fullname", "sandbox"),
     [
@@ -229,21 +223,6 @@ OIDC_FULL = {
 def test_oidc_only_with_an_issuer_and_ca_only_when_given(fields: dict[str, str], oidc: dict[str, str] | None) -> None:
     values = gateway_values(replace(SPEC, **fields), K8S, ROUTING)
     assert values.get("server", {}).get("oidc") == oidc
-
-
-@pytest.mark.parametrize(
-    "fields",
-    [
-        {"oidc_ca_configmap": "idp-ca"},
-        {"oidc_audience": "x"},
-        {"oidc_roles_claim": "groups"},
-        {"oidc_admin_role": "a"},
-        {"oidc_user_role": "u"},
-    ],
-)
-def test_oidc_settings_without_an_issuer_are_an_error_not_silently_dropped(fields: dict[str, str]) -> None:
-    with pytest.raises(ValuesError, match="need an issuer"):
-        gateway_values(replace(SPEC, **fields), K8S, ROUTING)
 
 
 # ---------------------------------------------------------------- routing

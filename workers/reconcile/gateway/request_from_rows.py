@@ -12,6 +12,7 @@ from gateways.chart_keys import UnknownValuesKeys, check_values_keys
 from gateways.choices import DatabaseProvider, Phase
 from gateways.image_rules import policy_condition
 from gateways.models import Gateway
+from gateways.spec_rules import check_spec
 from gateways.states import ConditionType
 from gateways.values import (
     ClusterFacts,
@@ -95,6 +96,7 @@ def build_request(
         if release is not None and release.problem:
             raise ValuesError(release.problem)
         if not unavailable:  # else the chart's defaults are unknown until it is pulled: no values yet
+            check_spec(spec, facts)
             values = merge_values(release.overrides if release else {}, gateway_values(spec, facts, routing_config()))
             check_values_keys(values, chart.defaults)
             host = route_host(spec, facts)

@@ -24,7 +24,7 @@ from controlplane.dispatch import enqueue_on_commit
 from controlplane.events import EventType
 from controlplane.queues import QueueName
 from controlplane.tasks import TaskName
-from gateways.image_rules import disallowed_overrides
+from gateways.image_rules import enforced_overrides
 from gateways.models import Gateway, GatewayRelease
 from gateways.states import ConditionType as GatewayCondition
 from rollouts.choices import FailurePolicy
@@ -89,12 +89,13 @@ def _view(rollout: Rollout) -> RolloutView:
 
 def _dropped_overrides(gateway_id: Any, release_id: Any) -> dict[str, str]:
     """The image overrides a rollout to ``release_id`` removes: those a tenant's gateway has that its cluster's
-    image policy no longer allows (the release's images replace them; a release without images keeps them)."""
+    image policy no longer allows (the release's images replace them; a release without images keeps them), unless
+    they are a platform admin's exception."""
     gateway = Gateway.objects.select_related("cluster", "owner").filter(pk=gateway_id).first()
     release = GatewayRelease.objects.filter(pk=release_id).first()
     if gateway is None or release is None or not release.image or gateway.owner.is_superuser:
         return {}
-    return {field: "" for field in disallowed_overrides(gateway)}
+    return {field: "" for field in enforced_overrides(gateway)}
 
 
 def _move_release(

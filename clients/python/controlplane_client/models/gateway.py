@@ -25,9 +25,9 @@ T = TypeVar("T", bound="Gateway")
 @_attrs_define
 class Gateway:
     """A tenant gateway on one cluster: its route, OIDC and database settings, and optional overrides of its release's
-    images (where the image policy allows them). Send "route": null to remove the route and "oidc": null to clear the
-    OIDC settings. Workers reconcile it and report status.phase, status.conditions, status.route_address and
-    status.deployed_images.
+    images (where the image policy allows them). A gateway gets a route by default; send "route": {"enabled": false} to
+    remove it and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report status.phase,
+    status.conditions, status.route_address and status.deployed_images.
 
         Attributes:
             id (UUID):
@@ -47,8 +47,8 @@ class Gateway:
             supervisor_image (str | Unset): Overrides the release's supervisor image (omit or "" to run the release's).
                 Tenants may override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's
                 image_policy); any reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
-            route (None | Route | Unset):
-            oidc (None | Oidc | Unset):
+            route (Route | Unset):
+            oidc (Oidc | Unset):
             database (Database | Unset):
             suspended (bool | Unset):
             labels (GatewayLabels | Unset):
@@ -67,17 +67,14 @@ class Gateway:
     updated_at: datetime.datetime
     image: str | Unset = UNSET
     supervisor_image: str | Unset = UNSET
-    route: None | Route | Unset = UNSET
-    oidc: None | Oidc | Unset = UNSET
+    route: Route | Unset = UNSET
+    oidc: Oidc | Unset = UNSET
     database: Database | Unset = UNSET
     suspended: bool | Unset = UNSET
     labels: GatewayLabels | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.oidc import Oidc
-        from ..models.route import Route
-
         id = str(self.id)
 
         name = self.name
@@ -105,21 +102,13 @@ class Gateway:
 
         supervisor_image = self.supervisor_image
 
-        route: dict[str, Any] | None | Unset
-        if isinstance(self.route, Unset):
-            route = UNSET
-        elif isinstance(self.route, Route):
+        route: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.route, Unset):
             route = self.route.to_dict()
-        else:
-            route = self.route
 
-        oidc: dict[str, Any] | None | Unset
-        if isinstance(self.oidc, Unset):
-            oidc = UNSET
-        elif isinstance(self.oidc, Oidc):
+        oidc: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.oidc, Unset):
             oidc = self.oidc.to_dict()
-        else:
-            oidc = self.oidc
 
         database: dict[str, Any] | Unset = UNSET
         if not isinstance(self.database, Unset):
@@ -206,39 +195,19 @@ class Gateway:
 
         supervisor_image = d.pop("supervisor_image", UNSET)
 
-        def _parse_route(data: object) -> None | Route | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                route_type_1 = Route.from_dict(data)
+        _route = d.pop("route", UNSET)
+        route: Route | Unset
+        if isinstance(_route, Unset):
+            route = UNSET
+        else:
+            route = Route.from_dict(_route)
 
-                return route_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | Route | Unset, data)
-
-        route = _parse_route(d.pop("route", UNSET))
-
-        def _parse_oidc(data: object) -> None | Oidc | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                oidc_type_1 = Oidc.from_dict(data)
-
-                return oidc_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | Oidc | Unset, data)
-
-        oidc = _parse_oidc(d.pop("oidc", UNSET))
+        _oidc = d.pop("oidc", UNSET)
+        oidc: Oidc | Unset
+        if isinstance(_oidc, Unset):
+            oidc = UNSET
+        else:
+            oidc = Oidc.from_dict(_oidc)
 
         _database = d.pop("database", UNSET)
         database: Database | Unset

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
@@ -20,9 +20,9 @@ T = TypeVar("T", bound="GatewayRequest")
 @_attrs_define
 class GatewayRequest:
     """A tenant gateway on one cluster: its route, OIDC and database settings, and optional overrides of its release's
-    images (where the image policy allows them). Send "route": null to remove the route and "oidc": null to clear the
-    OIDC settings. Workers reconcile it and report status.phase, status.conditions, status.route_address and
-    status.deployed_images.
+    images (where the image policy allows them). A gateway gets a route by default; send "route": {"enabled": false} to
+    remove it and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report status.phase,
+    status.conditions, status.route_address and status.deployed_images.
 
         Attributes:
             name (str):
@@ -33,8 +33,8 @@ class GatewayRequest:
             supervisor_image (str | Unset): Overrides the release's supervisor image (omit or "" to run the release's).
                 Tenants may override only where the image policy allows (GATEWAY_IMAGE_OVERRIDES, or the cluster's
                 image_policy); any reference form is kept exactly (tag, digest, tag@digest, a registry with a port).
-            route (None | RouteRequest | Unset):
-            oidc (None | OidcRequest | Unset):
+            route (RouteRequest | Unset):
+            oidc (OidcRequest | Unset):
             database (DatabaseRequest | Unset):
             suspended (bool | Unset):
             labels (GatewayRequestLabels | Unset):
@@ -44,16 +44,13 @@ class GatewayRequest:
     cluster: str
     image: str | Unset = UNSET
     supervisor_image: str | Unset = UNSET
-    route: None | RouteRequest | Unset = UNSET
-    oidc: None | OidcRequest | Unset = UNSET
+    route: RouteRequest | Unset = UNSET
+    oidc: OidcRequest | Unset = UNSET
     database: DatabaseRequest | Unset = UNSET
     suspended: bool | Unset = UNSET
     labels: GatewayRequestLabels | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.oidc_request import OidcRequest
-        from ..models.route_request import RouteRequest
-
         name = self.name
 
         cluster = self.cluster
@@ -62,21 +59,13 @@ class GatewayRequest:
 
         supervisor_image = self.supervisor_image
 
-        route: dict[str, Any] | None | Unset
-        if isinstance(self.route, Unset):
-            route = UNSET
-        elif isinstance(self.route, RouteRequest):
+        route: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.route, Unset):
             route = self.route.to_dict()
-        else:
-            route = self.route
 
-        oidc: dict[str, Any] | None | Unset
-        if isinstance(self.oidc, Unset):
-            oidc = UNSET
-        elif isinstance(self.oidc, OidcRequest):
+        oidc: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.oidc, Unset):
             oidc = self.oidc.to_dict()
-        else:
-            oidc = self.oidc
 
         database: dict[str, Any] | Unset = UNSET
         if not isinstance(self.database, Unset):
@@ -129,39 +118,19 @@ class GatewayRequest:
 
         supervisor_image = d.pop("supervisor_image", UNSET)
 
-        def _parse_route(data: object) -> None | RouteRequest | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                route_type_1 = RouteRequest.from_dict(data)
+        _route = d.pop("route", UNSET)
+        route: RouteRequest | Unset
+        if isinstance(_route, Unset):
+            route = UNSET
+        else:
+            route = RouteRequest.from_dict(_route)
 
-                return route_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | RouteRequest | Unset, data)
-
-        route = _parse_route(d.pop("route", UNSET))
-
-        def _parse_oidc(data: object) -> None | OidcRequest | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                oidc_type_1 = OidcRequest.from_dict(data)
-
-                return oidc_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | OidcRequest | Unset, data)
-
-        oidc = _parse_oidc(d.pop("oidc", UNSET))
+        _oidc = d.pop("oidc", UNSET)
+        oidc: OidcRequest | Unset
+        if isinstance(_oidc, Unset):
+            oidc = UNSET
+        else:
+            oidc = OidcRequest.from_dict(_oidc)
 
         _database = d.pop("database", UNSET)
         database: DatabaseRequest | Unset

@@ -15,7 +15,9 @@ T = TypeVar("T", bound="Oidc")
 class Oidc:
     """
     Attributes:
-        issuer (str):
+        enabled (bool | Unset): false clears the OIDC settings (and takes no others); an oidc object without it needs an
+            issuer.
+        issuer (str | Unset):
         audience (str | Unset):
         roles_claim (str | Unset):
         admin_role (str | Unset):
@@ -23,7 +25,8 @@ class Oidc:
         ca_configmap (str | Unset):
     """
 
-    issuer: str
+    enabled: bool | Unset = UNSET
+    issuer: str | Unset = UNSET
     audience: str | Unset = UNSET
     roles_claim: str | Unset = UNSET
     admin_role: str | Unset = UNSET
@@ -32,6 +35,8 @@ class Oidc:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        enabled = self.enabled
+
         issuer = self.issuer
 
         audience = self.audience
@@ -46,11 +51,11 @@ class Oidc:
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
-        field_dict.update(
-            {
-                "issuer": issuer,
-            }
-        )
+        field_dict.update({})
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
+        if issuer is not UNSET:
+            field_dict["issuer"] = issuer
         if audience is not UNSET:
             field_dict["audience"] = audience
         if roles_claim is not UNSET:
@@ -67,7 +72,9 @@ class Oidc:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        issuer = d.pop("issuer")
+        enabled = d.pop("enabled", UNSET)
+
+        issuer = d.pop("issuer", UNSET)
 
         audience = d.pop("audience", UNSET)
 
@@ -80,6 +87,7 @@ class Oidc:
         ca_configmap = d.pop("ca_configmap", UNSET)
 
         oidc = cls(
+            enabled=enabled,
             issuer=issuer,
             audience=audience,
             roles_claim=roles_claim,

@@ -15,19 +15,25 @@ T = TypeVar("T", bound="Route")
 class Route:
     """
     Attributes:
+        enabled (bool | Unset): false turns the route off (and takes no host); a route object without it is on.
         host (str | Unset): Defaults to <namespace>.<cluster base domain>. Unique per cluster, and below the cluster's
             base domain or one of its allowed route domains.
     """
 
+    enabled: bool | Unset = UNSET
     host: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        enabled = self.enabled
+
         host = self.host
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
         if host is not UNSET:
             field_dict["host"] = host
 
@@ -36,9 +42,12 @@ class Route:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
+        enabled = d.pop("enabled", UNSET)
+
         host = d.pop("host", UNSET)
 
         route = cls(
+            enabled=enabled,
             host=host,
         )
 

@@ -115,9 +115,9 @@ def sync_detailed(
         wait (int | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,9 +152,9 @@ def sync(
         wait (int | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,9 +184,9 @@ async def asyncio_detailed(
         wait (int | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,9 +219,9 @@ async def asyncio(
         wait (int | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

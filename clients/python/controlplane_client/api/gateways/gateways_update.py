@@ -121,9 +121,9 @@ def sync_detailed(
         if_match (str | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,9 +160,9 @@ def sync(
         if_match (str | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,9 +194,9 @@ async def asyncio_detailed(
         if_match (str | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,9 +231,9 @@ async def asyncio(
         if_match (str | Unset):
         body (GatewayRequest): A tenant gateway on one cluster: its route, OIDC and database
             settings, and optional overrides of its release's images (where the image policy allows
-            them). Send "route": null to remove the route and "oidc": null to clear the OIDC settings.
-            Workers reconcile it and report status.phase, status.conditions, status.route_address and
-            status.deployed_images.
+            them). A gateway gets a route by default; send "route": {"enabled": false} to remove it
+            and "oidc": {"enabled": false} to clear the OIDC settings. Workers reconcile it and report
+            status.phase, status.conditions, status.route_address and status.deployed_images.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,13 +1,11 @@
 """A cosign public key read with ``cryptography``: loaded only when a policy's keys are checked, so that the
-processes that never check one (the slim content server) do not load it."""
+processes that never check one (the slim content server) do not load it. A key it refuses is a ValueError."""
 
 from __future__ import annotations
 
 from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
-
-from catalogs.signing_keys import invalid_key
 
 __all__ = ["SUPPORTED", "public_key_der"]
 
@@ -27,14 +25,14 @@ def _describe(key: object) -> str:
 def public_key_der(number: int, label: str, block: str) -> bytes:
     """The key's DER SubjectPublicKeyInfo, once it is a supported public key."""
     if "PRIVATE KEY" in label:
-        raise invalid_key(f"Key {number} is a private key: give its public key (cosign.pub), and keep the private "
+        raise ValueError(f"Key {number} is a private key: give its public key (cosign.pub), and keep the private "
                        "key secret.")
     if label != "PUBLIC KEY":
-        raise invalid_key(f"Key {number} is a PEM {label.lower()}, not a public key (-----BEGIN PUBLIC KEY-----).")
+        raise ValueError(f"Key {number} is a PEM {label.lower()}, not a public key (-----BEGIN PUBLIC KEY-----).")
     try:
         key = serialization.load_pem_public_key(block.encode())
     except (ValueError, UnsupportedAlgorithm):
-        raise invalid_key(f"Key {number} is not a readable PEM public key.") from None
+        raise ValueError(f"Key {number} is not a readable PEM public key.") from None
     if isinstance(key, ec.EllipticCurvePublicKey):
         supported = isinstance(key.curve, CURVES)
     elif isinstance(key, rsa.RSAPublicKey):
@@ -42,5 +40,5 @@ def public_key_der(number: int, label: str, block: str) -> bytes:
     else:
         supported = isinstance(key, ed25519.Ed25519PublicKey)
     if not supported:
-        raise invalid_key(f"Key {number} ({_describe(key)}) is not supported: use {SUPPORTED}.")
+        raise ValueError(f"Key {number} ({_describe(key)}) is not supported: use {SUPPORTED}.")
     return key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)

@@ -34,7 +34,10 @@ def validate_signature_keys(value: str) -> None:
 
     seen: dict[bytes, int] = {}
     for number, block in enumerate(blocks, start=1):
-        der = public_key_der(number, block.group(1), block.group(0))
+        try:
+            der = public_key_der(number, block.group(1), block.group(0))
+        except ValueError as exc:
+            raise invalid_key(str(exc)) from None
         if der in seen:
             raise invalid_key(f"Key {number} repeats key {seen[der]}.")
         seen[der] = number

@@ -3,8 +3,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 TOOLS := .tools
+TEST_SERVICES := redis postgres registry chromium promtool java nginx
 
-.PHONY: run test setup lint schema client clean
+.PHONY: run test test-fast setup lint schema client clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and "Python 3.11 is required (set PYTHON=...)")'
@@ -41,10 +42,15 @@ run: setup
 	$(BIN)/python scripts/run_local.py
 
 test: setup $(VENV)/.dev $(TOOLS)/node/node_modules/.bin/tsc
-	scripts/ensure_services.sh redis postgres registry chromium promtool java nginx
+	scripts/ensure_services.sh $(TEST_SERVICES)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python scripts/test_tiers.py
+
+# The everyday loop: every tier but the live stack's (pure, db and cluster), in one pytest process.
+test-fast: setup $(VENV)/.dev
+	scripts/ensure_services.sh $(TEST_SERVICES)
+	$(BIN)/python -m pytest -m "not stack" --durations=25
 
 schema: setup
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file build/openapi.yaml

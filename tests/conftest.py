@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +22,45 @@ pytest_plugins = [
     "tests.fixtures.registry_proxy", "tests.fixtures.token_auth", "tests.fixtures.receiver",
 ]
 
-# Suites that run against the live stack. It lives for the rest of the session once started, and its
-# worker and beat reconcile every cluster in the shared test database, so these run last.
-LIVE_STACK_SUITES = ("browser", "contract", "e2e")
+TESTS_DIR = Path(__file__).parent
 
 
-@pytest.hookimpl(trylast=True)
+class Tier(StrEnum):
+    """What a test needs, from least to most; each test is marked with its folder's tier."""
+
+    PURE = "pure"  # nothing: plain functions, no database
+    DB = "db"  # the test database
+    CLUSTER = "cluster"  # devcluster, helm, a registry or processes of their own
+    STACK = "stack"  # the live stack: API, worker, beat and watcher processes
+
+
+TIER_OF_FOLDER = {
+    "unit": Tier.PURE, "api": Tier.DB, "cli": Tier.DB, "integration": Tier.CLUSTER, "bench": Tier.CLUSTER,
+    "browser": Tier.STACK, "contract": Tier.STACK, "e2e": Tier.STACK,
+}
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup"})
+
+
+def tier_of(item: pytest.Item) -> Tier:
+    """The folder's tier, raised to ``db`` for a test of a database-free folder that asks for the database."""
+    tier = TIER_OF_FOLDER.get(Path(str(item.path)).relative_to(TESTS_DIR).parts[0], Tier.CLUSTER)
+    if tier is Tier.PURE and DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return Tier.DB
+    return tier
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for tier in Tier:
+        config.addinivalue_line("markers", f"{tier}: a test of the {tier} tier (set by its folder)")
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep the in-process suites ahead of the live stack (a stable sort keeps every other order)."""
-    tests_dir = Path(__file__).parent
-    items.sort(key=lambda item: Path(str(item.path)).relative_to(tests_dir).parts[0] in LIVE_STACK_SUITES)
+    """Mark each test with its tier, and keep the live stack's tests last (once started, its worker and beat
+    reconcile every cluster in the test database). The sort is stable, so every other order is kept."""
+    for item in items:
+        item.add_marker(tier_of(item))
+    items.sort(key=lambda item: item.get_closest_marker(Tier.STACK) is not None)
 
 
 @pytest.fixture(autouse=True)

@@ -1,41 +1,106 @@
-"""Run the whole suite as two pytest processes at once: the live stack's tier beside every other tier.
+"""Run the whole suite as three pytest processes at once: every tier but the live stack's, beside two shards of the
+stack tier.
 
-The stack tier (``-m stack``: e2e, browser, contract) spends most of its time waiting on its own processes, so it
-overlaps well with the in-process tiers on two cores. Each process has its own test database and Redis databases,
-so neither truncates or flushes what the other uses. The other tiers print as they run; the stack tier's output
-is kept in ``build/test-stack.log`` and printed when both have finished. Each prints its 25 slowest tests.
+The stack tier (``-m stack``: e2e, browser, contract) spends most of its time waiting on its own processes, so its
+shards overlap well with the in-process tiers on two cores. Each stack shard has a test database and a
+``redis-server`` of its own (on a free port, keeping nothing on disk), so no process truncates or flushes what
+another uses; the other tiers use the machine's Redis, as ``pytest`` alone does. Every test module of the stack tier
+runs in exactly one shard: the second names its modules, and the first ignores them.
 
-Started by ``make test``; extra arguments go to both pytest processes. Ctrl-C or SIGTERM interrupts both, so
-each tears its fixtures (devclusters, registries, the stack) down.
+The other tiers print as they run; each shard's output is kept in ``build/test-<shard>.log`` and printed when all
+have finished. Each prints its 25 slowest tests. Started by ``make test``; extra arguments go to every process.
+Ctrl-C or SIGTERM interrupts them all, so each tears its fixtures (devclusters, registries, the stack) down.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from urllib.parse import urlsplit, urlunsplit
 
+import redis
+
 ROOT = Path(__file__).resolve().parent.parent
-STACK_LOG = ROOT / "build" / "test-stack.log"
+BUILD = ROOT / "build"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/controlplane"
-# Redis databases of the stack tier's own pytest process (the other tiers use 15 and 13, its stack 14).
-STACK_TIER_REDIS = {"CELERY_BROKER_URL": "redis://127.0.0.1:6379/8", "CACHE_URL": "redis://127.0.0.1:6379/9"}
+PYTEST = [sys.executable, "-m", "pytest", "--durations=25"]
 INTERRUPT_REPEAT_SECONDS = 5
 INTERRUPT_GRACE_SECONDS = 60
-PYTEST = [sys.executable, "-m", "pytest", "--durations=25"]
+# The slow modules of the stack tier that run beside the browser and contract tests; the rest of e2e is the other.
+SECOND_SHARD_E2E = ("tests/e2e/test_cluster_outage.py", "tests/e2e/test_chaos.py", "tests/e2e/test_cli.py")
+# Redis databases on a stack shard's own server: the pytest process's broker and cache, the live stack's broker,
+# and the deployed chart's broker and cache (tests/e2e/test_deploy_chart_processes.py).
+SHARD_REDIS_DATABASES = {
+    "CELERY_BROKER_URL": 15, "CACHE_URL": 13, "E2E_BROKER_URL": 14, "E2E_CHART_BROKER_URL": 11,
+    "E2E_CHART_CACHE_URL": 12,
+}
 
 
-def stack_tier_env() -> dict[str, str]:
-    """This environment with a database name of the stack tier's own (pytest-django prefixes it with test_)."""
+@dataclass(frozen=True)
+class Shard:
+    """One pytest process: what it selects, and whether it has its own test database and Redis."""
+
+    name: str
+    selection: tuple[str, ...]
+    own_services: bool = True
+
+
+SHARDS = (
+    Shard("rest", ("-m", "not stack"), own_services=False),
+    Shard("stack-e2e", ("-m", "stack", "tests/e2e", *(f"--ignore={module}" for module in SECOND_SHARD_E2E))),
+    Shard("stack-ui", ("-m", "stack", "tests/browser", "tests/contract", *SECOND_SHARD_E2E)),
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def answers(port: int) -> bool:
+    try:
+        return bool(redis.Redis(port=port, socket_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@contextmanager
+def own_redis(log: Path) -> Iterator[int]:
+    """A redis-server on a free loopback port, keeping nothing on disk, stopped on the way out."""
+    port = free_port()
+    with log.open("wb") as output:
+        server = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+                                   "--appendonly", "no"], stdout=output, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while not answers(port):
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit(f"redis-server did not start on port {port}: see {log}")
+            time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def shard_env(shard: Shard, redis_port: int) -> dict[str, str]:
+    """This environment with the shard's database name (pytest-django prefixes it with test_) and its Redis."""
     url = urlsplit(os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL))
-    database = f"{url.path.lstrip('/')}_stack"
-    return {**os.environ, **STACK_TIER_REDIS, "DATABASE_URL": urlunsplit(url._replace(path=f"/{database}"))}
+    database = f"{url.path.lstrip('/')}_{shard.name.replace('-', '_')}"
+    databases = {name: f"redis://127.0.0.1:{redis_port}/{db}" for name, db in SHARD_REDIS_DATABASES.items()}
+    return {**os.environ, **databases, "DATABASE_URL": urlunsplit(url._replace(path=f"/{database}"))}
 
 
 def interrupt(processes: list[subprocess.Popen[bytes]]) -> None:
@@ -57,7 +122,7 @@ def interrupt(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 def main(extra: list[str]) -> int:
-    STACK_LOG.parent.mkdir(exist_ok=True)
+    BUILD.mkdir(exist_ok=True)
     started = time.monotonic()
     stopping = threading.Event()
 
@@ -66,21 +131,32 @@ def main(extra: list[str]) -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
-    with STACK_LOG.open("wb") as log:
-        stack = subprocess.Popen([*PYTEST, "-m", "stack", *extra], cwd=ROOT, env=stack_tier_env(), stdout=log,
-                                 stderr=subprocess.STDOUT, start_new_session=True)
-        rest = subprocess.Popen([*PYTEST, "-m", "not stack", *extra], cwd=ROOT, start_new_session=True)
-        rest_seconds = None
-        while stack.poll() is None or rest.poll() is None:
-            if rest_seconds is None and rest.poll() is not None:
-                rest_seconds = time.monotonic() - started
+    running: dict[Shard, subprocess.Popen[bytes]] = {}
+    seconds: dict[Shard, float] = {}
+    with ExitStack() as resources:
+        for shard in SHARDS:
+            argv = [*PYTEST, *shard.selection, *extra]
+            if not shard.own_services:
+                running[shard] = subprocess.Popen(argv, cwd=ROOT, start_new_session=True)
+                continue
+            port = resources.enter_context(own_redis(BUILD / f"redis-{shard.name}.log"))
+            log = resources.enter_context((BUILD / f"test-{shard.name}.log").open("wb"))
+            running[shard] = subprocess.Popen(argv, cwd=ROOT, env=shard_env(shard, port), stdout=log,
+                                              stderr=subprocess.STDOUT, start_new_session=True)
+        while len(seconds) < len(running):
+            for shard, process in running.items():
+                if shard not in seconds and process.poll() is not None:
+                    seconds[shard] = time.monotonic() - started
             if stopping.wait(timeout=1):
-                interrupt([rest, stack])
-    print(f"\n===== the stack tier (-m stack), run beside the others =====\n{STACK_LOG.read_text(errors='replace')}")
-    print(f"tiers: not stack exited {rest.returncode} after {rest_seconds or time.monotonic() - started:.0f}s; "
-          f"stack exited {stack.returncode} after {time.monotonic() - started:.0f}s")
-    # pytest's 5 (no tests collected) is a failure too: a tier that finds nothing has lost its tests.
-    return rest.returncode or stack.returncode
+                interrupt(list(running.values()))
+    for shard in SHARDS:
+        if shard.own_services:
+            log = (BUILD / f"test-{shard.name}.log").read_text(errors="replace")
+            print(f"\n===== {shard.name}: {' '.join(shard.selection)} =====\n{log}")
+    for shard, process in running.items():
+        print(f"{shard.name}: exited {process.returncode} after {seconds.get(shard, 0):.0f}s")
+    # pytest's 5 (no tests collected) is a failure too: a shard that finds nothing has lost its tests.
+    return next((process.returncode for process in running.values() if process.returncode), 0)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,13 @@ def test_backoff_base_and_cap_are_configurable() -> None:
     assert not policy.exhausted(2) and policy.exhausted(3)
 
 
+@pytest.mark.parametrize("failures", [40, 10_000, 2**70])
+def test_backoff_never_overflows_however_many_failures(failures: int) -> None:
+    """Before the exponent was capped, ``base * 2**(n-1)`` raised OverflowError past about 40 failures."""
+    assert RetryPolicy().delay(failures) == timedelta(minutes=15)
+    assert RetryPolicy(base=timedelta(days=1), cap=timedelta(days=365)).delay(failures) == timedelta(days=365)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "phase"),
     [

@@ -187,13 +187,13 @@ class ClusterSnapshot:
     # Per (namespace, release): the drift judged before for the versions listed (their objects are only metadata).
     drifts: Mapping[tuple[str, str], tuple[Drift, ...]] = field(default_factory=dict)
     rejudged: int = 0  # releases whose drift this snapshot judges anew (changed, or new to this worker process)
-    # With BackendTLSPolicy among ``kinds``: the BackendCA ConfigMaps' and the TLS Secrets' metadata, by (ns, name).
+    # With BackendTLSPolicy among ``kinds``, by (namespace, name): the BackendCA ConfigMaps' metadata, and the
+    # resourceVersions of the TLS Secrets of managed namespaces.
     backend_cas: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
-    tls_secrets: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    tls_secret_versions: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
     def view(self, request: GatewayRequest) -> GatewayView:
         key = (request.namespace, request.release)
-        secret = self.tls_secrets.get((request.namespace, request.backend_tls_secret or ""))
         return GatewayView(
             release=self.releases.get(key),
             objects=self.objects.get(key, {}),
@@ -203,7 +203,7 @@ class ClusterSnapshot:
             warnings=self.warnings.get(request.namespace, ()),
             drift=self.drifts.get(key),
             backend_ca=self.backend_cas.get((request.namespace, backend_ca_name(request.release))),
-            server_secret_version=None if secret is None else str(secret["metadata"].get("resourceVersion", "")),
+            server_secret_version=self.tls_secret_versions.get((request.namespace, request.backend_tls_secret or "")),
         )
 
 
@@ -215,8 +215,10 @@ def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], LiveO
     return {key: _keyed(objs) for key, objs in grouped.items()}
 
 
-def _by_name(heads: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
-    return {(head["metadata"].get("namespace", ""), head["metadata"]["name"]): head for head in heads}
+def _by_name(heads: Iterable[dict[str, Any]], namespaces: frozenset[str]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Listed objects of the ``namespaces`` by (namespace, name)."""
+    keyed = {(head["metadata"].get("namespace", ""), head["metadata"]["name"]): head for head in heads}
+    return {key: head for key, head in keyed.items() if key[0] in namespaces}
 
 
 def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]) -> ClusterSnapshot:
@@ -240,10 +242,12 @@ def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]
     )
     managed = kube.list_objects("v1", "namespaces", None, managed_selector)
     namespaces = frozenset(ns["metadata"]["name"] for ns in managed)
-    backend_cas, tls_secrets = {}, {}
+    backend_cas: dict[tuple[str, str], dict[str, Any]] = {}
+    tls_secret_versions: dict[tuple[str, str], str] = {}
     if BACKEND_TLS_KIND in kinds:
-        backend_cas = _by_name(kube.list_metadata("v1", "configmaps", None, BACKEND_CAS))
-        tls_secrets = _by_name(kube.list_metadata("v1", "secrets", None, field_selector=TLS_SECRETS))
+        backend_cas = _by_name(kube.list_metadata("v1", "configmaps", None, BACKEND_CAS), namespaces)
+        secrets = _by_name(kube.list_metadata("v1", "secrets", None, field_selector=TLS_SECRETS), namespaces)
+        tls_secret_versions = {key: str(head["metadata"].get("resourceVersion", "")) for key, head in secrets.items()}
     warnings: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for event in _warnings_if_unready(kube, None, whole):
         warnings[(event.get("metadata") or {}).get("namespace", "")].append(event)
@@ -256,5 +260,5 @@ def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]
         drifts=judged.verdicts,
         rejudged=judged.rejudged,
         backend_cas=backend_cas,
-        tls_secrets=tls_secrets,
+        tls_secret_versions=tls_secret_versions,
     )

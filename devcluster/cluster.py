@@ -9,11 +9,12 @@ from typing import Any
 from devcluster import errors, meta
 from devcluster.admission import ADMIN, AdmissionConfig, Requester, admit
 from devcluster.defaults import Defaulter
+from devcluster.field_selectors import field_matcher
 from devcluster.paging import RetainedSnapshots, decode_continue, encode_continue
 from devcluster.patches import json_merge_patch, json_patch, remove_unowned, strategic_merge_patch
 from devcluster.registry import Registry
 from devcluster.resources import ResourceType, empty_status
-from devcluster.selectors import field_matcher, label_matcher
+from devcluster.selectors import label_matcher
 from devcluster.store import Store
 
 NAMESPACE_KEY = ("", "namespaces")
@@ -71,7 +72,7 @@ class Cluster:
     ) -> dict[str, Any]:
         """One chunk of a list (everything when `limit` is 0). Items share nested data with the store:
         serialize them, never mutate them. Every chunk comes from the snapshot the first chunk was cut from."""
-        matches = _selector(label_selector, field_selector)
+        matches = _selector(rt, label_selector, field_selector)
         if continue_token:
             rv, after = decode_continue(continue_token)
             snapshot = self.retained.get(rt.storage_key, rv)
@@ -417,11 +418,13 @@ class Cluster:
                 )
 
 
-def _selector(label_selector: str, field_selector: str) -> Callable[[dict[str, Any]], bool] | None:
-    """A predicate for both selectors, or None when neither selects anything."""
+def _selector(
+    rt: ResourceType, label_selector: str, field_selector: str
+) -> Callable[[dict[str, Any]], bool] | None:
+    """A predicate for both selectors over objects of ``rt``, or None when neither selects anything."""
     if not label_selector.strip() and not field_selector.strip():
         return None
-    labels, fields = label_matcher(label_selector), field_matcher(field_selector)
+    labels, fields = label_matcher(label_selector), field_matcher(field_selector, (rt.group, rt.plural))
     return lambda obj: labels(obj) and fields(obj)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from devcluster.admission import controller
+from devcluster.backend_tls_status import BACKEND_TLS_POLICIES, ROUTES, backend_tls_policy_status
 from devcluster.cluster import NAMESPACE_KEY, Cluster
 from devcluster.errors import ApiError
 from devcluster.events import EventRecorder
@@ -26,14 +27,13 @@ from devcluster.kubelet import Kubelet
 from devcluster.meta import now
 from devcluster.resources import ResourceType
 from devcluster.runtime import ProcessRuntime
-from devcluster.store import StorageKey
+from devcluster.store import StorageKey, Store
 from devcluster.workloads import Workloads
 
 __all__ = ["STATUS_RULES", "StatusController"]
 
 Key = tuple[StorageKey, str, str]  # (storage key, namespace, name)
-Lookup = Callable[[StorageKey, str, str], dict[str, Any] | None]
-StatusBuilder = Callable[[dict[str, Any], Lookup], dict[str, Any]]
+StatusBuilder = Callable[[dict[str, Any], Store], dict[str, Any]]  # reads the store's objects, never changes them
 
 PODS = ("", "pods")
 SECRETS = ("", "secrets")
@@ -44,11 +44,10 @@ DEPLOYMENTS = ("apps", "deployments")
 REPLICA_SETS = ("apps", "replicasets")
 CERTIFICATES = ("cert-manager.io", "certificates")
 SERVICES = ("", "services")
-BACKEND_TLS_POLICIES = ("gateway.networking.k8s.io", "backendtlspolicies")
 # Kinds whose status reads other objects of their namespace: a change to one of those syncs them again.
 READS: dict[StorageKey, tuple[StorageKey, ...]] = {
     CERTIFICATES: (SECRETS,),
-    BACKEND_TLS_POLICIES: (CONFIGMAPS, SERVICES),
+    BACKEND_TLS_POLICIES: (CONFIGMAPS, SERVICES, BACKEND_TLS_POLICIES, *ROUTES),
 }
 OWNER_KINDS: dict[str, StorageKey] = {
     "Deployment": DEPLOYMENTS,
@@ -76,7 +75,7 @@ def _generation(obj: dict[str, Any]) -> int:
     return int(obj["metadata"].get("generation", 1))
 
 
-def route_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+def route_status(obj: dict[str, Any], store: Store) -> dict[str, Any]:
     spec = obj.get("spec") or {}
     meta = obj["metadata"]
     host = spec.get("host") or f"{meta['name']}-{meta.get('namespace', 'default')}.apps.devcluster.local"
@@ -95,7 +94,7 @@ def route_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     }
 
 
-def gateway_route_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+def gateway_route_status(obj: dict[str, Any], store: Store) -> dict[str, Any]:
     parents = []
     for ref in (obj.get("spec") or {}).get("parentRefs") or []:
         conditions = []
@@ -110,7 +109,7 @@ def gateway_route_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     return {"parents": parents}
 
 
-def gateway_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+def gateway_status(obj: dict[str, Any], store: Store) -> dict[str, Any]:
     conditions = []
     for type_ in ("Accepted", "Programmed"):
         condition = _condition(type_, True, type_)
@@ -120,56 +119,17 @@ def gateway_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     return {"conditions": conditions, "addresses": [{"type": "IPAddress", "value": "10.96.255.1"}]}
 
 
-def backend_tls_policy_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
-    """GEP-1897 status: Accepted once every target Service exists, ResolvedRefs once every CA ConfigMap exists
-    with a `ca.crt` (what Envoy Gateway reads). The ancestor is the targeted Service: devcluster routes nothing,
-    so it does not work out which Gateways reach it."""
-    meta, spec = obj["metadata"], obj.get("spec") or {}
-    namespace = meta.get("namespace", "")
-    targets = [ref for ref in spec.get("targetRefs") or [] if ref.get("kind") == "Service"]
-    missing_target = next((ref["name"] for ref in targets if lookup(SERVICES, namespace, ref.get("name", "")) is None),
-                          None)
-    bad_ca = None
-    for ref in (spec.get("validation") or {}).get("caCertificateRefs") or []:
-        configmap = lookup(CONFIGMAPS, namespace, ref.get("name", "")) if ref.get("kind") == "ConfigMap" else None
-        if configmap is None or not (configmap.get("data") or {}).get("ca.crt", "").strip():
-            bad_ca = ref.get("name", "")
-            break
-    if not targets or missing_target is not None:
-        accepted = (False, "TargetNotFound", f"Service {namespace}/{missing_target or ''} was not found")
-    elif bad_ca is not None:
-        accepted = (False, "NoValidCACertificate", "No valid CA certificate was found in caCertificateRefs")
-    else:
-        accepted = (True, "Accepted", "Policy has been accepted")
-    resolved = (
-        (False, "InvalidCACertificateRef", f"ConfigMap {namespace}/{bad_ca} with a ca.crt was not found")
-        if bad_ca is not None else (True, "ResolvedRefs", "Resolved all the Object references")
-    )
-    conditions = []
-    for type_, (status, reason, message) in (("Accepted", accepted), ("ResolvedRefs", resolved)):
-        condition = _condition(type_, status, reason, message)
-        condition.pop("lastUpdateTime")
-        condition["observedGeneration"] = _generation(obj)
-        conditions.append(condition)
-    ancestors = [
-        {"ancestorRef": {"group": "", "kind": "Service", "name": ref.get("name", ""), "namespace": namespace},
-         "controllerName": "devcluster.local/gateway-controller", "conditions": conditions}
-        for ref in targets
-    ]
-    return {"ancestors": ancestors}
-
-
-def ready_condition_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+def ready_condition_status(obj: dict[str, Any], store: Store) -> dict[str, Any]:
     condition = _condition("Ready", True, "Ready", f"{obj['kind']} is ready")
     condition.pop("lastUpdateTime")
     condition["observedGeneration"] = _generation(obj)
     return {"conditions": [condition]}
 
 
-def certificate_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+def certificate_status(obj: dict[str, Any], store: Store) -> dict[str, Any]:
     """Ready once the Secret named by spec.secretName exists (cert-manager issues it; devcluster never does)."""
     meta, spec = obj["metadata"], obj.get("spec") or {}
-    if lookup(SECRETS, meta.get("namespace", ""), spec.get("secretName", "")) is None:
+    if store.peek(SECRETS, meta.get("namespace", ""), spec.get("secretName", "")) is None:
         message = "Issuing certificate as Secret does not exist"
         conditions = []
         for type_, status in (("Issuing", True), ("Ready", False)):
@@ -184,7 +144,7 @@ def certificate_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
     return {"conditions": [condition], "notBefore": now(), "notAfter": "2099-01-01T00:00:00Z", "revision": 1}
 
 
-def bound_status(obj: dict[str, Any], lookup: Lookup) -> dict[str, Any]:
+def bound_status(obj: dict[str, Any], store: Store) -> dict[str, Any]:
     spec = obj.get("spec") or {}
     status: dict[str, Any] = {"phase": "Bound", "accessModes": spec.get("accessModes") or ["ReadWriteOnce"]}
     storage = ((spec.get("resources") or {}).get("requests") or {}).get("storage")
@@ -388,12 +348,12 @@ class StatusController:
         return None
 
     def _write_status(self, rt: ResourceType, obj: dict[str, Any], builder: StatusBuilder) -> None:
-        lookup = self._cluster.store.peek
-        if _settled(obj.get("status"), builder(obj, lookup)):
+        store = self._cluster.store
+        if _settled(obj.get("status"), builder(obj, store)):
             return
 
         def mutate(current: dict[str, Any]) -> bool:
-            desired = builder(current, lookup)
+            desired = builder(current, store)
             if _settled(current.get("status"), desired) or current["metadata"].get("deletionTimestamp"):
                 return False
             current["status"] = desired

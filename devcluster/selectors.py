@@ -1,4 +1,4 @@
-"""Label and field selectors, parsed from their query-string syntax."""
+"""Label selectors, parsed from their query-string syntax (field selectors: ``devcluster.field_selectors``)."""
 
 from __future__ import annotations
 
@@ -58,30 +58,5 @@ def label_matcher(selector: str | None) -> Matcher:
     def matches(obj: dict[str, Any]) -> bool:
         labels = obj.get("metadata", {}).get("labels") or {}
         return all(requirement(labels) for requirement in requirements)
-
-    return matches
-
-
-def _field_value(obj: dict[str, Any], path: str) -> str:
-    value: Any = obj
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    if isinstance(value, bool):
-        return str(value).lower()
-    return "" if value is None else str(value)
-
-
-def field_matcher(selector: str | None) -> Matcher:
-    """A predicate for field selectors such as `metadata.name=x,metadata.namespace!=y`."""
-    checks: list[tuple[str, bool, str]] = []
-    for part in _split_requirements(selector or ""):
-        match = _EQUALITY.match(part)
-        if not match:
-            raise bad_request(f"invalid field selector: {part!r}")
-        path, op, value = match.groups()
-        checks.append((path, op != "!=", value))
-
-    def matches(obj: dict[str, Any]) -> bool:
-        return all((_field_value(obj, path) == value) == equal for path, equal, value in checks)
 
     return matches

@@ -9,8 +9,9 @@ from typing import Any
 
 from devcluster.cluster import Cluster, present
 from devcluster.errors import ApiError, bad_request
+from devcluster.field_selectors import field_matcher
 from devcluster.resources import ResourceType
-from devcluster.selectors import field_matcher, label_matcher
+from devcluster.selectors import label_matcher
 
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 IDLE_BOOKMARK_SECONDS = 15.0  # default; a bookmark follows this long without any event sent
@@ -44,7 +45,7 @@ def open_watch(
     bookmark_interval: float = IDLE_BOOKMARK_SECONDS,
 ) -> Iterator[dict[str, Any]]:
     """Validate a watch request (raising ApiError before any response is sent) and return its event stream."""
-    labels, fields = label_matcher(request.label_selector), field_matcher(request.field_selector)
+    labels, fields = label_matcher(request.label_selector), field_matcher(request.field_selector, (rt.group, rt.plural))
     if request.send_initial_events and not request.allow_bookmarks:
         raise bad_request("sendInitialEvents requires allowWatchBookmarks=true")
     initial = request.send_initial_events or request.resource_version in ("", "0")

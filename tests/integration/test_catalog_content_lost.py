@@ -17,6 +17,7 @@ from django.test import Client
 from catalogs import store
 from catalogs.models import Catalog
 from controlplane.celery import app
+from tests.fixtures.outage import TcpProxy
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer
 from tests.fixtures.s3 import BUCKET, put_raw, s3_client
 from workers.tasks.catalogs import gc_catalog_content, reconcile_catalog
@@ -202,3 +203,42 @@ def test_a_pass_that_finds_a_corrupt_entry_replaces_it(content_store: str, regis
     assert events(catalog) == [("Normal", "Unpacked"), ("Normal", "ContentRestored")]
     metas = Client().get("/catalogs/rewritten/api/v1/metas?schema=olm.package")
     assert metas.status_code == 200 and body(metas)
+
+
+def test_a_heal_through_a_registry_outage_keeps_the_status_and_ends_in_a_restore(
+    catalog_store: object, registry: Registry, repository: str
+) -> None:
+    """Before: with the registry down, the heal cleared resolved_ref, base_url and content_digest ("No content has
+    been unpacked"), and the later recovery went into the history as a new switch."""
+    proxy = TcpProxy(("127.0.0.1", registry.port))  # the catalog reaches the registry only through it
+    proxy.up()
+    try:
+        digest = registry.push_image(repository, "v1", [fbc_layer("v1")])
+        catalog = Catalog.objects.create(name="outage", image_ref=f"127.0.0.1:{proxy.port}/{repository}@{digest}")
+        reconcile_catalog(str(catalog.pk))
+        assert serving(catalog) == ("True", "Available")
+        kept = (catalog.resolved_ref, catalog.base_url, catalog.content_digest)
+
+        proxy.down()
+        lose("fs", catalog.content_digest)
+        assert Client().get("/catalogs/outage/api/v1/all").status_code == 503
+        assert [name for name, _ in queued()] == ["workers.tasks.reconcile_catalog"]
+        broker().delete("celery")
+        reconcile_catalog(str(catalog.pk))  # the queued heal, while the registry is down
+
+        assert serving(catalog) == ("False", "ContentLost")
+        assert (catalog.resolved_ref, catalog.base_url, catalog.content_digest) == kept
+        message = next(c["message"] for c in catalog.conditions if c["type"] == "Serving")
+        assert catalog.content_digest in message and "waits" in message
+
+        proxy.up()
+        broker().delete("celery")
+        reconcile_catalog(str(catalog.pk))  # the retry, once the registry answers
+    finally:
+        proxy.down()
+    assert serving(catalog) == ("True", "Available")
+    assert (catalog.resolved_ref, catalog.base_url, catalog.content_digest) == kept
+    assert body(Client().get("/catalogs/outage/api/v1/all")) == expected_lines("v1")
+    reasons = [reason for _, reason in events(catalog)]
+    assert reasons[0] == "Unpacked" and reasons[-1] == "ContentRestored" and reasons.count("Unpacked") == 1
+    assert catalog.revisions.count() == 1  # the recovery is a restore, not a content switch

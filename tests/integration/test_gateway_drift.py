@@ -159,15 +159,18 @@ def rolled_out(dc: DevCluster, gateway: Gateway) -> bool:
 
 
 def policies_settled(dc: DevCluster, gateway: Gateway) -> bool:
-    """Every BackendTLSPolicy of the namespace (if the cluster serves the API) says Accepted exactly when the
-    Services it targets exist (its controller answers a deleted Service in its own time)."""
+    """Every BackendTLSPolicy of the namespace (if the cluster serves the API) has the route's Gateway as its
+    ancestor exactly while the route exists, and says Accepted there exactly when the Services it targets exist
+    (its controller answers a deleted Service or route in its own time)."""
     listed = get(dc, ns_path(gateway, "gateway.networking.k8s.io/v1", "backendtlspolicies"))  # None: not served
+    routed = bool((get(dc, ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes")) or {}).get("items"))
     for policy in (listed or {}).get("items") or []:
         targets = [ref["name"] for ref in policy["spec"].get("targetRefs") or []]
         present = all(get(dc, ns_path(gateway, "v1", "services", name)) is not None for name in targets)
-        accepted = {c["type"]: c["status"] for ancestor in (policy.get("status") or {}).get("ancestors") or []
-                    for c in ancestor.get("conditions") or []}.get("Accepted")
-        if accepted != ("True" if present else "False"):
+        ancestors = (policy.get("status") or {}).get("ancestors") or []
+        accepted = {c["type"]: c["status"] for ancestor in ancestors for c in ancestor.get("conditions") or []}.get(
+            "Accepted")
+        if bool(ancestors) != routed or (routed and accepted != ("True" if present else "False")):
             return False
     return True
 

@@ -10,6 +10,7 @@ from catalogs.content.index import CatalogIndex
 from catalogs.lost_content import lost_conditions
 from controlplane.conditions import Condition, set_condition
 from workers.reconcile.catalog import step_outcomes
+from workers.reconcile.catalog.failures import Failure
 from workers.reconcile.catalog.request import CatalogRequest
 
 NOW = datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
@@ -77,6 +78,27 @@ def test_restored_serves_again_with_its_event_and_no_switch() -> None:
 def test_in_sync_after_a_loss_notes_the_restore(reason: str, event: str | None) -> None:
     step = step_outcomes.in_sync(request(serving("False" if event else "True", reason), present=True), NOW)
     assert [e.reason for e in step.events] == ([event] if event else [])
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["registry-down", "terminal"])
+def test_a_failed_heal_keeps_what_the_catalog_serves(terminal: bool) -> None:
+    """Before: the registry down while lost content healed cleared resolved_ref, base_url and content_digest."""
+    lost = request(serving("False", "ContentLost"))
+    step = step_outcomes.failed(lost, Failure(terminal=terminal, message="registry unreachable"), NOW, None)
+    assert step.fields | lost.status_fields() == step.fields, "every status field is kept as it was"
+    assert step.release_content == "" and step.content_present is False
+    serving_after = next(c for c in step.conditions if c.type == "Serving")
+    assert (serving_after.status, serving_after.reason) == ("False", "ContentLost")
+    assert DIGEST in serving_after.message and "registry unreachable" in serving_after.message
+    restored = step_outcomes.restored(lost.after(step, NOW), lost.resolved_ref, lost.base_url, NOW)
+    assert [e.reason for e in restored.events] == ["ContentRestored"] and restored.switch is None
+
+
+def test_a_failure_with_nothing_unpacked_says_nothing_is_served() -> None:
+    never = request([], digest="")
+    step = step_outcomes.failed(never, Failure(terminal=False, message="down"), NOW, None)
+    assert step.fields["resolved_ref"] == "" and step.fields["content_digest"] == ""
+    assert next(c for c in step.conditions if c.type == "Serving").reason == "Unavailable"
 
 
 @pytest.mark.parametrize(

@@ -79,13 +79,22 @@ def test_failure_with_content_keeps_serving() -> None:
 
 
 def test_terminal_failure_without_content_is_not_serving_and_blocks_on_the_digest() -> None:
-    result = step_outcomes.failed(
-        request(content_present=False), Failure(terminal=True, message="no label"), NOW, None, DIGEST
-    )
+    never_unpacked = request(content_present=False, content_digest="", resolved_ref="", base_url="", last_unpacked=None)
+    result = step_outcomes.failed(never_unpacked, Failure(terminal=True, message="no label"), NOW, None, DIGEST)
     assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "Unavailable")}
     blocked = {"failure_count": 1, "next_attempt_at": None, "blocked_digest": DIGEST}
     assert result.fields == step_outcomes.NO_CONTENT | blocked
-    assert result.release_content == CONTENT
+    assert not result.release_content
+
+
+def test_terminal_failure_after_a_loss_keeps_the_lost_contents_status() -> None:
+    """Lost from the store, and the tag moved to a bad image: the catalog still names what it served."""
+    result = step_outcomes.failed(
+        request(content_present=False), Failure(terminal=True, message="no label"), NOW, None, DIGEST
+    )
+    assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "ContentLost")}
+    assert result.fields["content_digest"] == CONTENT and result.fields["blocked_digest"] == DIGEST
+    assert not result.release_content
 
 
 def test_retryable_failure_and_recovery_clear_the_blocked_digest() -> None:

@@ -13,7 +13,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from workers.reconcile.gateway.backend_tls import ensure_backend_tls
+from workers.drivers.kube import SecretData
+from workers.reconcile.gateway.backend_tls import reconcile_backend_tls
 from workers.reconcile.gateway.backend_tls_objects import (
     BackendTls,
     CertificateProblem,
@@ -97,9 +98,12 @@ def test_a_certificate_that_cannot_back_the_policy_says_why(data: dict[str, str]
 
 def test_the_policy_targets_the_service_and_names_the_ca_configmap() -> None:
     tls = BackendTls(ca_pem="PEM\n", hostname="svc.ns.svc.cluster.local")
-    configmap, policy = backend_tls_objects("gw-edge", "gw-edge", "svc", tls, "v1alpha3", {"owner": "us"})
+    configmap, policy = backend_tls_objects("gw-edge", "gw-edge", "svc", tls, "v1alpha3", {"owner": "us"}, "42")
     assert configmap["data"] == {"ca.crt": "PEM\n"}
-    assert configmap["metadata"]["labels"] == {"owner": "us", INSTANCE_LABEL: "gw-edge"}
+    labels = {"owner": "us", INSTANCE_LABEL: "gw-edge", "controlplane/backend-ca": "true"}
+    for obj in (configmap, policy):
+        assert obj["metadata"]["labels"] == labels
+        assert obj["metadata"]["annotations"] == {"controlplane/server-secret-version": "42"}
     assert policy["apiVersion"] == "gateway.networking.k8s.io/v1alpha3"
     assert policy["spec"] == {
         "targetRefs": [{"group": "", "kind": "Service", "name": "svc"}],
@@ -136,11 +140,14 @@ class RecordingKube:
         self.calls.append("discovery")
         return ["v1alpha3"]
 
-    def get_secret_data(self, namespace: str, name: str) -> dict[str, str]:
-        return _data(_leaf(CA, SERVICE_SANS))
+    def read_secret(self, namespace: str, name: str) -> SecretData:
+        return SecretData(_data(_leaf(CA, SERVICE_SANS)), "7")
 
     def apply_object(self, body: dict, plural: str) -> None:
         self.calls.append(f"apply {body['apiVersion']} {plural}")
+
+    def delete_object(self, api_version: str, plural: str, namespace: str, name: str) -> None:
+        self.calls.append(f"delete {api_version} {plural} {name}")
 
 
 @pytest.mark.parametrize(("listed", "calls"), [
@@ -153,7 +160,7 @@ def test_the_policy_takes_the_version_the_pass_listed_it_at_else_asks_discovery(
     request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
     view = GatewayView(release=SimpleNamespace(manifest=manifest), backend_tls_api_version=listed)
     kube = RecordingKube()
-    assert ensure_backend_tls(request, SimpleNamespace(kube=kube), view) is None
+    assert reconcile_backend_tls(request, SimpleNamespace(kube=kube), view) is None
     assert kube.calls == calls
 
 
@@ -162,25 +169,57 @@ def test_a_cluster_the_pass_found_serving_no_policy_api_is_told_so_without_disco
     request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
     kube = RecordingKube()
     view = GatewayView(release=SimpleNamespace(manifest=manifest), backend_tls_api_version="")
-    assert "does not serve BackendTLSPolicy" in ensure_backend_tls(request, SimpleNamespace(kube=kube), view)
+    assert "does not serve BackendTLSPolicy" in reconcile_backend_tls(request, SimpleNamespace(kube=kube), view)
     assert kube.calls == []
 
 
-def test_a_policy_listed_as_desired_is_not_written_again_and_one_that_differs_is() -> None:
-    manifest = "---\nkind: GRPCRoute\nmetadata: {name: r}\nspec:\n  rules:\n  - backendRefs: [{name: gw-edge-svc}]\n"
+MANIFEST = "---\nkind: GRPCRoute\nmetadata: {name: r}\nspec:\n  rules:\n  - backendRefs: [{name: gw-edge-svc}]\n"
+TLS = server_certificate(_data(_leaf(CA, SERVICE_SANS)), "tls", "gw-edge-svc", "gw-edge")
+CONFIGMAP, POLICY = backend_tls_objects("gw-edge", "gw-edge", "gw-edge-svc", TLS, "v1", {}, "7")
+APPLY_CM, APPLY_POLICY = "apply v1 configmaps", "apply gateway.networking.k8s.io/v1 backendtlspolicies"
+
+
+def listed(obj: dict, **changes: object) -> dict:
+    """``obj`` as the API server lists it (server fields added), with top-level ``changes``."""
+    return {**obj, "metadata": {**obj["metadata"], "resourceVersion": "99"}, "status": {}, **changes}
+
+
+def annotated(obj: dict, version: str) -> dict:
+    return listed(obj, metadata={**obj["metadata"], "annotations": {"controlplane/server-secret-version": version}})
+
+
+@pytest.mark.parametrize(("policy", "configmap", "calls"), [
+    (listed(POLICY), listed(CONFIGMAP), []),
+    (listed(POLICY, spec={**POLICY["spec"], "validation": {}}), listed(CONFIGMAP), [APPLY_POLICY]),
+    (listed(POLICY), listed(CONFIGMAP, data={"ca.crt": "an older CA\n"}), [APPLY_CM]),
+    (annotated(POLICY, "6"), annotated(CONFIGMAP, "6"), [APPLY_CM, APPLY_POLICY]),
+    (listed(POLICY), None, [APPLY_CM]),
+    (None, None, [APPLY_CM, APPLY_POLICY]),
+], ids=["in-step", "hostname-changed", "ca-rotated", "secret-rewritten", "configmap-deleted", "both-absent"])
+def test_only_what_differs_from_the_server_secret_is_written(policy: dict | None, configmap: dict | None,
+                                                             calls: list[str]) -> None:
     request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
-    tls = server_certificate(_data(_leaf(CA, SERVICE_SANS)), "tls", "gw-edge-svc", "gw-edge")
-    _, desired = backend_tls_objects("gw-edge", "gw-edge", "gw-edge-svc", tls, "v1", {})
-    listed = {**desired, "metadata": {**desired["metadata"], "resourceVersion": "7"}, "status": {"ancestors": []}}
-    both = ["apply v1 configmaps", "apply gateway.networking.k8s.io/v1 backendtlspolicies"]
-    for policy, calls in [
-        (listed, ["apply v1 configmaps"]),
-        ({**listed, "spec": {**listed["spec"], "validation": {}}}, both),
-        (None, both),
-    ]:
-        kube = RecordingKube()
-        objects = {("BackendTLSPolicy", "gw-edge-backend-tls"): policy} if policy else {}
-        view = GatewayView(release=SimpleNamespace(manifest=manifest), objects=objects,
-                           backend_tls_api_version="gateway.networking.k8s.io/v1")
-        ensure_backend_tls(request, SimpleNamespace(kube=kube), view)
-        assert kube.calls == calls
+    kube = RecordingKube()
+    objects = {("BackendTLSPolicy", "gw-edge-backend-tls"): policy} if policy else {}
+    view = GatewayView(release=SimpleNamespace(manifest=MANIFEST), objects=objects, backend_ca=configmap,
+                       backend_tls_api_version="gateway.networking.k8s.io/v1")
+    assert reconcile_backend_tls(request, SimpleNamespace(kube=kube), view) is None
+    assert kube.calls == calls
+
+
+@pytest.mark.parametrize(("policy", "configmap", "removed"), [
+    (listed(POLICY), listed(CONFIGMAP), True), (None, listed(CONFIGMAP), True), (None, None, False),
+])
+def test_without_a_route_or_tls_whatever_is_left_is_removed(policy: dict | None, configmap: dict | None,
+                                                             removed: bool) -> None:
+    request = SimpleNamespace(backend_tls_secret=None, namespace="gw-edge", release="gw-edge", namespace_labels={})
+    kube = RecordingKube()
+    objects = {("BackendTLSPolicy", "gw-edge-backend-tls"): policy} if policy else {}
+    view = GatewayView(release=SimpleNamespace(manifest=MANIFEST), objects=objects, backend_ca=configmap)
+    assert reconcile_backend_tls(request, SimpleNamespace(kube=kube), view) is None
+    deletes = [
+        "delete gateway.networking.k8s.io/v1 backendtlspolicies gw-edge-backend-tls",
+        "delete gateway.networking.k8s.io/v1alpha3 backendtlspolicies gw-edge-backend-tls",
+        "delete v1 configmaps gw-edge-backend-ca",
+    ]
+    assert kube.calls == (deletes if removed else [])

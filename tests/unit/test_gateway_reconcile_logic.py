@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
+from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
 from workers.reconcile.gateway.phases import phase_for
 from workers.reconcile.gateway.state import Observed, State, determine_state
 from workers.reconcile.retry import RetryPolicy
@@ -25,6 +25,13 @@ def test_backoff_base_and_cap_are_configurable() -> None:
     assert [policy.delay(n).total_seconds() for n in (1, 2, 3, 4)] == [1, 2, 4, 4]
     assert policy.next_attempt(2, NOW) == NOW + timedelta(seconds=2)
     assert not policy.exhausted(2) and policy.exhausted(3)
+
+
+@pytest.mark.parametrize("failures", [40, 10_000, 2**70])
+def test_backoff_never_overflows_however_many_failures(failures: int) -> None:
+    """Before the exponent was capped, ``base * 2**(n-1)`` raised OverflowError past about 40 failures."""
+    assert RetryPolicy().delay(failures) == timedelta(minutes=15)
+    assert RetryPolicy(base=timedelta(days=1), cap=timedelta(days=365)).delay(failures) == timedelta(days=365)
 
 
 @pytest.mark.parametrize(
@@ -160,3 +167,21 @@ def tls_policy(accepted: str, resolved: str, *, seen: int = 1, generation: int =
 )
 def test_backend_tls_ready_wants_an_accepted_policy_seen_at_its_generation(policy: dict | None, ready: bool) -> None:
     assert backend_tls_ready(policy) is ready
+
+
+def refused(reason: str, message: str) -> dict:
+    condition = {"type": "Accepted", "status": "False", "reason": reason, "message": message}
+    return {"conditions": [condition, {"type": "ResolvedRefs", "status": "True", "reason": "ResolvedRefs"}]}
+
+
+@pytest.mark.parametrize(
+    ("policy", "refusals"),
+    [(None, []), (tls_policy("True", "True"), []), (tls_policy("Unknown", "True"), []),
+     ({"status": {"ancestors": [refused("Conflicted", "another policy targets it")] * 2}},
+      ["Conflicted: another policy targets it"]),
+     ({"status": {"ancestors": [refused("Conflicted", "a"), refused("NoValidCACertificate", "b")]}},
+      ["Conflicted: a", "NoValidCACertificate: b"])],
+    ids=["absent", "accepted", "undecided", "one-refusal-from-two-gateways", "two-refusals"],
+)
+def test_backend_tls_refusals_are_the_controllers_words_once_each(policy: dict | None, refusals: list[str]) -> None:
+    assert backend_tls_refusals(policy) == refusals

@@ -58,6 +58,14 @@ METADATA_WATCH_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io
 
 
 @dataclass(frozen=True)
+class SecretData:
+    """A Secret's data, decoded as UTF-8 text, and the resourceVersion it was read at."""
+
+    data: dict[str, str]
+    resource_version: str
+
+
+@dataclass(frozen=True)
 class DeploymentStatus:
     """Rollout state of a Deployment; `conditions` maps condition type to "True"/"False"."""
 
@@ -173,15 +181,15 @@ class KubeClient:
                 serving.append(version)
         return serving
 
-    def get_secret_data(self, namespace: str, name: str) -> dict[str, str] | None:
-        """A Secret's data, decoded as UTF-8 text, or None when it does not exist. Values are never logged."""
+    def read_secret(self, namespace: str, name: str) -> SecretData | None:
+        """A Secret's decoded data and resourceVersion, or None when it does not exist. Values are never logged."""
         secret = self._get(api_path("v1", "secrets", namespace, name))
         if secret is None:
             return None
         encoded = (secret.get("data") or {}).items()
         data = {key: base64.b64decode(value).decode(errors="replace") for key, value in encoded}
         self._secrets |= errors.secret_strings(list(data.values()))
-        return data
+        return SecretData(data, str(secret.get("metadata", {}).get("resourceVersion", "")))
 
     def apply_object(self, body: dict[str, Any], plural: str) -> None:
         """Create or replace a namespaced object of any served kind (`body` carries apiVersion and metadata)."""
@@ -300,11 +308,13 @@ class KubeClient:
         return items
 
     def list_metadata(
-        self, api_version: str, plural: str, namespace: str | None = None, label_selector: str | None = None
+        self, api_version: str, plural: str, namespace: str | None = None, label_selector: str | None = None,
+        field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
         """Only the metadata of every object of a resource (every page): a PartialObjectMetadataList, as
         metadata-only informers ask for; a server that cannot answer one sends the whole objects instead."""
-        pages = self._pages(api_path(api_version, plural, namespace), label_selector, accept=METADATA_LIST_ACCEPT)
+        path = api_path(api_version, plural, namespace)
+        pages = self._pages(path, label_selector, field_selector, accept=METADATA_LIST_ACCEPT)
         return [{"metadata": item.get("metadata", {})} for page in pages for item in page.get("items", [])]
 
     def get_object(self, api_version: str, plural: str, namespace: str, name: str) -> dict[str, Any] | None:

@@ -59,6 +59,12 @@ def _restored_event(request: CatalogRequest, resolved_ref: str) -> EventNote:
     return EventNote.normal(Reason.CONTENT_RESTORED, message)
 
 
+def _heal_waiting(request: CatalogRequest, failure: Failure) -> tuple[str, str, str]:
+    """Serving stays False (``ContentLost``) while unpacking the lost entry again fails, saying on what."""
+    message = f"Content {request.content_digest} is missing from the store; unpacking it again waits: {failure.message}"
+    return FALSE, Reason.CONTENT_LOST, message
+
+
 def _stored(
     request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime
 ) -> tuple[list[ConditionChange], dict[str, Any]]:
@@ -133,7 +139,8 @@ def dropped(request: CatalogRequest, now: datetime) -> Outcome:
 def failed(
     request: CatalogRequest, failure: Failure, now: datetime, retry_at: datetime | None, digest: str | None = None
 ) -> Outcome:
-    """Keep serving old content if there is any; otherwise say plainly that nothing is served.
+    """Keep serving old content if there is any; keep the status of content lost from the store (its heal waits);
+    otherwise say plainly that nothing is served.
 
     The failure is counted; ``retry_at`` (None when terminal) is when the next attempt is due. A terminal
     failure records ``digest`` (the one being pulled) as blocked, so polls do not pull it again (unless
@@ -144,10 +151,10 @@ def failed(
         progressing = (TRUE, failure.reason or Reason.RETRYING, failure.message)
     if request.content_present:
         serving, fields = _serving_available(request.resolved_ref), request.status_fields()
-        release = ""
+    elif request.content_digest:  # lost from the store: keep what the catalog serves, so the heal is a restore
+        serving, fields = _heal_waiting(request, failure), request.status_fields()
     else:
         serving, fields = (FALSE, Reason.UNAVAILABLE, "No content has been unpacked"), dict(NO_CONTENT)
-        release = request.content_digest
     conditions = _changes(progressing, serving)
     fields = fields | {
         "failure_count": request.failure_count + 1, "next_attempt_at": retry_at,
@@ -156,7 +163,4 @@ def failed(
     events: list[EventNote] = []
     if _progress_changed(request, _applied(request, conditions, now)):
         events.append(EventNote.warning(progressing[1], failure.message))
-    return Outcome(
-        conditions=conditions, fields=fields, content_present=request.content_present, events=events,
-        release_content=release,
-    )
+    return Outcome(conditions=conditions, fields=fields, content_present=request.content_present, events=events)

@@ -1,7 +1,8 @@
 """Reconcile the BackendTLSPolicy and BackendCA ConfigMap of a gateway routed through the Gateway API (I/O).
 
 See ``backend_tls_objects`` for why. They are made after Helm, from the server certificate the chart's
-certgen hook (or cert-manager) issued, updated when it changes, and removed with the gateway.
+certgen hook (or cert-manager) issued, written again when it or the hostname changes, removed when the route
+or TLS is turned off, and removed with the gateway.
 """
 
 from __future__ import annotations
@@ -22,13 +23,18 @@ from workers.reconcile.gateway.observe import GatewayView
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest
 
-__all__ = ["ensure_backend_tls", "remove_backend_tls"]
+__all__ = ["reconcile_backend_tls", "remove_backend_tls"]
 
 
-def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -> str | None:
-    """Create or update both objects; answer why TLS to the pod is not in place yet (None: it is, or not needed)."""
+def reconcile_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -> str | None:
+    """Create, update or remove both objects; answer why TLS to the pod is not in place yet (None: it is, or not
+    needed)."""
     secret, ns = request.backend_tls_secret, request.namespace
-    if secret is None or view.release is None:
+    if secret is None:
+        if view.backend_tls_policy(request.release) is not None or view.backend_ca is not None:
+            remove_backend_tls(request, io)
+        return None
+    if view.release is None:
         return None
     service = route_backend_service(view.release.manifest)
     if service is None:
@@ -36,15 +42,18 @@ def ensure_backend_tls(request: GatewayRequest, io: PassIo, view: GatewayView) -
     version = _served_version(io, view)
     if version is None:
         return f"The cluster does not serve BackendTLSPolicy ({BACKEND_TLS_GROUP}), which TLS to the gateway pod needs"
-    data = io.kube.get_secret_data(ns, secret)
-    if data is None:
+    stored = io.kube.read_secret(ns, secret)
+    if stored is None:
         return f"Waiting for the server certificate Secret {ns}/{secret}"
     try:
-        tls = server_certificate(data, secret, service, ns)
+        tls = server_certificate(stored.data, secret, service, ns)
     except CertificateProblem as exc:
         return str(exc)
-    configmap, policy = backend_tls_objects(request.release, ns, service, tls, version, request.namespace_labels)
-    io.kube.apply_object(configmap, "configmaps")
+    configmap, policy = backend_tls_objects(
+        request.release, ns, service, tls, version, request.namespace_labels, stored.resource_version
+    )
+    if not holds_as_desired(view.backend_ca, configmap):
+        io.kube.apply_object(configmap, "configmaps")
     if not holds_as_desired(view.backend_tls_policy(request.release), policy):
         io.kube.apply_object(policy, BACKEND_TLS_PLURAL)
     return None

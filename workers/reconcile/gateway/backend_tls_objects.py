@@ -5,6 +5,9 @@ BackendTLSPolicy: without one, the proxy (Envoy Gateway, for one) speaks plainte
 call fails. As HyperShell does, the control plane adds, after Helm, a ConfigMap holding the CA that signed the
 server certificate and a BackendTLSPolicy (GEP-1897) targeting the route's backend Service, validating the
 certificate against that CA for a hostname that is one of its SANs.
+
+Both carry the server Secret's resourceVersion they were made from (``SECRET_VERSION_ANNOTATION``), so the fleet
+resync sees a rotated certificate from a metadata listing, and the ``BACKEND_CA_LABEL`` to list them cluster-wide.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from cryptography.x509.oid import ExtendedKeyUsageOID
 from workers.reconcile.gateway.drift import INSTANCE_LABEL, manifest_objects
 
 __all__ = [
+    "BACKEND_CA_LABEL",
     "BACKEND_TLS_GROUP",
     "BACKEND_TLS_PLURAL",
     "BACKEND_TLS_VERSIONS",
     "CA_KEY",
+    "SECRET_VERSION_ANNOTATION",
     "BackendTls",
     "CertificateProblem",
     "backend_ca_name",
@@ -39,6 +44,8 @@ BACKEND_TLS_PLURAL = "backendtlspolicies"
 # Preferred first: v1 (Gateway API v1.4, standard channel), then v1alpha3 (experimental, the same spec shape).
 BACKEND_TLS_VERSIONS = ("v1", "v1alpha3")
 CA_KEY = "ca.crt"
+BACKEND_CA_LABEL = "controlplane/backend-ca"  # "true" on both objects
+SECRET_VERSION_ANNOTATION = "controlplane/server-secret-version"  # the server Secret's resourceVersion they follow
 
 
 class CertificateProblem(ValueError):
@@ -123,20 +130,27 @@ def _issued_by(cert: x509.Certificate, ca: x509.Certificate) -> bool:
 
 
 def backend_tls_objects(
-    release: str, namespace: str, service: str, tls: BackendTls, version: str, labels: Mapping[str, str]
+    release: str, namespace: str, service: str, tls: BackendTls, version: str, labels: Mapping[str, str],
+    secret_version: str,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The BackendCA ConfigMap and the BackendTLSPolicy for ``service``, labelled as the release's own objects."""
-    labels = {**labels, INSTANCE_LABEL: release}
+    """The BackendCA ConfigMap and the BackendTLSPolicy for ``service``, labelled as the release's own objects and
+    annotated with the ``secret_version`` (resourceVersion) of the server Secret ``tls`` was read from."""
+    labels = {**labels, INSTANCE_LABEL: release, BACKEND_CA_LABEL: "true"}
+    annotations = {SECRET_VERSION_ANNOTATION: secret_version}
     configmap = {
         "apiVersion": "v1",
         "kind": "ConfigMap",
-        "metadata": {"name": backend_ca_name(release), "namespace": namespace, "labels": labels},
+        "metadata": {
+            "name": backend_ca_name(release), "namespace": namespace, "labels": labels, "annotations": annotations,
+        },
         "data": {CA_KEY: tls.ca_pem},
     }
     policy = {
         "apiVersion": f"{BACKEND_TLS_GROUP}/{version}",
         "kind": "BackendTLSPolicy",
-        "metadata": {"name": backend_tls_name(release), "namespace": namespace, "labels": labels},
+        "metadata": {
+            "name": backend_tls_name(release), "namespace": namespace, "labels": labels, "annotations": annotations,
+        },
         "spec": {
             "targetRefs": [{"group": "", "kind": "Service", "name": service}],
             "validation": {
@@ -149,12 +163,15 @@ def backend_tls_objects(
 
 
 def holds_as_desired(listed: Mapping[str, Any] | None, desired: Mapping[str, Any]) -> bool:
-    """Whether a listed object already has the desired apiVersion, spec and labels (then a write changes nothing)."""
+    """Whether a listed object already has the desired apiVersion, spec or data, labels and annotations (then a
+    write changes nothing)."""
     if listed is None:
         return False
-    labels = (listed.get("metadata") or {}).get("labels") or {}
+    meta, wanted = listed.get("metadata") or {}, desired["metadata"]
     return (
         listed.get("apiVersion") == desired["apiVersion"]
-        and listed.get("spec") == desired["spec"]
-        and labels.items() >= desired["metadata"]["labels"].items()
+        and listed.get("spec") == desired.get("spec")
+        and listed.get("data") == desired.get("data")
+        and (meta.get("labels") or {}).items() >= wanted["labels"].items()
+        and (meta.get("annotations") or {}).items() >= wanted["annotations"].items()
     )

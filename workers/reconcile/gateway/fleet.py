@@ -24,9 +24,16 @@ from workers import breaker, releases, singletons
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
+from workers.reconcile.gateway.backend_tls_judge import BackendTlsVerdict, judge_backend_tls
 from workers.reconcile.gateway.drift import DRIFT_KINDS
 from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
-from workers.reconcile.gateway.observe import BACKEND_TLS_KIND, WORKLOAD_KINDS, ClusterSnapshot, take_snapshot
+from workers.reconcile.gateway.observe import (
+    BACKEND_TLS_KIND,
+    WORKLOAD_KINDS,
+    ClusterSnapshot,
+    GatewayView,
+    take_snapshot,
+)
 from workers.reconcile.gateway.publish import changed_fields, publish
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 from workers.reconcile.gateway.request_from_rows import MANAGED_BY, build_request
@@ -67,11 +74,22 @@ def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> 
     if early is not None:
         return early
     view = snapshot.view(request)
-    if request.backend_tls_secret and view.backend_tls_policy(request.release) is None:
-        return None  # only a pass makes the BackendTLSPolicy
+    if _backend_tls_needs_a_pass(request, view, snapshot):
+        return None  # only a pass writes or removes the BackendTLSPolicy and its ConfigMap
     if view.namespace_present and assess(request, view, chart.chart_version) is State.IN_SYNC:
         return summarise(request, view)
     return None
+
+
+def _backend_tls_needs_a_pass(request: GatewayRequest, view: GatewayView, snapshot: ClusterSnapshot) -> bool:
+    """Whether the route-owned TLS objects are missing, stale (a rotated server Secret) or left behind."""
+    if BACKEND_TLS_KIND not in snapshot.kinds:  # not listed: the cluster serves no Gateway API
+        return request.backend_tls_secret is not None and view.backend_tls_policy(request.release) is None
+    verdict = judge_backend_tls(
+        wanted=request.backend_tls_secret is not None, secret_version=view.server_secret_version,
+        policy=view.backend_tls_policy(request.release), configmap=view.backend_ca,
+    )
+    return verdict is not BackendTlsVerdict.IN_STEP
 
 
 def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncReport:

@@ -6,7 +6,7 @@ from typing import Any
 
 from workers.drivers.kube_vocabulary import ConditionStatus, RouteConditionType
 
-__all__ = ["backend_tls_ready", "route_ready", "workload_ready"]
+__all__ = ["backend_tls_ready", "backend_tls_refusals", "route_ready", "workload_ready"]
 
 
 def _workload_is_ready(obj: dict[str, Any]) -> bool:
@@ -73,3 +73,16 @@ def backend_tls_ready(policy: dict[str, Any] | None) -> bool:
         if _conditions_true(conditions, RouteConditionType.ACCEPTED, generation) and not unresolved:
             return True
     return False
+
+
+def backend_tls_refusals(policy: dict[str, Any] | None) -> list[str]:
+    """What the Gateway API controller says against a BackendTLSPolicy: the messages of its False Accepted and
+    ResolvedRefs conditions, once each, in the controller's words (empty: none said yet)."""
+    messages: list[str] = []
+    for ancestor in ((policy or {}).get("status") or {}).get("ancestors") or []:
+        for condition in ancestor.get("conditions") or []:
+            refused = condition.get("type") in (RouteConditionType.ACCEPTED, RouteConditionType.RESOLVED_REFS)
+            said = f"{condition.get('reason', '')}: {condition.get('message', '')}"
+            if refused and condition.get("status") == ConditionStatus.FALSE and said not in messages:
+                messages.append(said)
+    return messages

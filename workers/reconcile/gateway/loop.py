@@ -16,9 +16,9 @@ from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
 from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
-from workers.reconcile.gateway.backend_tls import ensure_backend_tls, remove_backend_tls
+from workers.reconcile.gateway.backend_tls import reconcile_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.drift import Drift, drift_message, remembered_drift
-from workers.reconcile.gateway.health import backend_tls_ready, route_ready, workload_ready
+from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.phases import phase_for
@@ -113,7 +113,7 @@ def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
             state = assess(request, view, io.chart.chart_version)
             if state is State.IN_SYNC:
                 action_name = Step.SECURE_BACKEND
-                return summarise(request, view, outcome, ensure_backend_tls(request, io, view))
+                return summarise(request, view, outcome, reconcile_backend_tls(request, io, view))
             if state is State.BUSY:
                 outcome.requeue_after = BUSY_REQUEUE_SECONDS
                 outcome.phase = Phase.PROVISIONING
@@ -217,9 +217,12 @@ def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem
         return None
     if backend_tls_problem is not None:
         return f"TLS to the gateway pod is not set up: {backend_tls_problem}"
-    if not backend_tls_ready(view.backend_tls_policy(request.release)):
-        return "the BackendTLSPolicy is not accepted yet"
-    return None
+    policy = view.backend_tls_policy(request.release)
+    if backend_tls_ready(policy):
+        return None
+    refusals = backend_tls_refusals(policy)  # in the Gateway API controller's words
+    return f"the BackendTLSPolicy is not accepted: {'; '.join(refusals)}" if refusals else (
+        "the BackendTLSPolicy is not accepted yet")
 
 
 def _provisioning_poll(request: GatewayRequest, view: GatewayView, deployed_at: datetime | None) -> float:

@@ -19,9 +19,11 @@ from workers.drivers import errors
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR, StoredRelease, latest_releases
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.backend_tls_objects import (
+    BACKEND_CA_LABEL,
     BACKEND_TLS_GROUP,
     BACKEND_TLS_PLURAL,
     BACKEND_TLS_VERSIONS,
+    backend_ca_name,
     backend_tls_name,
 )
 from workers.reconcile.gateway.cluster_reads import cluster_releases, judged_objects
@@ -39,6 +41,8 @@ LISTED_KINDS: dict[str, tuple[tuple[str, ...], str]] = {
     BACKEND_TLS_KIND: (tuple(f"{BACKEND_TLS_GROUP}/{v}" for v in BACKEND_TLS_VERSIONS), BACKEND_TLS_PLURAL),
 }
 WARNINGS = "type=Warning"
+BACKEND_CAS = f"{BACKEND_CA_LABEL}=true"
+TLS_SECRETS = "type=kubernetes.io/tls"  # what cert-manager and the chart's certgen hook write
 # The kinds whose status the judge reads. The manifest's other kinds matter only for drift.
 STATUS_KINDS = WORKLOAD_KINDS | {"GRPCRoute", "Route", BACKEND_TLS_KIND}
 LiveObjects = Mapping[tuple[str, str], dict[str, Any]]
@@ -63,6 +67,10 @@ class GatewayView:
     drift: tuple[Drift, ...] | None = None
     # The apiVersion a pass found the BackendTLSPolicy served at ("": at none); None: the pass did not list it.
     backend_tls_api_version: str | None = None
+    # The BackendCA ConfigMap as listed (a pass: whole; the fleet resync: its metadata); None: absent or not listed.
+    backend_ca: dict[str, Any] | None = None
+    # The resourceVersion of the server certificate Secret, as the fleet resync listed it (None: not listed).
+    server_secret_version: str | None = None
 
     @property
     def workloads(self) -> list[dict[str, Any]]:
@@ -138,7 +146,7 @@ def pass_kinds(request: GatewayRequest, release: StoredRelease | None) -> frozen
     kinds = set(WORKLOAD_KINDS)
     if route:
         kinds.add(route)
-    if route == "GRPCRoute":
+    if route == "GRPCRoute" or request.gateway_api:  # with no route, to find what a route left behind
         kinds.add(BACKEND_TLS_KIND)
     if release is not None and request.drift_detection is not DriftMode.DISABLED:
         kinds |= {obj.get("kind") for obj in manifest_objects(release.manifest)} & DRIFT_KINDS.keys()
@@ -154,6 +162,7 @@ def observe_gateway(kube: KubeClient, request: GatewayRequest) -> GatewayView:
     kinds = pass_kinds(request, release)
     listed = {kind: _list_served(kube, kind, ns, selector) for kind in sorted(kinds)}
     objects = _keyed(obj for _, items in listed.values() for obj in items)
+    backend_cas = kube.list_objects("v1", "configmaps", ns, f"{BACKEND_CAS},{selector}") if request.gateway_api else []
     return GatewayView(
         release=release,
         objects=objects,
@@ -161,6 +170,7 @@ def observe_gateway(kube: KubeClient, request: GatewayRequest) -> GatewayView:
         route_kind=route_kind(request.values),
         warnings=_warnings_if_unready(kube, ns, objects.values()),
         backend_tls_api_version=listed[BACKEND_TLS_KIND][0] if BACKEND_TLS_KIND in listed else None,
+        backend_ca=next((cm for cm in backend_cas if cm["metadata"]["name"] == backend_ca_name(name)), None),
     )
 
 
@@ -177,6 +187,10 @@ class ClusterSnapshot:
     # Per (namespace, release): the drift judged before for the versions listed (their objects are only metadata).
     drifts: Mapping[tuple[str, str], tuple[Drift, ...]] = field(default_factory=dict)
     rejudged: int = 0  # releases whose drift this snapshot judges anew (changed, or new to this worker process)
+    # With BackendTLSPolicy among ``kinds``, by (namespace, name): the BackendCA ConfigMaps' metadata, and the
+    # resourceVersions of the TLS Secrets of managed namespaces.
+    backend_cas: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    tls_secret_versions: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
     def view(self, request: GatewayRequest) -> GatewayView:
         key = (request.namespace, request.release)
@@ -188,6 +202,8 @@ class ClusterSnapshot:
             namespace_present=request.namespace in self.namespaces,
             warnings=self.warnings.get(request.namespace, ()),
             drift=self.drifts.get(key),
+            backend_ca=self.backend_cas.get((request.namespace, backend_ca_name(request.release))),
+            server_secret_version=self.tls_secret_versions.get((request.namespace, request.backend_tls_secret or "")),
         )
 
 
@@ -199,8 +215,15 @@ def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], LiveO
     return {key: _keyed(objs) for key, objs in grouped.items()}
 
 
+def _by_name(heads: Iterable[dict[str, Any]], namespaces: frozenset[str]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Listed objects of the ``namespaces`` by (namespace, name)."""
+    keyed = {(head["metadata"].get("namespace", ""), head["metadata"]["name"]): head for head in heads}
+    return {key: head for key, head in keyed.items() if key[0] in namespaces}
+
+
 def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]) -> ClusterSnapshot:
-    """A few paged, cluster-wide LISTs: Helm's records, the chart's objects of ``kinds``, managed namespaces.
+    """A few paged, cluster-wide LISTs: Helm's records, the chart's objects of ``kinds``, managed namespaces, and
+    with BackendTLSPolicy the metadata of the BackendCA ConfigMaps and of the TLS Secrets.
 
     What this process read before is not read again (``cluster_reads``): Helm's records and the kinds whose status
     the judge does not read are listed by metadata, and only what changed since is fetched whole."""
@@ -219,6 +242,12 @@ def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]
     )
     managed = kube.list_objects("v1", "namespaces", None, managed_selector)
     namespaces = frozenset(ns["metadata"]["name"] for ns in managed)
+    backend_cas: dict[tuple[str, str], dict[str, Any]] = {}
+    tls_secret_versions: dict[tuple[str, str], str] = {}
+    if BACKEND_TLS_KIND in kinds:
+        backend_cas = _by_name(kube.list_metadata("v1", "configmaps", None, BACKEND_CAS), namespaces)
+        secrets = _by_name(kube.list_metadata("v1", "secrets", None, field_selector=TLS_SECRETS), namespaces)
+        tls_secret_versions = {key: str(head["metadata"].get("resourceVersion", "")) for key, head in secrets.items()}
     warnings: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for event in _warnings_if_unready(kube, None, whole):
         warnings[(event.get("metadata") or {}).get("namespace", "")].append(event)
@@ -230,4 +259,6 @@ def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]
         warnings={namespace: tuple(events) for namespace, events in warnings.items()},
         drifts=judged.verdicts,
         rejudged=judged.rejudged,
+        backend_cas=backend_cas,
+        tls_secret_versions=tls_secret_versions,
     )

@@ -77,6 +77,8 @@ class GatewayRequest:
     # The server certificate Secret behind a Gateway API route: TLS to the pod needs a BackendTLSPolicy from it
     # (None: no GRPCRoute, or the chart serves plaintext).
     backend_tls_secret: str | None = None
+    # The cluster serves the Gateway API: a pass checks for route-owned objects to remove even without a route.
+    gateway_api: bool = False
     # The Pod Security level the namespace enforces (label pod-security.kubernetes.io/enforce); None: no label.
     pod_security: str | None = None
     # Why the release's chart cannot be pulled now, and when the worker tries again (None: the chart is loaded).

@@ -115,6 +115,7 @@ def build_request(
         },
         pod_security=pod_security(gateway),
         backend_tls_secret=backend_tls_secret(values, chart.defaults),
+        gateway_api=bool(cluster.gateway_api),
         prerequisites=Prerequisites(
             db_secret_name=db_secret_name(gateway.helm_release),
             db_uri=gateway.database_uri if external_db else None,

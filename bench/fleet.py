@@ -336,6 +336,11 @@ def main() -> None:
             from gateways.models import Gateway
 
             running = Gateway.objects.filter(phase="Running").count()
+            for name, phase, conditions in Gateway.objects.exclude(phase="Running").values_list(
+                    "name", "phase", "conditions")[:5]:
+                falses = [f"{c.get('type')} {c.get('reason')}: {c.get('message')}" for c in conditions or []
+                          if c.get("status") != "True"]
+                print(f"  not Running after the first resync: {name} {phase}; {falses}")
             warm = warm_up(processes, worker_log, helm_log, args.clusters)
             steady = [steady_resync(processes, worker_log, helm_log, args.clusters) for _ in range(args.resyncs)]
             rss = {name: peak_rss_mib(p.pid) for name, p in processes.items()}

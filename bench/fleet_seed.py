@@ -24,6 +24,7 @@ from typing import Any
 
 from devcluster.workloads import template_hash
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from workers.reconcile.gateway.backend_tls_objects import SECRET_VERSION_ANNOTATION
 
 __all__ = ["SeededFleet", "seed_fleet"]
 
@@ -112,15 +113,27 @@ class Template:
         pairs = [(uid, str(uuid.uuid4())) for uid in self.uids] + self.identity.pairs(new)
         release = _encode_release(_rewrite(self.release_text, pairs))
         objects = []
+        versions = {}  # the template's resourceVersions to the clone's
         for group, plural, text in self.parts:
             obj = json.loads(_rewrite(text, pairs))
+            versions[obj["metadata"]["resourceVersion"]] = str(next_rv)
             obj["metadata"]["resourceVersion"] = str(next_rv)
             next_rv += 1
             if obj.get("type") == HELM_STORAGE_TYPE:
                 obj["data"]["release"] = release
             objects.append((group, plural, obj))
         _revise(objects)
+        _follow_secret_versions(objects, versions)
         return objects, next_rv
+
+
+def _follow_secret_versions(objects: list[tuple[str, str, dict[str, Any]]], versions: dict[str, str]) -> None:
+    """The route-owned TLS objects name the resourceVersion of the server Secret they were written from: in a
+    clone, that of the clone's Secret, as a pass on the clone would have written."""
+    for _, _, obj in objects:
+        annotations = obj["metadata"].get("annotations") or {}
+        if SECRET_VERSION_ANNOTATION in annotations:
+            annotations[SECRET_VERSION_ANNOTATION] = versions[annotations[SECRET_VERSION_ANNOTATION]]
 
 
 def _revise(objects: list[tuple[str, str, dict[str, Any]]]) -> None:

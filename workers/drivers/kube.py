@@ -11,7 +11,7 @@ import base64
 import contextlib
 import json
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -172,6 +172,11 @@ class KubeClient:
             if any(resource.get("name") == plural for resource in resources):
                 serving.append(version)
         return serving
+
+    def served_resources(self, resources: Iterable[tuple[str, str]]) -> set[str]:
+        """``<group>/<version>/<plural>`` for each (group, plural) of `resources` and each version serving it."""
+        return {f"{group}/{version}/{plural}" for group, plural in resources
+                for version in self.served_versions(group, plural)}
 
     def get_secret_data(self, namespace: str, name: str) -> dict[str, str] | None:
         """A Secret's data, decoded as UTF-8 text, or None when it does not exist. Values are never logged."""

@@ -192,8 +192,9 @@ class KubeClient:
         """Create or replace a namespaced object of any served kind (`body` carries apiVersion and metadata)."""
         self._apply(body, plural)
 
-    def delete_object(self, api_version: str, plural: str, namespace: str, name: str) -> None:
-        """Delete a namespaced object of any kind; a missing object, or an unserved kind, is fine."""
+    def delete_object(self, api_version: str, plural: str, namespace: str | None, name: str) -> None:
+        """Delete an object of any kind (namespace None: cluster-scoped); a missing object, or an unserved kind,
+        is fine."""
         with contextlib.suppress(errors.NotFound):
             self._request("DELETE", api_path(api_version, plural, namespace, name))
 

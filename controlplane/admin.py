@@ -31,7 +31,7 @@ from controlplane.admin_site import (
     write_only_field,
 )
 from controlplane.audit import audit_save
-from controlplane.capabilities import CAPABILITIES
+from controlplane.capabilities import REQUIRED_APIS
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import AuditEntry, ManagedCluster
 from controlplane.tasks import TaskName
@@ -55,7 +55,7 @@ def capability_badges(cluster: ManagedCluster) -> SafeString:
             return badge("Unknown", MUTED)
         return badge("Served", OK) if known[name] else badge("Not served", ERROR)
 
-    return format_html_join(" ", "{}: {}", ((label, served(name)) for name, (label, _) in CAPABILITIES.items()))
+    return format_html_join(" ", "{}: {}", ((api.label, served(api.capability)) for api in REQUIRED_APIS))
 
 
 class ManagedClusterForm(forms.ModelForm):

@@ -186,6 +186,8 @@ class Gateway(SpecResource):
         GatewayRelease, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
     )
     deletion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # A platform admin's force delete: remove what the release left even if helm uninstall fails.
+    force_deletion = models.BooleanField(default=False, editable=False)
     last_reconciled_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set when a pass was asked for while another held the lease; the holder runs once more.
     pass_requested = models.BooleanField(default=False, editable=False)

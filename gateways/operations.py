@@ -75,15 +75,24 @@ def set_suspended(
     return changed, skipped
 
 
-def request_deletion(gateways: QuerySet[Gateway], user: Any, source: str) -> list[Gateway]:
-    """Mark Deleting; the worker uninstalls the release, deletes the namespace, then the row."""
+def request_deletion(gateways: QuerySet[Gateway], user: Any, source: str, *, force: bool = False) -> list[Gateway]:
+    """Mark Deleting; the worker uninstalls the release, deletes the namespace, then the row. ``force`` (a platform
+    admin's, checked by the caller) has it remove what the release left even if helm uninstall fails. Failures
+    are counted afresh: after GATEWAY_DELETE_MAX_FAILURES failed uninstalls the worker does the same."""
     with transaction.atomic():
         locked = _locked(gateways)
         for gateway in locked:
+            changed = []
             if gateway.deletion_requested_at is None:
                 gateway.deletion_requested_at = timezone.now()
                 gateway.phase = Phase.DELETING
-                gateway.save(update_fields=("deletion_requested_at", "phase", "updated_at"))
-                record(user, "delete", gateway, source=source)
+                gateway.failure_count, gateway.next_attempt_at = 0, None
+                changed += ["deletion_requested_at", "phase", "failure_count", "next_attempt_at"]
+            if force and not gateway.force_deletion:
+                gateway.force_deletion = True
+                changed.append("force_deletion")
+            if changed:
+                gateway.save(update_fields=(*changed, "updated_at"))
+                record(user, "delete", gateway, {"force_deletion": True} if force else None, source=source)
             enqueue_on_commit(TaskName.RECONCILE_GATEWAY, gateway.pk, queue=asked_by(user))
     return locked

@@ -77,6 +77,11 @@ class Reason(StrEnum):
     DELETING = "Deleting"
     DELETE_WAITING = "DeleteWaiting"
     DELETE_FAILED = "DeleteFailed"
+    # A delete that removes what the release left without Helm, step by step.
+    FORCED_DELETE = "ForcedDelete"
+    CLUSTER_OBJECTS_DELETED = "ClusterObjectsDeleted"
+    OWN_OBJECTS_DELETED = "OwnObjectsDeleted"
+    NAMESPACE_DELETED = "NamespaceDeleted"
 
 
 class ImagePolicyReason(StrEnum):

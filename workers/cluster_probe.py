@@ -38,9 +38,7 @@ def probe(cluster: ManagedCluster) -> ManagedCluster:
             cluster.kubeconfig, timeout=settings.CLUSTER_PROBE_TIMEOUT_SECONDS, budget=singletons.request_budget()
         ) as kube:
             version = kube.version()
-            served = kube.served_api_versions()
-            for group, plural in PROBED_RESOURCES:
-                served |= {f"{group}/{version}/{plural}" for version in kube.served_versions(group, plural)}
+            served = kube.served_api_versions() | kube.served_resources(PROBED_RESOURCES)
             cluster.capabilities = capabilities_from(served)
     except DriverError as exc:
         cluster.reachable, cluster.probe_message = False, str(exc)[:1024]

@@ -19,7 +19,7 @@ from controlplane_client.api.gateways import (
     gateways_update,
 )
 from controlplane_client.models import GatewayPhaseEnum, GatewayRequest, GatewaysListPhase
-from controlplane_client.types import Response
+from controlplane_client.types import UNSET, Response
 
 from cpctl.api import Api
 from cpctl.exits import API_ERROR, NOT_FOUND, ApiError, CliError
@@ -115,11 +115,14 @@ def apply(state: State, source: IO[str], fmt: str) -> None:
 
 @gateways.command()
 @click.argument("name")
+@click.option("--force", is_flag=True, help="Platform admins: remove what the release left even if helm uninstall "
+              "fails (its namespace, cluster-scoped objects and the control plane's objects).")
 @output_option
 @pass_state
-def delete(state: State, name: str, fmt: str) -> None:
+def delete(state: State, name: str, force: bool, fmt: str) -> None:
     """Delete a gateway: it turns Deleting, and goes once the worker has uninstalled it."""
-    _show(state.api.call(gateways_destroy, _find(state.api, name).parsed.id, expect=(202,)), fmt)
+    gateway_id = _find(state.api, name).parsed.id
+    _show(state.api.call(gateways_destroy, gateway_id, force=force or UNSET, expect=(202,)), fmt)
 
 
 @gateways.command()

@@ -134,8 +134,8 @@ PLAN_EXAMPLE = OpenApiExample(
             "unchanged_objects": 6,
             "prerequisites": [
                 {"name": "Namespace", "state": "present", "message": "Namespace gw-edge-5b1e2f9a exists"},
-                {"name": "API agents.x-k8s.io/v1alpha1", "state": "present",
-                 "message": "Agent Sandbox: the cluster serves agents.x-k8s.io/v1alpha1 "
+                {"name": "API Agent Sandbox (agents.x-k8s.io)", "state": "present",
+                 "message": "Agent Sandbox (agents.x-k8s.io): the cluster serves it "
                             "(agentSandbox.preflight.enabled is on)"},
             ],
             "render_error": None,

@@ -4,14 +4,17 @@ missing one); platform admins see all. Operations run through `gateways.operatio
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import django_filters
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet, Subquery
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -59,6 +62,16 @@ class GatewayFilter(django_filters.FilterSet):
         fields = ("name", "cluster", "owner", "phase", "suspended")
 
 
+FORCE_PARAMETER = OpenApiParameter(
+    "force", bool, OpenApiParameter.QUERY, required=False,
+    description="Platform admins only: remove what the release left even if helm uninstall fails.",
+)
+
+
+class DeleteQuerySerializer(serializers.Serializer):
+    force = serializers.BooleanField(default=False)
+
+
 GATEWAY_EXAMPLE = OpenApiExample(
     "A routed gateway with OIDC and an external database",
     request_only=True,
@@ -90,7 +103,11 @@ GATEWAY_IMAGES_EXAMPLE = OpenApiExample(
     create={"examples": [GATEWAY_EXAMPLE, GATEWAY_IMAGES_EXAMPLE]},
     destroy={
         "responses": {202: GatewaySerializer},
-        "description": "Marks the gateway Deleting; a worker uninstalls it, then removes the record.",
+        "parameters": [FORCE_PARAMETER],
+        "description": "Marks the gateway Deleting; a worker uninstalls it, then removes the record. After "
+        "GATEWAY_DELETE_MAX_FAILURES failed uninstalls, or at once with `?force=true` (platform admins only), the "
+        "worker removes what the release left: its cluster-scoped objects, the namespace, and the control plane's "
+        "objects.",
     },
 )
 class GatewayViewSet(ReconciledModelViewSet):
@@ -129,7 +146,12 @@ class GatewayViewSet(ReconciledModelViewSet):
         return Response(self.get_serializer(gateway).data, status=status)
 
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return self._operate(operations.request_deletion)
+        query = DeleteQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        force = query.validated_data["force"]
+        if force and not is_platform_admin(request.user):
+            raise PermissionDenied("Only a platform admin may force a delete; delete without ?force=true.")
+        return self._operate(partial(operations.request_deletion, force=force))
 
     @extend_schema(
         operation_id="gateways_retry", request=None, responses={202: GatewaySerializer},

@@ -185,6 +185,24 @@ def test_delete_marks_deleting_and_returns_202(alice_api, created) -> None:
     assert late.status_code == 409
 
 
+def test_force_delete_is_for_platform_admins_only(alice_api, admin_api, created) -> None:
+    refused = alice_api.delete(url(created) + "?force=true")
+    assert refused.status_code == 403
+    assert "Only a platform admin may force a delete" in refused.json()["error"]["message"], refused.json()
+    gateway = Gateway.objects.get(pk=created["id"])
+    assert (gateway.deletion_requested_at, gateway.force_deletion) == (None, False)
+    assert admin_api.delete(url(created) + "?force=maybe").status_code == 400
+    Gateway.objects.filter(pk=created["id"]).update(failure_count=3)
+    assert alice_api.delete(url(created)).status_code == 202
+    gateway.refresh_from_db()
+    assert (gateway.force_deletion, gateway.failure_count) == (False, 0), "a delete counts its own failures"
+    forced = admin_api.delete(url(created) + "?force=true")
+    assert forced.status_code == 202 and forced.json()["status"]["phase"] == Phase.DELETING
+    assert Gateway.objects.get(pk=created["id"]).force_deletion is True
+    audit = AuditEntry.objects.filter(resource_id=created["id"], action="delete").order_by("id")
+    assert [entry.changes for entry in audit] == [{}, {"force_deletion": True}]
+
+
 def test_list_is_paginated_with_a_bound(alice_api, cluster) -> None:
     for i in range(3):
         assert alice_api.post("/api/v1/gateways/", body(name=f"gw{i}"), format="json").status_code == 201

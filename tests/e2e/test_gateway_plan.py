@@ -98,7 +98,7 @@ def test_cluster_without_agent_sandbox_is_blocked_naming_it(tenant, bare_cluster
     plan = finished(tenant.post("/api/v1/gateways/plan/?wait=30", json=gateway_body("bare")))
     assert plan["action"] == "blocked", plan
     assert any("agents.x-k8s.io/v1alpha1" in reason for reason in plan["reasons"])
-    api = {c["name"]: c for c in plan["prerequisites"]}["API agents.x-k8s.io/v1alpha1"]
+    api = {c["name"]: c for c in plan["prerequisites"]}["API Agent Sandbox (agents.x-k8s.io)"]
     assert api["state"] == "missing" and "Agent Sandbox" in api["message"]
     assert "preflight" in plan["render_error"] and plan["objects"] == []
 

@@ -131,7 +131,7 @@ spec:
 
 
 class RecordingKube:
-    """The calls ``ensure_backend_tls`` makes: discovery, and each object applied with its apiVersion."""
+    """The calls ``reconcile_backend_tls`` makes: discovery, and each object applied with its apiVersion."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []

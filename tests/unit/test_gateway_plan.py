@@ -9,20 +9,20 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from controlplane.capabilities import needed_apis
 from gateways.choices import PlanAction
 from workers.reconcile.gateway.plan_checks import (
     MISSING,
     PRESENT,
     WILL_CREATE,
     ClusterObjects,
-    effective_values,
     prerequisite_checks,
-    required_apis,
 )
 from workers.reconcile.gateway.plan_decide import decide
 from workers.reconcile.gateway.plan_diff import field_changes, format_path, manifest_diff, parse_manifest
 from workers.reconcile.gateway.plan_redact import Redactor
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
+from workers.reconcile.gateway.required_apis import effective_values
 from workers.reconcile.gateway.state import State
 from workers.reconcile.retry import RetryPolicy
 
@@ -144,9 +144,9 @@ def test_redacted_secret_data_still_shows_whether_it_changed() -> None:
 def test_effective_values_overlay_the_chart_defaults() -> None:
     values = effective_values(CHART_DEFAULTS, {"image": {"tag": "1.0"}, "grpcRoute": {"enabled": True}})
     assert values["image"] == {"repository": "r", "tag": "1.0"}
-    assert [api for _, api, _ in required_apis(values)] == ["agents.x-k8s.io/v1alpha1", "gateway.networking.k8s.io/v1"]
+    assert [api.capability for api in needed_apis(values)] == ["agent_sandbox", "grpc_route", "backend_tls_policy"]
     off = effective_values(CHART_DEFAULTS, {"agentSandbox": {"preflight": {"enabled": False}}})
-    assert required_apis(off) == []
+    assert needed_apis(off) == []
 
 
 def make_request(**prerequisites: object) -> GatewayRequest:
@@ -173,7 +173,7 @@ def test_a_new_namespace_and_everything_in_it_will_be_created() -> None:
     states = {name: state for name, (state, _) in checks_of(request, cluster).items()}
     assert states == {
         "Namespace": WILL_CREATE, "DB credentials Secret": WILL_CREATE, "CA bundle ConfigMap": WILL_CREATE,
-        "SCC RoleBinding": WILL_CREATE, "API agents.x-k8s.io/v1alpha1": PRESENT,
+        "SCC RoleBinding": WILL_CREATE, "API Agent Sandbox (agents.x-k8s.io)": PRESENT,
     }
 
 
@@ -184,11 +184,11 @@ def test_what_the_reconciler_cannot_create_is_missing_and_named() -> None:
     checks = checks_of(request, cluster, {"certManager": {"enabled": True}})
     assert checks["Namespace"][0] == MISSING and "being deleted" in checks["Namespace"][1]
     assert checks["OIDC CA ConfigMap"][0] == MISSING
-    assert checks["API agents.x-k8s.io/v1alpha1"] == (
-        MISSING, "Agent Sandbox: the cluster does not serve agents.x-k8s.io/v1alpha1, which "
-        "agentSandbox.preflight.enabled needs",
+    assert checks["API Agent Sandbox (agents.x-k8s.io)"] == (
+        MISSING, "Agent Sandbox (agents.x-k8s.io): the cluster serves none of agents.x-k8s.io/v1beta1, "
+        "agents.x-k8s.io/v1alpha1, which agentSandbox.preflight.enabled needs",
     )
-    assert checks["API cert-manager.io/v1"][0] == MISSING
+    assert checks["API cert-manager (cert-manager.io/v1)"][0] == MISSING
 
 
 def test_present_objects_are_reported_present() -> None:

@@ -11,7 +11,7 @@ import base64
 import contextlib
 import json
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -181,6 +181,11 @@ class KubeClient:
                 serving.append(version)
         return serving
 
+    def served_resources(self, resources: Iterable[tuple[str, str]]) -> set[str]:
+        """``<group>/<version>/<plural>`` for each (group, plural) of `resources` and each version serving it."""
+        return {f"{group}/{version}/{plural}" for group, plural in resources
+                for version in self.served_versions(group, plural)}
+
     def read_secret(self, namespace: str, name: str) -> SecretData | None:
         """A Secret's decoded data and resourceVersion, or None when it does not exist. Values are never logged."""
         secret = self._get(api_path("v1", "secrets", namespace, name))
@@ -195,8 +200,9 @@ class KubeClient:
         """Create or replace a namespaced object of any served kind (`body` carries apiVersion and metadata)."""
         self._apply(body, plural)
 
-    def delete_object(self, api_version: str, plural: str, namespace: str, name: str) -> None:
-        """Delete a namespaced object of any kind; a missing object, or an unserved kind, is fine."""
+    def delete_object(self, api_version: str, plural: str, namespace: str | None, name: str) -> None:
+        """Delete an object of any kind (namespace None: cluster-scoped); a missing object, or an unserved kind,
+        is fine."""
         with contextlib.suppress(errors.NotFound):
             self._request("DELETE", api_path(api_version, plural, namespace, name))
 

@@ -15,7 +15,8 @@ from controlplane.image_policy import images_from_values
 from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
-from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
+from workers.drivers.kube_vocabulary import NamespacePhase
+from workers.reconcile.gateway.actions import install, purge, uninstall, unlock, upgrade
 from workers.reconcile.gateway.backend_tls import reconcile_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.drift import Drift, drift_message, remembered_drift
 from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
@@ -318,14 +319,21 @@ def fail(request: GatewayRequest, action: str, message: str, outcome: Outcome | 
 
 
 def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
-    """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed."""
+    """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed. After
+    the bounded failed uninstalls, or when a platform admin forces it, removes what the release left without Helm."""
     outcome.phase = Phase.DELETING
     try:
-        uninstall.run(request, io, None, outcome)
-        if io.kube.namespace_exists(request.namespace):
-            remove_backend_tls(request, io)
-            remove_prerequisites(request, io)
-            io.kube.delete_namespace(request.namespace)
+        if request.force_deletion or request.failure_count >= request.timing.delete_max_failures:
+            _purge(request, io, outcome)
+            if outcome.events:  # the row goes in a later pass, so that each step's event is recorded and notified
+                outcome.requeue_after = DELETE_POLL_SECONDS
+                return outcome
+        else:
+            uninstall.run(request, io, None, outcome)
+            if io.kube.namespace_exists(request.namespace):
+                remove_backend_tls(request, io)
+                remove_prerequisites(request, io)
+                io.kube.delete_namespace(request.namespace)
         if io.kube.namespace_exists(request.namespace):
             outcome.requeue_after = DELETE_POLL_SECONDS
             outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETING,
@@ -337,6 +345,25 @@ def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
         return _delete_failed(request, outcome, str(exc))
     outcome.delete_row = True
     return outcome
+
+
+def _purge(request: GatewayRequest, io: PassIo, outcome: Outcome) -> None:
+    """On the first pass (the namespace still active): a forced delete tries helm uninstall once, whatever it says;
+    then, on every pass until the namespace is gone, remove what the release left."""
+    namespace = io.kube.get_namespace(request.namespace)
+    if namespace is not None and (namespace.get("status") or {}).get("phase") != NamespacePhase.TERMINATING:
+        why = "forced by a platform admin"
+        if not request.force_deletion:
+            why = f"helm uninstall failed {request.failure_count} times"
+        elif request.failure_count < request.timing.delete_max_failures:
+            try:
+                uninstall.run(request, io, None, outcome)
+            except errors.DriverError as exc:
+                if errors.is_outage(exc):
+                    raise
+                outcome.event(Reason.DELETE_FAILED, f"helm uninstall: {exc}", warning=True)
+        outcome.event(Reason.FORCED_DELETE, f"Removing what release {request.release} left without Helm: {why}")
+    purge.run(request, io, None, outcome)
 
 
 def _delete_failed(request: GatewayRequest, outcome: Outcome, message: str) -> Outcome:

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from django.utils import timezone
 
+from controlplane.capabilities import PROBED_RESOURCES
 from gateways.choices import PlanStatus
 from gateways.models import Gateway, GatewayPlan
 from gateways.plans import prune
@@ -29,13 +30,14 @@ from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
 from workers.reconcile.gateway.loop import assess
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
-from workers.reconcile.gateway.plan_checks import ClusterObjects, effective_values, prerequisite_checks
+from workers.reconcile.gateway.plan_checks import ClusterObjects, prerequisite_checks
 from workers.reconcile.gateway.plan_decide import decide
 from workers.reconcile.gateway.plan_diff import field_changes, manifest_diff, parse_manifest
 from workers.reconcile.gateway.plan_redact import Redactor
 from workers.reconcile.gateway.prerequisites import scc_binding_name
 from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.required_apis import effective_values
 
 __all__ = ["build_plan", "run_plan"]
 
@@ -87,14 +89,17 @@ def _candidate(plan: GatewayPlan) -> Gateway:
 def _read_cluster(kube: KubeClient, request: GatewayRequest) -> tuple[ClusterObjects, GatewayView, str | None]:
     """Discovery, the Kubernetes version, and what the gateway's namespace holds (reads only)."""
     served = frozenset(kube.served_api_versions())
+    resources = frozenset(kube.served_resources(PROBED_RESOURCES))
     kube_version = kube.version().get("gitVersion")
     ns = request.namespace
     namespace = kube.get_namespace(ns)
     if namespace is None:
-        return ClusterObjects(served_apis=served, namespace_phase=None), GatewayView(release=None), kube_version
+        objects = ClusterObjects(served_apis=served, served_resources=resources, namespace_phase=None)
+        return objects, GatewayView(release=None), kube_version
     ours = ",".join(f"{key}={value}" for key, value in request.namespace_labels.items())
     objects = ClusterObjects(
         served_apis=served,
+        served_resources=resources,
         namespace_phase=(namespace.get("status") or {}).get("phase", NamespacePhase.ACTIVE),
         secrets=frozenset(s["metadata"]["name"] for s in kube.list_objects("v1", "secrets", ns, ours)),
         configmaps={c["metadata"]["name"]: c.get("data") or {} for c in kube.list_objects("v1", "configmaps", ns)},

@@ -12,31 +12,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from controlplane.capabilities import needed_apis
 from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.request import GatewayRequest
 
 __all__ = [
     "MISSING",
     "PRESENT",
-    "REQUIRED_APIS",
     "WILL_CREATE",
     "Check",
     "ClusterObjects",
-    "effective_values",
     "prerequisite_checks",
-    "required_apis",
 ]
 
 PRESENT, WILL_CREATE, MISSING = "present", "will-create", "missing"
-
-# (values switch, API group/version the chart then needs, what it is); the switch is read from the chart
-# defaults overlaid with the gateway's values, as Helm renders them.
-REQUIRED_APIS: tuple[tuple[tuple[str, ...], str, str], ...] = (
-    (("agentSandbox", "preflight", "enabled"), "agents.x-k8s.io/v1alpha1", "Agent Sandbox"),
-    (("grpcRoute", "enabled"), "gateway.networking.k8s.io/v1", "Gateway API (GRPCRoute)"),
-    (("openshiftRoute", "enabled"), "route.openshift.io/v1", "OpenShift Route"),
-    (("certManager", "enabled"), "cert-manager.io/v1", "cert-manager"),
-)
 
 
 @dataclass(frozen=True)
@@ -57,33 +46,12 @@ class Check:
 class ClusterObjects:
     """What the plan read from the cluster: served APIs, and the gateway namespace's relevant objects."""
 
-    served_apis: frozenset[str]
+    served_apis: frozenset[str]  # group/versions, as Helm's --api-versions takes them
     namespace_phase: str | None  # None: the namespace does not exist
     secrets: frozenset[str] = frozenset()
     configmaps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     rolebindings: frozenset[str] = frozenset()
-
-
-def effective_values(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The chart defaults overlaid with the values, maps merged key by key (as Helm coalesces them)."""
-    merged = dict(defaults)
-    for key, value in values.items():
-        base = merged.get(key)
-        both_maps = isinstance(base, Mapping) and isinstance(value, Mapping)
-        merged[key] = effective_values(base, value) if both_maps else value
-    return merged
-
-
-def _switch(values: Mapping[str, Any], path: tuple[str, ...]) -> bool:
-    node: Any = values
-    for key in path:
-        node = node.get(key) if isinstance(node, Mapping) else None
-    return bool(node)
-
-
-def required_apis(values: Mapping[str, Any]) -> list[tuple[str, str, str]]:
-    """(switch, API, what) for each API the effective values need."""
-    return [(".".join(path), api, what) for path, api, what in REQUIRED_APIS if _switch(values, path)]
+    served_resources: frozenset[str] = frozenset()  # <group>/<version>/<plural> of the resources probed one by one
 
 
 def _present(name: str, exists: bool, what: str) -> Check:
@@ -116,10 +84,13 @@ def prerequisite_checks(
         checks.append(_present("CA bundle ConfigMap", ca_configmap in cluster.configmaps, f"ConfigMap {ca_configmap}"))
     if pre.scc_binding:
         checks.append(_present("SCC RoleBinding", scc_binding in cluster.rolebindings, f"RoleBinding {scc_binding}"))
-    for switch, api, what in required_apis(values):
-        if api in cluster.served_apis:
-            checks.append(Check(f"API {api}", PRESENT, f"{what}: the cluster serves {api} ({switch} is on)"))
+    served = cluster.served_apis | cluster.served_resources
+    for api in needed_apis(values):
+        if api.served(served):
+            checks.append(Check(f"API {api.label}", PRESENT,
+                                f"{api.label}: the cluster serves it ({api.switch_name} is on)"))
         else:
-            checks.append(Check(f"API {api}", MISSING, f"{what}: the cluster does not serve {api}, "
-                                                       f"which {switch} needs"))
+            versions = ", ".join(api.served_as)
+            message = f"{api.label}: the cluster serves none of {versions}, which {api.switch_name} needs"
+            checks.append(Check(f"API {api.label}", MISSING, message))
     return checks

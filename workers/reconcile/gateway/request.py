@@ -45,6 +45,8 @@ class Timing:
     pending_timeout: timedelta
     ready_grace: timedelta
     poll_interval: timedelta
+    # Failed uninstalls after which a delete removes what the release left without Helm.
+    delete_max_failures: int = 5
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,8 @@ class GatewayRequest:
     # A live cluster watcher holds the cluster: it wakes a pass when a release's workloads change, so waiting
     # for them needs no polling (False: poll every GATEWAY_POLL_SECONDS while Provisioning).
     watched: bool = False
+    # A platform admin asked to delete whatever helm uninstall says.
+    force_deletion: bool = False
 
     @property
     def namespace_object_labels(self) -> dict[str, str]:

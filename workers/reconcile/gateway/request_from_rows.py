@@ -46,6 +46,7 @@ def timing() -> Timing:
         pending_timeout=timedelta(seconds=settings.GATEWAY_PENDING_TIMEOUT_SECONDS),
         ready_grace=timedelta(seconds=settings.GATEWAY_READY_GRACE_SECONDS),
         poll_interval=timedelta(seconds=settings.GATEWAY_POLL_SECONDS),
+        delete_max_failures=settings.GATEWAY_DELETE_MAX_FAILURES,
     )
 
 
@@ -128,6 +129,7 @@ def build_request(
         values_error=values_error,
         route_host=host,
         deleting=gateway.deletion_requested_at is not None,
+        force_deletion=gateway.force_deletion,
         suspended=gateway.suspended,
         failure_count=gateway.failure_count,
         next_attempt_at=gateway.next_attempt_at,

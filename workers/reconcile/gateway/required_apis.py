@@ -1,42 +1,31 @@
-"""Which of the cluster's optional APIs a gateway's values need, and which of those are missing (pure)."""
+"""Which of the cluster's optional APIs a gateway's values need, and which of those are missing (pure); the APIs
+themselves are the one table in ``controlplane.capabilities``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from controlplane.capabilities import CAPABILITIES
+from controlplane.capabilities import needed_apis
 
-__all__ = ["missing_apis"]
-
-# capability -> the values key that, when true (in the values, else in the chart's defaults), needs it
-NEEDED_BY: dict[str, tuple[str, ...]] = {
-    "agent_sandbox": ("agentSandbox", "preflight", "enabled"),
-    "grpc_route": ("grpcRoute", "enabled"),
-    # TLS from the route's proxy to the gateway pod (see backend_tls_objects).
-    "backend_tls_policy": ("grpcRoute", "enabled"),
-    "openshift_route": ("openshiftRoute", "enabled"),
-    "cert_manager": ("certManager", "enabled"),
-}
+__all__ = ["effective_values", "missing_apis"]
 
 
-def _lookup(values: Mapping[str, Any], path: tuple[str, ...]) -> Any:
-    for key in path:
-        if not isinstance(values, Mapping) or key not in values:
-            return None
-        values = values[key]
-    return values
+def effective_values(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The chart defaults overlaid with the values, maps merged key by key (as Helm coalesces them)."""
+    merged = dict(defaults)
+    for key, value in values.items():
+        base = merged.get(key)
+        both_maps = isinstance(base, Mapping) and isinstance(value, Mapping)
+        merged[key] = effective_values(base, value) if both_maps else value
+    return merged
 
 
 def missing_apis(
     values: Mapping[str, Any], defaults: Mapping[str, Any], capabilities: Mapping[str, bool]
 ) -> list[str]:
     """What the values need that the cluster does not serve. A capability never probed counts as served."""
-    missing = []
-    for name, path in NEEDED_BY.items():
-        wanted = _lookup(values, path)
-        if wanted is None:
-            wanted = _lookup(defaults, path)
-        if wanted is True and capabilities.get(name) is False:
-            missing.append(CAPABILITIES[name][0])
-    return missing
+    return [
+        api.label for api in needed_apis(effective_values(defaults, values))
+        if capabilities.get(api.capability) is False
+    ]

@@ -15,17 +15,25 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     id: UUID,
     *,
+    force: bool | Unset = UNSET,
     if_match: str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(if_match, Unset):
         headers["If-Match"] = if_match
 
+    params: dict[str, Any] = {}
+
+    params["force"] = force
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
     _kwargs: dict[str, Any] = {
         "method": "delete",
         "url": "/api/v1/gateways/{id}/".format(
             id=quote(str(id), safe=""),
         ),
+        "params": params,
     }
 
     _kwargs["headers"] = headers
@@ -90,12 +98,17 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    force: bool | Unset = UNSET,
     if_match: str | Unset = UNSET,
 ) -> Response[Any | Error | Gateway]:
-    """Marks the gateway Deleting; a worker uninstalls it, then removes the record.
+    """Marks the gateway Deleting; a worker uninstalls it, then removes the record. After
+    GATEWAY_DELETE_MAX_FAILURES failed uninstalls, or at once with `?force=true` (platform admins only),
+    the worker removes what the release left: its cluster-scoped objects, the namespace, and the control
+    plane's objects.
 
     Args:
         id (UUID):
+        force (bool | Unset):
         if_match (str | Unset):
 
     Raises:
@@ -108,6 +121,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        force=force,
         if_match=if_match,
     )
 
@@ -122,12 +136,17 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    force: bool | Unset = UNSET,
     if_match: str | Unset = UNSET,
 ) -> Any | Error | Gateway | None:
-    """Marks the gateway Deleting; a worker uninstalls it, then removes the record.
+    """Marks the gateway Deleting; a worker uninstalls it, then removes the record. After
+    GATEWAY_DELETE_MAX_FAILURES failed uninstalls, or at once with `?force=true` (platform admins only),
+    the worker removes what the release left: its cluster-scoped objects, the namespace, and the control
+    plane's objects.
 
     Args:
         id (UUID):
+        force (bool | Unset):
         if_match (str | Unset):
 
     Raises:
@@ -141,6 +160,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        force=force,
         if_match=if_match,
     ).parsed
 
@@ -149,12 +169,17 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    force: bool | Unset = UNSET,
     if_match: str | Unset = UNSET,
 ) -> Response[Any | Error | Gateway]:
-    """Marks the gateway Deleting; a worker uninstalls it, then removes the record.
+    """Marks the gateway Deleting; a worker uninstalls it, then removes the record. After
+    GATEWAY_DELETE_MAX_FAILURES failed uninstalls, or at once with `?force=true` (platform admins only),
+    the worker removes what the release left: its cluster-scoped objects, the namespace, and the control
+    plane's objects.
 
     Args:
         id (UUID):
+        force (bool | Unset):
         if_match (str | Unset):
 
     Raises:
@@ -167,6 +192,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        force=force,
         if_match=if_match,
     )
 
@@ -179,12 +205,17 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient,
+    force: bool | Unset = UNSET,
     if_match: str | Unset = UNSET,
 ) -> Any | Error | Gateway | None:
-    """Marks the gateway Deleting; a worker uninstalls it, then removes the record.
+    """Marks the gateway Deleting; a worker uninstalls it, then removes the record. After
+    GATEWAY_DELETE_MAX_FAILURES failed uninstalls, or at once with `?force=true` (platform admins only),
+    the worker removes what the release left: its cluster-scoped objects, the namespace, and the control
+    plane's objects.
 
     Args:
         id (UUID):
+        force (bool | Unset):
         if_match (str | Unset):
 
     Raises:
@@ -199,6 +230,7 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            force=force,
             if_match=if_match,
         )
     ).parsed

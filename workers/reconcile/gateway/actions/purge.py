@@ -1,0 +1,47 @@
+"""Remove what a release left, without Helm: the cluster-scoped objects labelled for it, the control plane's own
+objects, and the namespace (with Helm's records of the release in it). For a delete that Helm cannot finish: after
+the bounded failed uninstalls, or on a platform admin's force delete. Each step is an event."""
+
+from __future__ import annotations
+
+from gateways.states import Reason
+from workers.drivers.kube_vocabulary import NamespacePhase
+from workers.reconcile.gateway.backend_tls import remove_backend_tls
+from workers.reconcile.gateway.drift import INSTANCE_LABEL
+from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.pass_io import PassIo
+from workers.reconcile.gateway.prerequisites import remove_prerequisites
+from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.outcome import Outcome
+
+__all__ = ["CLUSTER_SCOPED", "release_selector", "run"]
+
+MANAGED_BY_LABEL, HELM = "app.kubernetes.io/managed-by", "Helm"
+# The cluster-scoped kinds a gateway chart renders per release (api version, plural).
+CLUSTER_SCOPED = (
+    ("rbac.authorization.k8s.io/v1", "clusterroles"),
+    ("rbac.authorization.k8s.io/v1", "clusterrolebindings"),
+)
+
+
+def release_selector(release: str) -> str:
+    """The label selector of the objects Helm made for ``release``."""
+    return f"{INSTANCE_LABEL}={release},{MANAGED_BY_LABEL}={HELM}"
+
+
+def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: Outcome) -> None:
+    removed = []
+    for api_version, plural in CLUSTER_SCOPED:
+        for item in io.kube.list_objects(api_version, plural, label_selector=release_selector(request.release)):
+            io.kube.delete_object(api_version, plural, None, item["metadata"]["name"])
+            removed.append(f"{item['kind']} {item['metadata']['name']}")
+    if removed:
+        outcome.event(Reason.CLUSTER_OBJECTS_DELETED, f"Deleted {', '.join(removed)} (labelled for {request.release})")
+    namespace = io.kube.get_namespace(request.namespace)
+    if namespace is None or (namespace.get("status") or {}).get("phase") == NamespacePhase.TERMINATING:
+        return
+    remove_backend_tls(request, io)
+    remove_prerequisites(request, io)
+    outcome.event(Reason.OWN_OBJECTS_DELETED, f"Deleted the control plane's objects in {request.namespace}")
+    io.kube.delete_namespace(request.namespace)
+    outcome.event(Reason.NAMESPACE_DELETED, f"Deleting namespace {request.namespace}")

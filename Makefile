@@ -45,6 +45,7 @@ test: setup $(VENV)/.dev $(TOOLS)/node/node_modules/.bin/tsc
 	scripts/ensure_services.sh $(TEST_SERVICES)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python scripts/test_tiers.py
 

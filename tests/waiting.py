@@ -39,10 +39,10 @@ def running(process: subprocess.Popen, name: str, log: Callable[[], str] = lambd
         raise AssertionError(f"{name} exited with code {process.returncode}:\n{log()[-3000:]}")
 
 
-def http_status(url: str, session: requests.Session | None = None) -> int | None:
-    """The status a GET of ``url`` gets, or None while nothing answers there."""
+def http_status(url: str, session: requests.Session | None = None, timeout: float = 2) -> int | None:
+    """The status a GET of ``url`` gets, or None while nothing answers there (within ``timeout`` seconds)."""
     try:
-        return (session or requests).get(url, timeout=2).status_code
+        return (session or requests).get(url, timeout=timeout).status_code
     except requests.RequestException:
         return None
 

@@ -108,8 +108,11 @@ def converged(api: ApiSession, gateway_id: str) -> dict[str, Any] | None:
 
 
 def not_ready(chaos: Chaos, what: str) -> None:
-    """Wait until the API's readiness check has seen ``what`` gone: the outage has reached the stack."""
-    wait_until(lambda: http_status(f"{chaos.stack.api_url}/readyz") == 503, f"the API to see {what} gone")
+    """Wait until the API's readiness check has seen ``what`` gone: the outage has reached the stack. The check
+    waits out its own connect timeouts (the broker's and the cache's, both on the killed Redis), so it is given
+    time to answer."""
+    readyz = f"{chaos.stack.api_url}/readyz"
+    wait_until(lambda: http_status(readyz, timeout=30) == 503, f"the API to see {what} gone")
 
 
 def restart_postgres_while_passes_run(chaos: Chaos, gateways: list[dict[str, Any]]) -> None:

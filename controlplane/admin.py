@@ -112,7 +112,9 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     ) -> list[tuple[str | None, dict[str, Any]]]:
         editable = self.has_change_permission(request, obj)
         fieldsets: list[tuple[str | None, dict[str, Any]]] = [
-            (None, {"fields": ("name", "flavour", "base_domain", "allowed_route_domains", "gateway_api")}),
+            (None, {"fields": (
+                "name", "flavour", "base_domain", "allowed_route_domains", "gateway_api", "network_policy",
+            )}),
             ("Access", {"fields": ("kubeconfig" if editable else "kubeconfig_state", "trusted_ca_pem")}),
             ("Image policy", {"fields": ("image_policy",), "description": (
                 'Whether tenants may override gateway images here: {"overrides": "allow", "repositories": '

@@ -123,6 +123,11 @@ class ManagedCluster(models.Model):
         help_text="Domains, besides the base domain, under which gateway route hosts may be placed.",
     )
     gateway_api = models.BooleanField(default=True, help_text="Whether the cluster serves the Gateway API.")
+    network_policy = models.BooleanField(
+        default=False,
+        help_text="Whether gateways here get the chart's sandbox NetworkPolicy (SSH to sandbox pods only from the "
+        "gateway). Off by default, as in HyperShell; turning it off removes the policy from running gateways.",
+    )
     trusted_ca_pem = models.TextField(blank=True, max_length=256 * 1024, validators=[validate_pem_bundle])
     image_policy = models.JSONField(
         null=True, blank=True, validators=[validate_image_policy],

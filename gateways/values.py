@@ -115,6 +115,7 @@ class ClusterFacts:
 
     `agent_sandbox_preflight`: None leaves the chart's default (the preflight is on, so the cluster
     must serve `agents.x-k8s.io/v1alpha1`); True/False sets `agentSandbox.preflight.enabled`.
+    `network_policy`: False turns the chart's sandbox NetworkPolicy off; True leaves the chart's default (on).
     """
 
     flavour: str
@@ -122,6 +123,7 @@ class ClusterFacts:
     gateway_api: bool
     has_trusted_ca: bool = False
     agent_sandbox_preflight: bool | None = None
+    network_policy: bool = False
 
     @classmethod
     def from_cluster(cls, cluster: Any) -> ClusterFacts:
@@ -131,6 +133,7 @@ class ClusterFacts:
             base_domain=cluster.base_domain,
             gateway_api=bool(cluster.gateway_api),
             has_trusted_ca=bool(cluster.trusted_ca_pem),
+            network_policy=bool(cluster.network_policy),
         )
 
 
@@ -302,6 +305,10 @@ def gateway_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCon
         values.update(OPENSHIFT_SECURITY_CONTEXT)
     if cluster.agent_sandbox_preflight is not None:
         values["agentSandbox"] = {"preflight": {"enabled": cluster.agent_sandbox_preflight}}
+    if not cluster.network_policy:
+        # HyperShell tested the chart's sandbox NetworkPolicy on OVN-Kubernetes and chose not to install it; so do
+        # we, unless the cluster asks for it, when the chart's default (on) applies.
+        values["networkPolicy"] = {"enabled": False}
     return values
 
 

@@ -90,7 +90,7 @@ class ClusterSerializer(ModelCleanSerializer):
         model = ManagedCluster
         fields = (
             "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
-            "trusted_ca_pem", "image_policy", "status", "created_at", "updated_at",
+            "network_policy", "trusted_ca_pem", "image_policy", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 
@@ -107,7 +107,8 @@ class ClusterEventSerializer(serializers.ModelSerializer):
 class ClusterFilter(django_filters.FilterSet):
     class Meta:
         model = ManagedCluster
-        fields = {"name": ["exact"], "flavour": ["exact"], "reachable": ["exact"], "gateway_api": ["exact"]}
+        fields = {"name": ["exact"], "flavour": ["exact"], "reachable": ["exact"], "gateway_api": ["exact"],
+                  "network_policy": ["exact"]}
 
 
 @crud_operation_ids(

@@ -89,7 +89,7 @@ RELEASE_EXAMPLE = OpenApiExample(
     value={"name": "openshell-0-7-0", "chart": "oci://ghcr.io/nvidia/openshell/helm-chart", "version": "0.7.0",
            "image": "ghcr.io/nvidia/openshell/gateway:0.7.0",
            "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:0.7.0@sha256:" + "0" * 64,
-           "values": {"networkPolicy": {"enabled": True}}},
+           "values": {"image": {"pullPolicy": "Always"}}},
 )
 
 

@@ -66,6 +66,7 @@ def test_status_is_read_only(admin_api, cluster) -> None:
         ("kubeconfig", KUBECONFIG.replace('"http://127.0.0.1:1"}', "'https://x', certificate-authority: /etc/x}")),
         ("base_domain", "-bad-.example"),
         ("gateway_api", "perhaps"),
+        ("network_policy", "perhaps"),
         ("trusted_ca_pem", "hello"),
     ],
 )
@@ -75,6 +76,18 @@ def test_invalid_input_gets_400_with_field(admin_api, field: str, value: object)
     body = response.json()["error"]
     assert body["status"] == 400 and field in body["fields"]
     assert not ManagedCluster.objects.exists()
+
+
+def test_network_policy_is_off_by_default_and_a_platform_admin_turns_it_on(admin_api) -> None:
+    created = admin_api.post("/api/v1/clusters/", create_body(), format="json")
+    assert created.status_code == 201 and created.json()["network_policy"] is False
+    url = f"/api/v1/clusters/{created.json()['id']}/"
+    changed = admin_api.patch(url, {"network_policy": True}, format="json")
+    assert changed.status_code == 200 and changed.json()["network_policy"] is True
+    assert ManagedCluster.objects.get(name="west").network_policy is True
+    for value, names in (("true", ["west"]), ("false", [])):
+        listed = admin_api.get("/api/v1/clusters/", {"network_policy": value}).json()["results"]
+        assert [c["name"] for c in listed] == names
 
 
 def test_duplicate_name_is_409(admin_api, cluster) -> None:

@@ -94,11 +94,12 @@ def test_an_empty_write_only_field_keeps_the_stored_secret(root, cluster) -> Non
     kubeconfig = cluster.kubeconfig
     response = client.post(change_url(cluster), {
         "flavour": "kubernetes", "kubeconfig": "", "base_domain": "apps.east.example.com", "gateway_api": "on",
-        "trusted_ca_pem": "",
+        "network_policy": "on", "trusted_ca_pem": "",
     })
     assert response.status_code == 302, response.content.decode()[-2000:]
     cluster.refresh_from_db()
     assert cluster.kubeconfig == kubeconfig
+    assert cluster.network_policy, "the cluster's page edits network_policy"
 
 
 def test_validation_errors_from_clean_are_shown_on_the_field(root, cluster) -> None:

@@ -88,6 +88,9 @@ def test_would_be_gateway_plans_an_install_and_creates_nothing(tenant, gateway_c
     assert states["Namespace"] == states["DB credentials Secret"] == "will-create"
     assert {"path": "server.externalDbSecret", "change": "added", "before": None,
             "after": "newbie-db-credentials"} in plan["values_diff"]
+    # The cluster has the default network_policy (off): the values the worker would render turn the chart's off.
+    assert {"path": "networkPolicy.enabled", "change": "added", "before": None, "after": False} in plan["values_diff"]
+    assert "NetworkPolicy" not in {o["kind"] for o in plan["objects"]}
     assert tenant.get("/api/v1/gateways/").json()["count"] == 0
     after = {ns.metadata.name for ns in client.CoreV1Api(kube_api(gateway_cluster)).list_namespace().items}
     assert after == before and not [ns for ns in after if ns.startswith("gw-newbie-")]

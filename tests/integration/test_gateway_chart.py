@@ -256,7 +256,9 @@ def test_template_on_kubernetes_renders_the_exact_images_and_a_grpcroute(offline
     assert service["spec"]["ports"][0] | {"name": "grpc", "port": 8443} == service["spec"]["ports"][0]
     assert headless["spec"]["clusterIP"] == "None"
     assert sandbox_service_account("alpha") in {sa["metadata"]["name"] for sa in by_kind(docs, "ServiceAccount")}
-    assert len(by_kind(docs, "NetworkPolicy")) == 1
+    assert by_kind(docs, "NetworkPolicy") == []  # off unless the cluster asks for it
+    with_policy = offline_helm.render("alpha", spec.namespace, values_for("kubernetes", spec, network_policy=True))
+    assert len(by_kind(with_policy, "NetworkPolicy")) == 1
     for doc in docs:
         labels = doc["metadata"]["labels"]
         assert STANDARD_LABELS.items() <= labels.items(), doc["metadata"]["name"]

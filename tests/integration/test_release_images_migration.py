@@ -68,8 +68,9 @@ def converge(gateway: Gateway) -> Gateway:
 def test_the_migration_moves_images_into_releases_without_a_helm_revision(
     devcluster, mirror_worker, alice, settings: Any, tmp_path: Path
 ) -> None:
+    # network_policy as gateways.0015 sets it on a cluster with gateways: installed before it, they have the policy.
     cluster = ManagedCluster.objects.create(name="mig", kubeconfig=devcluster.kubeconfig.read_text(),
-                                            base_domain="mig.example.test")
+                                            base_domain="mig.example.test", network_policy=True)
     v1 = GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
     pairs = {"g0": A, "g1": A, "g2": B, "g3": MIXED}
     gateways = {}

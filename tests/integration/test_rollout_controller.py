@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from controlplane.models import ManagedCluster
 from gateways.models import Gateway, GatewayRelease
 from rollouts.models import Rollout
 from rollouts.operations import create_rollout
@@ -57,8 +58,12 @@ def test_a_gateway_gets_the_default_its_release_overrides_and_stalls_on_an_inval
     gateway = Gateway.objects.select_related("cluster", "release").get(pk=gateway.pk)
     chart, inputs = releases.load(gateway)
     request = build_request(gateway, chart, gateway.created_at, inputs)
-    assert request.values["networkPolicy"] == {"enabled": True} and request.release_id == str(tuned.pk)
     assert request.values["image"] == {"pullPolicy": "Always", "repository": "r.test/gw", "tag": "1"}
+    # The cluster decides the sandbox NetworkPolicy: off (the default) wins over the release's override.
+    assert request.values["networkPolicy"] == {"enabled": False} and request.release_id == str(tuned.pk)
+    ManagedCluster.objects.filter(pk=cluster.pk).update(network_policy=True)
+    gateway = Gateway.objects.select_related("cluster", "release").get(pk=gateway.pk)
+    assert build_request(gateway, chart, gateway.created_at, inputs).values["networkPolicy"] == {"enabled": True}
     broken = release("broken", values={"nope": 1})
     Gateway.objects.filter(pk=gateway.pk).update(release=broken)
     gateway = Gateway.objects.select_related("cluster", "release").get(pk=gateway.pk)

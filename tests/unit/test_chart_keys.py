@@ -171,7 +171,7 @@ def test_maximal_values_cover_the_chart_interface() -> None:
         covered |= leaf_paths(gateway_values(MAXIMAL_SPEC, cluster, MAXIMAL_ROUTING))
     defaults = leaf_paths(chart_defaults())
     not_driven = {
-        "image.pullPolicy", "networkPolicy.enabled", "openshiftRoute.annotations", "securityContext.runAsNonRoot",
+        "image.pullPolicy", "openshiftRoute.annotations", "securityContext.runAsNonRoot",
         "securityContext.allowPrivilegeEscalation", "securityContext.capabilities.drop",
     }
     # The chart's own TLS bootstrap (the certgen hook and its Secret names), left at upstream's defaults.

@@ -23,6 +23,7 @@ from gateways.values import (
     gateway_values,
     host_in_domains,
     image_values,
+    merge_values,
     route_address,
     route_host,
     routing_problems,
@@ -402,7 +403,34 @@ def test_minimal_values_in_full() -> None:
         "supervisor": {"image": {"repository": "ghcr.io/example/supervisor", "tag": "1.0"}},
         "grpcRoute": _grpc(DEFAULT_K8S_HOST),
         "openshiftRoute": ROUTE_OFF,
+        "networkPolicy": {"enabled": False},
     }
+
+
+@pytest.mark.parametrize("cluster", [K8S, K8S_NO_GWAPI, OCP, OCP_GWAPI])
+def test_the_sandbox_network_policy_is_off_unless_the_cluster_asks_for_it(cluster: ClusterFacts) -> None:
+    """HyperShell's choice by default; a cluster with `network_policy` leaves the chart's default (on)."""
+    spec = replace(SPEC, route_enabled=cluster.gateway_api or cluster.flavour == "openshift")
+    assert gateway_values(spec, cluster, ROUTING)["networkPolicy"] == {"enabled": False}
+    assert "networkPolicy" not in gateway_values(spec, replace(cluster, network_policy=True), ROUTING)
+
+
+@pytest.mark.parametrize(("network_policy", "enabled"), [(False, False), (True, True)])
+def test_the_clusters_network_policy_setting_wins_over_a_release_that_turns_it_on(
+    network_policy: bool, enabled: bool
+) -> None:
+    """A release's `networkPolicy.enabled: true` cannot put the policy on a cluster that is off; its other keys
+    stay."""
+    release = {"networkPolicy": {"enabled": True}, "image": {"pullPolicy": "Always"}}
+    values = merge_values(release, gateway_values(SPEC, replace(K8S, network_policy=network_policy), ROUTING))
+    assert values["networkPolicy"] == {"enabled": enabled}
+    assert values["image"]["pullPolicy"] == "Always"
+
+
+def test_a_release_may_turn_the_policy_off_on_a_cluster_that_asks_for_it() -> None:
+    values = merge_values({"networkPolicy": {"enabled": False}},
+                          gateway_values(SPEC, replace(K8S, network_policy=True), ROUTING))
+    assert values["networkPolicy"] == {"enabled": False}
 
 
 def test_mapping_is_pure_and_returns_fresh_dicts() -> None:
@@ -457,9 +485,11 @@ def test_from_gateway_and_from_cluster_read_model_like_objects() -> None:
     assert GatewaySpec.from_gateway(replace_ns(gateway, database_provider="embedded"), release="r").release == "r"
     assert not GatewaySpec.from_gateway(replace_ns(gateway, database_provider="embedded")).has_external_db
 
-    cluster = SimpleNamespace(flavour="openshift", base_domain="apps.x", gateway_api=False, trusted_ca_pem="PEM")
-    assert ClusterFacts.from_cluster(cluster) == ClusterFacts("openshift", "apps.x", False, True)
+    cluster = SimpleNamespace(flavour="openshift", base_domain="apps.x", gateway_api=False, trusted_ca_pem="PEM",
+                              network_policy=True)
+    assert ClusterFacts.from_cluster(cluster) == ClusterFacts("openshift", "apps.x", False, True, network_policy=True)
     assert not ClusterFacts.from_cluster(replace_ns(cluster, trusted_ca_pem="")).has_trusted_ca
+    assert not ClusterFacts.from_cluster(replace_ns(cluster, network_policy=False)).network_policy
 
 
 def replace_ns(obj: SimpleNamespace, **changes: Any) -> SimpleNamespace:

@@ -57,7 +57,7 @@ def test_the_combinations_cover_every_key_of_the_interface(upstream_defaults: di
         r"openshiftRoute.annotations.haproxy\.router\.openshift\.io/timeout",
         "certManager.enabled", "certManager.serverIssuerRef.name", "certManager.serverIssuerRef.kind",
         "certManager.serverDnsNames", "agentSandbox.preflight.enabled",
-        "podSecurityContext.fsGroup", "securityContext.runAsUser",
+        "podSecurityContext.fsGroup", "securityContext.runAsUser", "networkPolicy.enabled",
     }
     # None of them has a null default upstream (a null would leave the type to the templates).
     nulls = [path for path in leaf_paths(upstream_defaults) if _lookup(upstream_defaults, path) is None]

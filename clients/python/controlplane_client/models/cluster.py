@@ -36,6 +36,9 @@ class Cluster:
             allowed_route_domains (list[str] | Unset): Domains, besides base_domain, under which gateway route hosts may be
                 placed.
             gateway_api (bool | Unset): Whether the cluster serves the Gateway API.
+            network_policy (bool | Unset): Whether gateways here get the chart's sandbox NetworkPolicy (SSH to sandbox pods
+                only from the gateway). Off by default, as in HyperShell; turning it off removes the policy from running
+                gateways.
             trusted_ca_pem (str | Unset):
             image_policy (ImagePolicy | None | Unset): The cluster's image policy; null follows the platform setting
                 (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
@@ -51,6 +54,7 @@ class Cluster:
     flavour: ClusterFlavourEnum | Unset = UNSET
     allowed_route_domains: list[str] | Unset = UNSET
     gateway_api: bool | Unset = UNSET
+    network_policy: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicy | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -80,6 +84,8 @@ class Cluster:
 
         gateway_api = self.gateway_api
 
+        network_policy = self.network_policy
+
         trusted_ca_pem = self.trusted_ca_pem
 
         image_policy: dict[str, Any] | None | Unset
@@ -108,6 +114,8 @@ class Cluster:
             field_dict["allowed_route_domains"] = allowed_route_domains
         if gateway_api is not UNSET:
             field_dict["gateway_api"] = gateway_api
+        if network_policy is not UNSET:
+            field_dict["network_policy"] = network_policy
         if trusted_ca_pem is not UNSET:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
         if image_policy is not UNSET:
@@ -144,6 +152,8 @@ class Cluster:
 
         gateway_api = d.pop("gateway_api", UNSET)
 
+        network_policy = d.pop("network_policy", UNSET)
+
         trusted_ca_pem = d.pop("trusted_ca_pem", UNSET)
 
         def _parse_image_policy(data: object) -> ImagePolicy | None | Unset:
@@ -173,6 +183,7 @@ class Cluster:
             flavour=flavour,
             allowed_route_domains=allowed_route_domains,
             gateway_api=gateway_api,
+            network_policy=network_policy,
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
         )

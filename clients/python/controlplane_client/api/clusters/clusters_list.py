@@ -18,6 +18,7 @@ def _get_kwargs(
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
+    network_policy: bool | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
     reachable: bool | Unset = UNSET,
@@ -39,6 +40,8 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["name"] = name
+
+    params["network_policy"] = network_policy
 
     params["offset"] = offset
 
@@ -116,6 +119,7 @@ def sync_detailed(
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
+    network_policy: bool | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
     reachable: bool | Unset = UNSET,
@@ -129,6 +133,7 @@ def sync_detailed(
         gateway_api (bool | Unset):
         limit (int | Unset):
         name (str | Unset):
+        network_policy (bool | Unset):
         offset (int | Unset):
         ordering (str | Unset):
         reachable (bool | Unset):
@@ -148,6 +153,7 @@ def sync_detailed(
         gateway_api=gateway_api,
         limit=limit,
         name=name,
+        network_policy=network_policy,
         offset=offset,
         ordering=ordering,
         reachable=reachable,
@@ -169,6 +175,7 @@ def sync(
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
+    network_policy: bool | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
     reachable: bool | Unset = UNSET,
@@ -182,6 +189,7 @@ def sync(
         gateway_api (bool | Unset):
         limit (int | Unset):
         name (str | Unset):
+        network_policy (bool | Unset):
         offset (int | Unset):
         ordering (str | Unset):
         reachable (bool | Unset):
@@ -202,6 +210,7 @@ def sync(
         gateway_api=gateway_api,
         limit=limit,
         name=name,
+        network_policy=network_policy,
         offset=offset,
         ordering=ordering,
         reachable=reachable,
@@ -217,6 +226,7 @@ async def asyncio_detailed(
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
+    network_policy: bool | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
     reachable: bool | Unset = UNSET,
@@ -230,6 +240,7 @@ async def asyncio_detailed(
         gateway_api (bool | Unset):
         limit (int | Unset):
         name (str | Unset):
+        network_policy (bool | Unset):
         offset (int | Unset):
         ordering (str | Unset):
         reachable (bool | Unset):
@@ -249,6 +260,7 @@ async def asyncio_detailed(
         gateway_api=gateway_api,
         limit=limit,
         name=name,
+        network_policy=network_policy,
         offset=offset,
         ordering=ordering,
         reachable=reachable,
@@ -268,6 +280,7 @@ async def asyncio(
     gateway_api: bool | Unset = UNSET,
     limit: int | Unset = UNSET,
     name: str | Unset = UNSET,
+    network_policy: bool | Unset = UNSET,
     offset: int | Unset = UNSET,
     ordering: str | Unset = UNSET,
     reachable: bool | Unset = UNSET,
@@ -281,6 +294,7 @@ async def asyncio(
         gateway_api (bool | Unset):
         limit (int | Unset):
         name (str | Unset):
+        network_policy (bool | Unset):
         offset (int | Unset):
         ordering (str | Unset):
         reachable (bool | Unset):
@@ -302,6 +316,7 @@ async def asyncio(
             gateway_api=gateway_api,
             limit=limit,
             name=name,
+            network_policy=network_policy,
             offset=offset,
             ordering=ordering,
             reachable=reachable,

@@ -17,7 +17,8 @@ from django.conf import settings
 from catalogs import store
 from controlplane.celery import app
 from tests.fixtures.registry import stored_content
-from tests.fixtures.stack import Stack, stack_env, wait_for
+from tests.fixtures.stack import Stack, stack_env
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -47,6 +48,6 @@ def test_a_starting_worker_removes_an_orphan_before_it_is_ready(worker_stack: St
         assert worker.poll() is None, worker_stack.log("gc-worker")[-3000:]
         return " ready." in worker_stack.log("gc-worker")
 
-    wait_for(ready, "the worker to be ready")  # Celery logs "ready." after the worker_ready handlers ran
+    wait_until(ready, "the worker to be ready")  # Celery logs "ready." after the worker_ready handlers ran
     assert not store.get().has(orphan), worker_stack.log("gc-worker")[-3000:]
     assert "catalog GC: removed 1" in worker_stack.log("gc-worker")

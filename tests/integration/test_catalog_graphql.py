@@ -20,7 +20,7 @@ from graphql import get_introspection_query
 from catalogs import store
 from catalogs.models import Catalog
 from tests.fixtures.registry import expected_lines, stored_content
-from tests.helpers import ROOT
+from tests.paths import PROJECT_ROOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -267,6 +267,6 @@ def test_graphql_core_is_loaded_with_the_first_query_not_at_start() -> None:
     probe = ("import sys, django; django.setup(); from django.urls import resolve; "
              "resolve('/catalogs/a/api/v1/graphql'); import controlplane.wsgi; print('graphql' in sys.modules)")
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "controlplane.settings"}
-    loaded = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
+    loaded = subprocess.run([sys.executable, "-c", probe], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True,
                             timeout=60)
     assert loaded.stdout.strip() == "False", loaded.stderr

@@ -11,7 +11,7 @@ from cluster_vocabulary.helm import HelmStatus  # a gateway's release_status rec
 
 __all__ = [
     "ConditionType", "DatabaseProvider", "HelmStatus", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus",
-    "Reason", "ReleaseReason", "ReleaseStatus", "Step",
+    "Reason", "ReleaseReason", "ReleaseStatus", "Step", "VerifiedArtefact",
 ]
 
 
@@ -103,9 +103,23 @@ class ReleaseStatus(StrEnum):
 
 
 class ReleaseReason(StrEnum):
-    """Why a release is still Pending: its remote chart could not be pulled (retried with backoff)."""
+    """Why a release is still Pending (its remote chart, or the registry its signatures are in, could not be reached:
+    retried with backoff), or why it is Invalid after a signature check."""
 
     CHART_UNAVAILABLE = "ChartUnavailable"
+    REGISTRY_UNAVAILABLE = "RegistryUnavailable"
+    VERIFICATION_FAILED = "VerificationFailed"
+
+
+class VerifiedArtefact(StrEnum):
+    """The keys of a release's ``verified_digests``: what was verified, with which key, and when."""
+
+    CHART = "chart"
+    IMAGE = "image"
+    SUPERVISOR_IMAGE = "supervisor_image"
+    KEY = "key"  # the fingerprint of the policy key that verified the signatures
+    KEYS = "keys"  # the fingerprint of the policy's key set (changed keys: verify again)
+    VERIFIED_AT = "verified_at"
 
 
 class DatabaseProvider(StrEnum):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -23,9 +24,16 @@ from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
 from gateways.values import gateway_values, merge_values, routing_problems
-from workers import singletons
+from workers import release_events, singletons
 from workers.charts import Chart, ReleaseInputs
 from workers.drivers.errors import DriverError
+from workers.release_verification import (
+    RegistryUnavailable,
+    VerificationFailed,
+    chart_pinned,
+    needs_verification,
+    verify_release,
+)
 from workers.routing import routing_config
 from workers.startup import MAXIMAL_SPEC, cluster_shapes
 
@@ -79,39 +87,74 @@ def _problems(release: GatewayRelease, chart: Chart) -> list[str]:
     return sorted(set(problems))
 
 
-def _unavailable(release: GatewayRelease, message: str) -> GatewayRelease:
-    """Record on a Pending release that its chart could not be pulled (written only when the message changes)."""
+def _unavailable(
+    release: GatewayRelease, message: str, reason: str = ReleaseReason.CHART_UNAVAILABLE
+) -> GatewayRelease:
+    """Record on a Pending release that its chart, or the registry of its signatures, could not be reached (written
+    only when the message changes)."""
     message = message[:2000]
     GatewayRelease.objects.filter(pk=release.pk, status=ReleaseStatus.PENDING).exclude(
-        reason=ReleaseReason.CHART_UNAVAILABLE, message=message
-    ).update(reason=ReleaseReason.CHART_UNAVAILABLE, message=message, updated_at=timezone.now())
+        reason=reason, message=message
+    ).update(reason=reason, message=message, updated_at=timezone.now())
     release.refresh_from_db()
     return release
 
 
-def validate(release: GatewayRelease) -> GatewayRelease:
-    """Load a Pending release's chart and record Ready or Invalid (once; later calls return the verdict).
+def _verify(release: GatewayRelease) -> tuple[dict[str, str], GatewayRelease | None]:
+    """The release's verified digests ({} when it has no trust policy), or the release as the check left it: Pending
+    (RegistryUnavailable) or Invalid (VerificationFailed, with an event on the release)."""
+    if not needs_verification(release):
+        return {}, None
+    try:
+        return verify_release(release, timezone.now()), None
+    except RegistryUnavailable as exc:
+        log.warning("release %s: cannot verify: %s; verified again later", release.name, exc)
+        return {}, _unavailable(release, f"cannot verify: {exc}", ReleaseReason.REGISTRY_UNAVAILABLE)
+    except VerificationFailed as exc:
+        return {}, _record(release, ReleaseStatus.INVALID, f"verification failed: {exc}", "",
+                           reason=ReleaseReason.VERIFICATION_FAILED)
 
-    A chart that cannot be pulled leaves the release Pending, with reason ChartUnavailable.
+
+def _record(
+    release: GatewayRelease, status: str, message: str, chart_version: str, *, reason: str = "",
+    verified: dict[str, str] | None = None,
+) -> GatewayRelease:
+    """Write the verdict on a Pending release (once: a verdict written meanwhile by another worker stands)."""
+    now = timezone.now()
+    fields = {"status": status, "reason": reason, "message": message[:2000], "chart_version": chart_version,
+              "verified_digests": verified or {}, "validated_at": now, "updated_at": now}
+    written = GatewayRelease.objects.filter(pk=release.pk, status=ReleaseStatus.PENDING).update(**fields)
+    release.refresh_from_db()
+    if written and reason == ReleaseReason.VERIFICATION_FAILED:
+        release_events.verification_failed(release)
+    log.info("release %s validated: %s %s", release.name, release.status, release.message)
+    return release
+
+
+def validate(release: GatewayRelease) -> GatewayRelease:
+    """Verify a Pending release (with a trust policy), load its chart, and record Ready or Invalid (once; later
+    calls return the verdict).
+
+    A chart that cannot be pulled leaves the release Pending, with reason ChartUnavailable; a registry that cannot
+    be asked for signatures, with reason RegistryUnavailable.
     """
     if release.status != ReleaseStatus.PENDING:
         return release
+    verified, stopped = _verify(release)
+    if stopped is not None:
+        return stopped
     chart_version, problems = "", []
     try:
-        chart = singletons.chart(release.chart, release.version or None)
+        chart = singletons.chart(*chart_pinned(release, verified))
         chart_version, problems = chart.chart_version, _problems(release, chart)
     except singletons.ChartUnavailable as exc:
         log.warning("release %s: %s; retried from %s", release.name, exc.message, exc.retry_at)
         return _unavailable(release, exc.message)
     except DriverError as exc:
         problems = [f"cannot load the chart: {exc}"]
-    status = ReleaseStatus.INVALID if problems else ReleaseStatus.READY
-    fields = {"status": status, "reason": "", "message": "; ".join(problems)[:2000], "chart_version": chart_version,
-              "validated_at": timezone.now(), "updated_at": timezone.now()}
-    GatewayRelease.objects.filter(pk=release.pk, status=ReleaseStatus.PENDING).update(**fields)
-    release.refresh_from_db()
-    log.info("release %s validated: %s %s", release.name, release.status, release.message)
-    return release
+    if problems:
+        return _record(release, ReleaseStatus.INVALID, "; ".join(problems), chart_version)
+    return _record(release, ReleaseStatus.READY, "", chart_version, verified=verified)
 
 
 def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
@@ -120,8 +163,12 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     if release.status == ReleaseStatus.INVALID:
         problem = f"Release {release.name} is Invalid: {release.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), problem=problem)
+    if release.reason == ReleaseReason.REGISTRY_UNAVAILABLE:  # Pending: nothing runs before it is verified
+        unavailable = f"Release {release.name} is not verified yet: {release.message}"
+        retry_at = timezone.now() + timedelta(seconds=settings.GATEWAY_RETRY_BASE_SECONDS)
+        return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=retry_at)
     try:
-        chart = singletons.chart(release.chart, release.version or None)
+        chart = singletons.chart(*chart_pinned(release))
     except singletons.ChartUnavailable as exc:  # Pending, or Ready elsewhere while this worker cannot pull it
         unavailable = f"The chart of release {release.name} is unavailable: {exc.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=exc.retry_at)

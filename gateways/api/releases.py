@@ -19,6 +19,7 @@ from controlplane.api.fields import StrictCharField
 from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.serializers import ModelCleanSerializer
+from controlplane.api.signature_policy import KEYS_ERROR_FIELD, SignaturePolicySerializer, policy_read, policy_written
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
 from controlplane.image_policy import provenance_problem
@@ -26,6 +27,23 @@ from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import GatewayRelease
 
 __all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
+
+
+class VerifiedDigestsSerializer(serializers.Serializer):
+    chart = StrictCharField(read_only=True, help_text="The chart's digest: the oci:// artefact's manifest, or the "
+                            "sha256 of the packaged local chart.")
+    image = StrictCharField(read_only=True, allow_null=True, help_text="The gateway image's manifest digest.")
+    supervisor_image = StrictCharField(read_only=True, allow_null=True,
+                                       help_text="The supervisor image's manifest digest.")
+    key = StrictCharField(read_only=True, allow_null=True, help_text="sha256 of the DER public key that verified "
+                          "the signatures (null when only a chart_digest was checked).")
+    verified_at = serializers.DateTimeField(read_only=True)
+
+    def get_attribute(self, instance: Any) -> Any:
+        return instance.verified_digests or None
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        return {name: instance.get(name) for name in self.fields}
 
 
 class ReleaseStatusSerializer(serializers.Serializer):
@@ -37,6 +55,11 @@ class ReleaseStatusSerializer(serializers.Serializer):
     message = StrictCharField(read_only=True, help_text="Why the release is Invalid, or why its chart is unavailable.")
     chart_version = StrictCharField(read_only=True, help_text="The version in the loaded chart's Chart.yaml.")
     validated_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    verified_digests = VerifiedDigestsSerializer(
+        read_only=True, allow_null=True,
+        help_text="What the worker verified before the release became Ready: the digests its gateways run "
+                  "(repo@sha256:...), the key that verified them, and when; null when nothing was verified.",
+    )
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
         data = super().to_representation(instance)
@@ -54,14 +77,21 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
 
     values = serializers.DictField(required=False, help_text="Values overrides; only keys the chart has, with its "
                                    "types. The keys the mapping sets (images, routes, OIDC, database) win over them.")
+    signature_policy = SignaturePolicySerializer(
+        help_text="Cosign public keys that must verify the chart (an oci:// chart's signature; a local chart needs "
+                  "chart_digest) and both images before the release is Ready; its gateways then run the verified "
+                  "digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES refuses that.",
+    )
     status = ReleaseStatusSerializer(source="*", read_only=True)
-    immutable_fields = ("name", "chart", "version", "values", "image", "supervisor_image", "allow_mixed_provenance")
+    immutable_fields = ("name", "chart", "version", "values", "image", "supervisor_image", "allow_mixed_provenance",
+                        "signature_keys", "chart_digest")
+    error_fields = KEYS_ERROR_FIELD
 
     class Meta:
         model = GatewayRelease
         fields = (
-            "id", "name", "chart", "version", "image", "supervisor_image", "allow_mixed_provenance", "values",
-            "default", "status", "created_at", "updated_at",
+            "id", "name", "chart", "version", "chart_digest", "image", "supervisor_image", "allow_mixed_provenance",
+            "values", "signature_policy", "default", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
         extra_kwargs = {
@@ -69,9 +99,19 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
                       "New gateways and rollouts to this release run it, unless a gateway overrides it."},
             "supervisor_image": {"help_text": "The supervisor image: from the same registry and repository namespace "
                                  "as the gateway image, unless allow_mixed_provenance."},
+            "chart_digest": {"help_text": "sha256:<hex> of the packaged local chart (the .tgz, or the directory as "
+                             "`helm package` packs it); required with a signature_policy and a local chart, refused "
+                             "for oci:// (whose signature is verified). Gateways install the archive that was hashed."},
             "allow_mixed_provenance": {"help_text": "Accept images from different registries or namespaces (mixed "
                                        "provenance is otherwise a 400). Audited."},
         }
+
+    def to_internal_value(self, data: Any) -> Any:
+        data, cleared = policy_written(data)
+        return {**super().to_internal_value(data), **cleared}
+
+    def to_representation(self, instance: GatewayRelease) -> dict[str, Any]:
+        return policy_read(super().to_representation(instance), instance)
 
     def _save(self, write: Any) -> GatewayRelease:
         with transaction.atomic():

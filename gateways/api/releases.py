@@ -6,6 +6,7 @@ A release's chart, version and values never change after creation (create anothe
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import django_filters
@@ -25,6 +26,7 @@ from controlplane.audit import record
 from controlplane.image_policy import provenance_problem
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import GatewayRelease
+from gateways.states import VerifiedArtefact
 
 __all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
 
@@ -43,7 +45,12 @@ class VerifiedDigestsSerializer(serializers.Serializer):
         return instance.verified_digests or None
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
-        return {name: instance.get(name) for name in self.fields}
+        """Each artefact's digest (null when it was not verified), and when, in the API's time format."""
+        shown = {name: instance.get(name) for name in self.fields}
+        shown["verified_at"] = self.fields["verified_at"].to_representation(
+            datetime.fromisoformat(instance[VerifiedArtefact.VERIFIED_AT])
+        )
+        return shown
 
 
 class ReleaseStatusSerializer(serializers.Serializer):
@@ -51,7 +58,9 @@ class ReleaseStatusSerializer(serializers.Serializer):
                                      help_text="Set by the worker that first loads the chart.")
     reason = serializers.ChoiceField(choices=ReleaseReason.choices, read_only=True, allow_null=True,
                                      help_text="Why a release is still Pending: ChartUnavailable while its chart "
-                                     "cannot be pulled (retried with backoff); null otherwise.")
+                                     "cannot be pulled, RegistryUnavailable while its signatures cannot be checked "
+                                     "(both retried with backoff); VerificationFailed when it is Invalid because an "
+                                     "artefact did not verify (message names it); null otherwise.")
     message = StrictCharField(read_only=True, help_text="Why the release is Invalid, or why its chart is unavailable.")
     chart_version = StrictCharField(read_only=True, help_text="The version in the loaded chart's Chart.yaml.")
     validated_at = serializers.DateTimeField(read_only=True, allow_null=True)

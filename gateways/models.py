@@ -29,7 +29,7 @@ from controlplane.validators import (
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem, local_chart_defaults
 from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseReason, ReleaseStatus
-from gateways.release_trust import VerifiedArtefact, release_trust_problems
+from gateways.release_trust import VerifiedArtefact, release_trust_problems, unsigned_release_problem
 from gateways.spec_rules import spec_problems
 from gateways.values import ClusterFacts, GatewaySpec, default_route_host, host_in_domains
 
@@ -338,6 +338,11 @@ class Gateway(SpecResource):
                     code=ROUTE_HOST_CONSTRAINT,
                 )
         if self.cluster_id is not None:
+            unsigned = unsigned_release_problem(
+                self.cluster, self.release if self.release_id else GatewayRelease.current_default()
+            )
+            if unsigned:
+                errors.setdefault("cluster", ValidationError(unsigned, code="unsigned_release"))
             for field, message in self.spec_rule_problems().items():
                 errors.setdefault(field, ValidationError(message, code="spec_rule"))
         if errors:

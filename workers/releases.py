@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -23,6 +22,7 @@ from django.utils import timezone
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
+from gateways.release_trust import unsigned_release_problem
 from gateways.values import gateway_values, merge_values, routing_problems
 from workers import release_events, singletons
 from workers.charts import Chart, ReleaseInputs
@@ -163,9 +163,12 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     if release.status == ReleaseStatus.INVALID:
         problem = f"Release {release.name} is Invalid: {release.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), problem=problem)
+    unsigned = unsigned_release_problem(gateway.cluster, release)
+    if unsigned:
+        return UNAVAILABLE, ReleaseInputs(str(release.pk), problem=unsigned)
     if release.reason == ReleaseReason.REGISTRY_UNAVAILABLE:  # Pending: nothing runs before it is verified
         unavailable = f"Release {release.name} is not verified yet: {release.message}"
-        retry_at = timezone.now() + timedelta(seconds=settings.GATEWAY_RETRY_BASE_SECONDS)
+        retry_at = timezone.now() + singletons.pull_policy().delay(1)  # the release task retries meanwhile
         return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=retry_at)
     try:
         chart = singletons.chart(*chart_pinned(release))

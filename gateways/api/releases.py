@@ -24,6 +24,7 @@ from controlplane.api.signature_policy import KEYS_ERROR_FIELD, SignaturePolicyS
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
 from controlplane.image_policy import provenance_problem
+from controlplane.tasks import TaskName
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import GatewayRelease
 from gateways.states import VerifiedArtefact
@@ -158,6 +159,7 @@ class GatewayReleaseViewSet(ReconciledModelViewSet):
     serializer_class = GatewayReleaseSerializer
     permission_classes = (IsPlatformAdmin,)
     filterset_class = ReleaseFilter
+    reconcile_task = TaskName.VALIDATE_RELEASE  # verified and validated on create, not first when a gateway needs it
     search_fields = ("name", "chart")
     ordering_fields = ("name", "created_at")
 

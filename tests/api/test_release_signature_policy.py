@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from gateways.models import GatewayRelease
+from gateways.models import Gateway, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.registry import public_pem
 
@@ -83,3 +83,27 @@ def test_releases_require_signatures_refuses_a_new_release_without_a_policy(admi
 
     settings.RELEASES_REQUIRE_SIGNATURES = False
     assert admin_api.post("/api/v1/releases/", unsigned, format="json").status_code == 201
+
+
+def test_a_cluster_that_requires_signed_releases_refuses_gateways_and_rollouts_on_unsigned_ones(
+    admin_api, alice_api, alice, cluster,
+) -> None:
+    unsigned = GatewayRelease.objects.create(name="unsigned", chart=str(MIRROR_CHART), default=True, **IMAGES)
+    gateway = Gateway(owner=alice, cluster=cluster, name="before", release=unsigned)  # from before the requirement
+    gateway.assign_namespace()
+    gateway.save()
+    changed = admin_api.patch(f"/api/v1/clusters/{cluster.pk}/", {"require_signed_releases": True}, format="json")
+    assert changed.status_code == 200 and changed.json()["require_signed_releases"] is True
+
+    errors = fields(alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east"}, format="json"))
+    assert "runs only signed releases" in errors["cluster"][0] and "release unsigned" in errors["cluster"][0]
+    rollout = {"name": "back", "target_release": "unsigned", "selector": {"clusters": ["east"]}}
+    signed = GatewayRelease.objects.create(name="signed", status="Ready", signature_keys=P256, chart=str(MIRROR_CHART),
+                                           chart_digest=DIGEST, **IMAGES)
+    Gateway.objects.filter(pk=gateway.pk).update(release=signed)
+    errors = fields(admin_api.post("/api/v1/rollouts/", rollout, format="json"))
+    assert "runs only signed releases" in errors["target_release"][0]
+
+    GatewayRelease.objects.filter(pk=unsigned.pk).update(default=False)
+    GatewayRelease.objects.filter(pk=signed.pk).update(default=True)
+    assert alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east"}, format="json").status_code == 201

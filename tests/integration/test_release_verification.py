@@ -36,6 +36,7 @@ from tests.fixtures.registry import (
 from tests.fixtures.registry_proxy import RegistryProxy
 from tests.helpers import converge_by_passes
 from workers import releases, singletons
+from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.gateway.run import run_pass
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -289,3 +290,16 @@ def test_a_registry_down_during_verification_is_retried_never_passed(
     assert (ready.status, ready.reason, ready.verified_digests["image"]) == ("Ready", "", images.gateway)
     gateway = converge_by_passes(gateway, running)
     assert f"{registry_proxy.host}/{repository}/gateway@{images.gateway}" in pod_images(k8s, gateway.namespace)
+
+
+def test_a_cluster_that_requires_signed_releases_stalls_a_gateway_on_an_unsigned_one(worker, cluster, alice) -> None:
+    """The worker refuses what the API refuses: a gateway from before the requirement is not installed or upgraded."""
+    unsigned = GatewayRelease.objects.create(name="unsigned", chart=str(MIRROR_CHART),
+                                             image="r.test/gw:1", supervisor_image="r.test/sv:1")
+    gateway = make_gateway(alice, cluster, unsigned)
+    ManagedCluster.objects.filter(pk=cluster.pk).update(require_signed_releases=True)
+    gateway = Gateway.objects.select_related("cluster", "release").get(pk=gateway.pk)
+    chart, inputs = releases.load(gateway)
+    assert chart is releases.UNAVAILABLE and "runs only signed releases" in inputs.problem
+    request = build_request(gateway, chart, gateway.created_at, inputs)
+    assert request.values is None and "release unsigned has no signature_policy" in request.values_error

@@ -10,13 +10,23 @@ from typing import Any
 
 from gateways.states import VerifiedArtefact
 
-__all__ = ["SETTING", "VerifiedArtefact", "is_oci", "release_trust_problems"]
+__all__ = ["SETTING", "VerifiedArtefact", "is_oci", "release_trust_problems", "unsigned_release_problem"]
 
 SETTING = "RELEASES_REQUIRE_SIGNATURES"
 
 
 def is_oci(chart: str) -> bool:
     return chart.startswith("oci://")
+
+
+def unsigned_release_problem(cluster: Any, release: Any) -> str | None:
+    """Why a gateway on ``cluster`` may not run ``release`` (None when it may): the cluster requires signed releases
+    and the release has no signature policy."""
+    if not cluster.require_signed_releases or (release is not None and release.signature_keys):
+        return None
+    named = f"release {release.name}" if release is not None else "the default release (there is none yet)"
+    return (f"Cluster {cluster.name} runs only signed releases (require_signed_releases), and {named} has no "
+            "signature_policy.")
 
 
 def release_trust_problems(release: Any, *, adding: bool, required: bool) -> dict[str, str]:

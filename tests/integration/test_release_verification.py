@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from controlplane.models import ManagedCluster
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease, ReleaseEvent
+from notifications.models import Delivery, Receiver, Subscription
 from tests.fixtures.charts import HELM, MIRROR_CHART, copy_chart, helm_json, push_chart
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.registry import (
@@ -221,10 +222,13 @@ FAILURES = {
 
 @pytest.mark.parametrize("case", sorted(FAILURES))
 def test_a_release_that_does_not_verify_is_invalid_and_nothing_is_installed_or_upgraded_from_it(
-    case: str, registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice,
+    case: str, registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice, admin_user,
     tmp_path: Path,
 ) -> None:
     prepare, artefact, reason = FAILURES[case]
+    hook = Receiver.objects.create(name="hook", url="https://hooks.example.test/releases", secret="s")
+    Subscription.objects.create(owner=admin_user, name="trust", receiver=hook, kinds=["release"],
+                                reasons=["VerificationFailed"], min_severity="critical")
     good_images = Images(registry, repository + "/good")
     good_images.sign(trusted)
     chart_digest = packaged_digest(MIRROR_CHART, tmp_path / "pkg")
@@ -248,6 +252,10 @@ def test_a_release_that_does_not_verify_is_invalid_and_nothing_is_installed_or_u
     assert (event.type, event.reason, event.message) == ("Warning", "VerificationFailed", bad.message)
     assert releases.validate(bad).status == ReleaseStatus.INVALID  # the verdict stands; no second event
     assert ReleaseEvent.objects.filter(release=bad).count() == 1
+    (notified,) = Delivery.objects.all()  # matched when the verdict was committed
+    payload = notified.payload
+    assert (notified.reason, notified.severity, payload["kind"]) == ("VerificationFailed", "critical", "release")
+    assert payload["link"].endswith(f"/api/v1/releases/{bad.pk}/") and payload["message"] == bad.message
 
     # A new gateway on it is never installed, and a running one moved to it (as a rollout would) is not upgraded.
     fresh = make_gateway(alice, cluster_row, bad, "fresh")

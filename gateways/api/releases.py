@@ -12,8 +12,11 @@ from typing import Any
 import django_filters
 from django.db import transaction
 from django.db.models import ProtectedError
-from drf_spectacular.utils import OpenApiExample
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from controlplane.api.errors import Conflict
 from controlplane.api.fields import StrictCharField
@@ -26,7 +29,7 @@ from controlplane.audit import record
 from controlplane.image_policy import provenance_problem
 from controlplane.tasks import TaskName
 from gateways.choices import ReleaseReason, ReleaseStatus
-from gateways.models import GatewayRelease
+from gateways.models import GatewayRelease, ReleaseEvent
 from gateways.states import VerifiedArtefact
 
 __all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
@@ -133,6 +136,15 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
             return super()._save(write)
 
 
+class ReleaseEventSerializer(serializers.ModelSerializer):
+    schema_description = "What the release's verification found: a failure is a Warning with reason VerificationFailed."
+
+    class Meta:
+        model = ReleaseEvent
+        fields = ("timestamp", "type", "reason", "message")
+        read_only_fields = fields
+
+
 RELEASE_EXAMPLE = OpenApiExample(
     "The upstream chart, pinned, with one override",
     request_only=True,
@@ -162,6 +174,13 @@ class GatewayReleaseViewSet(ReconciledModelViewSet):
     reconcile_task = TaskName.VALIDATE_RELEASE  # verified and validated on create, not first when a gateway needs it
     search_fields = ("name", "chart")
     ordering_fields = ("name", "created_at")
+
+    @extend_schema(operation_id="releases_events_list", responses={200: ReleaseEventSerializer(many=True)})
+    @action(detail=True, methods=["get"], serializer_class=ReleaseEventSerializer, filterset_class=None)
+    def events(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The release's event history, newest first."""
+        page = self.paginate_queryset(self.get_object().events.all())
+        return self.get_paginated_response(ReleaseEventSerializer(page, many=True).data)
 
     def perform_create(self, serializer: Any) -> None:
         super().perform_create(serializer)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from gateways.models import Gateway, GatewayRelease
+from gateways.models import Gateway, GatewayRelease, ReleaseEvent
 from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.registry import public_pem
 
@@ -49,6 +49,16 @@ def test_verified_digests_are_shown_once_the_worker_wrote_them(admin_api) -> Non
     GatewayRelease.objects.filter(pk=created["id"]).update(verified_digests=verified, status="Ready")
     shown = admin_api.get(f"/api/v1/releases/{created['id']}/").json()["status"]["verified_digests"]
     assert shown == {k: v for k, v in verified.items() if k != "keys"} | {"verified_at": "2026-12-05T14:00:00Z"}
+
+
+def test_a_release_lists_its_events_for_platform_admins_only(admin_api, alice_api) -> None:
+    created = admin_api.post("/api/v1/releases/", body(), format="json").json()
+    ReleaseEvent.objects.create(release_id=created["id"], type="Warning", reason="VerificationFailed",
+                                message="verification failed: image r/x:1: no cosign signature found")
+    url = f"/api/v1/releases/{created['id']}/events/"
+    [event] = admin_api.get(url).json()["results"]
+    assert (event["type"], event["reason"]) == ("Warning", "VerificationFailed") and "no cosign" in event["message"]
+    assert alice_api.get(url).status_code == 403
 
 
 @pytest.mark.parametrize(

@@ -136,7 +136,8 @@ def helm_history(dc: DevCluster, workdir: Path, gateway: Gateway) -> list[dict[s
 
 
 def test_a_signed_release_is_ready_with_its_digests_and_its_pods_run_them_even_after_the_tag_moves(
-    registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice, tmp_path: Path,
+    registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice, admin_api,
+    tmp_path: Path,
 ) -> None:
     images = Images(registry, repository)
     images.sign(trusted)
@@ -161,7 +162,8 @@ def test_a_signed_release_is_ready_with_its_digests_and_its_pods_run_them_even_a
     pinned = {f"{registry.host}/{repository}/gateway@{images.gateway}",
               f"{registry.host}/{repository}/supervisor@{images.supervisor}"}
     assert pod_images(k8s, gateway.namespace) == pinned
-    assert {gateway.deployed_image, gateway.deployed_supervisor_image} == pinned
+    shown = admin_api.get(f"/api/v1/gateways/{gateway.pk}/").json()["status"]["deployed_images"]
+    assert {shown["image"], shown["supervisor_image"]} == pinned
     history = helm_history(k8s, tmp_path / "h", gateway)
     assert [entry["chart"] for entry in history] == ["openshell-gateway-0.1.0"]
 

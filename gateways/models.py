@@ -13,11 +13,12 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Upper
 
+from controlplane.conditions import ConditionStatus, find_condition
 from controlplane.fields import EncryptedTextField
 from controlplane.image_policy import provenance_problem
 from controlplane.imageref import InvalidImageRefError, parse_image_ref, pinned_image
 from controlplane.models import EventRecord, ManagedCluster, SpecResource
-from controlplane.signing_keys import MAX_KEYS_CHARS, validate_signature_keys
+from controlplane.signing_keys import MAX_KEYS_CHARS, keys_fingerprint, validate_signature_keys
 from controlplane.validators import (
     validate_dns1123_label,
     validate_dns1123_subdomain,
@@ -31,6 +32,7 @@ from gateways.chart_source import chart_source_problem, local_chart_defaults
 from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseReason, ReleaseStatus
 from gateways.release_trust import VerifiedArtefact, release_trust_problems, unsigned_release_problem
 from gateways.spec_rules import spec_problems
+from gateways.states import ReleaseConditionType
 from gateways.values import ClusterFacts, GatewaySpec, default_route_host, host_in_domains
 
 __all__ = [
@@ -97,6 +99,8 @@ class GatewayRelease(models.Model):
     # What the worker verified, by artefact (chart, image, supervisor_image: digests), with the fingerprints of
     # the key that verified and of the policy's key set, and when; {} when nothing was verified.
     verified_digests = models.JSONField(default=dict, blank=True, editable=False)
+    # Verified (with a signature policy): True once verified, False when a key change no longer verifies it.
+    conditions = models.JSONField(default=list, blank=True, editable=False)
     default = models.BooleanField(default=False, help_text="New gateways get the default release.")
     status = models.CharField(
         max_length=16, choices=ReleaseStatus.choices, default=ReleaseStatus.PENDING, editable=False
@@ -122,6 +126,30 @@ class GatewayRelease(models.Model):
         verified = self.verified_digests or {}
         return (pinned_image(self.image, verified.get(VerifiedArtefact.IMAGE)),
                 pinned_image(self.supervisor_image, verified.get(VerifiedArtefact.SUPERVISOR_IMAGE)))
+
+    def verification_failed(self) -> bool:
+        """A change of keys no longer verifies what it pinned (its Verified condition is False)."""
+        verified = find_condition(self.conditions or [], ReleaseConditionType.VERIFIED)
+        return verified is not None and verified["status"] == ConditionStatus.FALSE
+
+    def rollout_status(self) -> str:
+        """Its status as a rollout's target: Invalid when it no longer verifies, Pending while it is verified again
+        with changed keys."""
+        if self.verification_failed():
+            return ReleaseStatus.INVALID
+        return ReleaseStatus.PENDING if self.trust_problem() else self.status
+
+    def trust_problem(self) -> str | None:
+        """Why nothing more may run from this Ready release: its keys changed and it is not verified again yet,
+        or no longer verifies (None when it may: verified, or without a signature policy)."""
+        if not self.signature_keys or self.status != ReleaseStatus.READY:
+            return None
+        verified = find_condition(self.conditions or [], ReleaseConditionType.VERIFIED)
+        if verified is not None and verified["status"] != ConditionStatus.TRUE:
+            return f"Release {self.name} is not verified: {verified['message']}"
+        if (self.verified_digests or {}).get(VerifiedArtefact.KEYS) != keys_fingerprint(self.signature_keys):
+            return f"Release {self.name} is not verified with its current keys yet"
+        return None
 
     @classmethod
     def current_default(cls) -> GatewayRelease | None:

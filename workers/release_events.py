@@ -9,8 +9,8 @@ from gateways.models import GatewayRelease, ReleaseEvent
 __all__ = ["verification_failed"]
 
 
-def verification_failed(release: GatewayRelease) -> ReleaseEvent:
-    """Record the failure the release's message names (called once, by the worker that wrote the verdict)."""
+def verification_failed(release: GatewayRelease, message: str) -> ReleaseEvent:
+    """Record a verification failure (called once per failure, by the worker that wrote it)."""
     return ReleaseEvent.objects.create(
-        release=release, type=EventType.WARNING, reason=ReleaseReason.VERIFICATION_FAILED, message=release.message,
+        release=release, type=EventType.WARNING, reason=ReleaseReason.VERIFICATION_FAILED, message=message,
     )

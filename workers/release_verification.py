@@ -18,7 +18,7 @@ import hashlib
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,7 +42,9 @@ __all__ = [
     "VerificationFailed",
     "artefacts_to_verify",
     "chart_pinned",
+    "needs_reverification",
     "needs_verification",
+    "reverify_release",
     "verified_chart_archive",
     "verify_release",
 ]
@@ -177,16 +179,41 @@ def chart_pinned(release: Any, verified: dict[str, str] | None = None) -> tuple[
     return str(verified_chart_archive(release.chart, digest)), None
 
 
+def _policy_keys(release: Any) -> tuple[PublicKey, ...]:
+    try:
+        return load_public_keys(release.signature_keys)
+    except SignatureInvalid as exc:
+        raise VerificationFailed(f"signature_policy: {exc}") from None
+
+
+def needs_reverification(release: Any) -> bool:
+    """A verified release whose keys changed since: what it pinned is checked again with the new keys."""
+    verified = release.verified_digests or {}
+    return bool(release.signature_keys and verified.get(VerifiedArtefact.KEYS)) and (
+        verified[VerifiedArtefact.KEYS] != keys_fingerprint(release.signature_keys)
+    )
+
+
+def reverify_release(release: Any, now: datetime, open_registry: OpenRegistry | None = None) -> dict[str, str]:
+    """Check the signatures of the digests the release pinned (never what its tags name now) with its current keys;
+    its new ``verified_digests``. Raises VerificationFailed or RegistryUnavailable."""
+    open_registry = open_registry or _open_registry
+    keys, verified = _policy_keys(release), dict(release.verified_digests)
+    for artefact in artefacts_to_verify(release):
+        pinned = replace(artefact, reference=verified[artefact.kind])
+        verified[artefact.kind], verified[VerifiedArtefact.KEY] = _verify_signed(pinned, keys, open_registry)
+    verified[VerifiedArtefact.KEYS] = keys_fingerprint(release.signature_keys)
+    verified[VerifiedArtefact.VERIFIED_AT] = now.isoformat()
+    return verified
+
+
 def verify_release(release: Any, now: datetime, open_registry: OpenRegistry | None = None) -> dict[str, str]:
     """Verify the release's chart and images; its ``verified_digests``. Raises VerificationFailed or
     RegistryUnavailable."""
     open_registry = open_registry or _open_registry
     verified: dict[str, str] = {}
     if release.signature_keys:
-        try:
-            keys = load_public_keys(release.signature_keys)
-        except SignatureInvalid as exc:
-            raise VerificationFailed(f"signature_policy: {exc}") from None
+        keys = _policy_keys(release)
         for artefact in artefacts_to_verify(release):
             verified[artefact.kind], verified[VerifiedArtefact.KEY] = _verify_signed(artefact, keys, open_registry)
     if release.chart_digest:

@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from controlplane.conditions import ConditionStatus, set_condition
+from controlplane.signing_keys import keys_fingerprint
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
 from gateways.release_trust import unsigned_release_problem
+from gateways.states import Reason, ReleaseConditionType, VerifiedArtefact
 from gateways.values import gateway_values, merge_values, routing_problems
 from workers import release_events, singletons
 from workers.charts import Chart, ReleaseInputs
@@ -31,7 +35,9 @@ from workers.release_verification import (
     RegistryUnavailable,
     VerificationFailed,
     chart_pinned,
+    needs_reverification,
     needs_verification,
+    reverify_release,
     verify_release,
 )
 from workers.routing import routing_config
@@ -40,6 +46,8 @@ from workers.startup import MAXIMAL_SPEC, cluster_shapes
 __all__ = ["UNAVAILABLE", "default_release", "load", "release_of", "validate"]
 
 log = logging.getLogger(__name__)
+
+VERIFIED_KINDS = (VerifiedArtefact.CHART, VerifiedArtefact.IMAGE, VerifiedArtefact.SUPERVISOR_IMAGE)
 
 # The chart of an Invalid or unavailable release: never used, since such a pass stalls before any helm call.
 UNAVAILABLE = Chart(ref="", version=None, chart_version="", defaults={})
@@ -123,11 +131,51 @@ def _record(
     now = timezone.now()
     fields = {"status": status, "reason": reason, "message": message[:2000], "chart_version": chart_version,
               "verified_digests": verified or {}, "validated_at": now, "updated_at": now}
+    if verified and release.signature_keys:
+        fields["conditions"] = _verified_condition(
+            release, now, ConditionStatus.TRUE, ReleaseReason.VERIFIED, _verified_message(verified)
+        )
     written = GatewayRelease.objects.filter(pk=release.pk, status=ReleaseStatus.PENDING).update(**fields)
     release.refresh_from_db()
     if written and reason == ReleaseReason.VERIFICATION_FAILED:
-        release_events.verification_failed(release)
+        release_events.verification_failed(release, release.message)
     log.info("release %s validated: %s %s", release.name, release.status, release.message)
+    return release
+
+
+def _verified_message(verified: dict[str, str]) -> str:
+    artefacts = ", ".join(f"{kind} {verified[kind]}" for kind in VERIFIED_KINDS if kind in verified)
+    return f"Verified {artefacts} with key {verified.get(VerifiedArtefact.KEY, '')}"
+
+
+def _verified_condition(release: GatewayRelease, now: datetime, status: str, reason: str, message: str) -> list:
+    return set_condition(release.conditions or [], type_=ReleaseConditionType.VERIFIED, status=status, reason=reason,
+                         message=message[:1024], generation=0, now=now)
+
+
+def _reverify(release: GatewayRelease) -> GatewayRelease:
+    """Check a Ready release's pinned artefacts with its changed keys: Verified True, or False (with an event, and
+    no more runs from it), or Unknown while the registry cannot be asked (checked again later)."""
+    now, fields = timezone.now(), {}
+    try:
+        verified = reverify_release(release, now)
+        fields["verified_digests"] = verified
+        status, reason, message = ConditionStatus.TRUE, ReleaseReason.VERIFIED, _verified_message(verified)
+    except RegistryUnavailable as exc:
+        status, reason, message = ConditionStatus.UNKNOWN, ReleaseReason.REGISTRY_UNAVAILABLE, f"cannot verify: {exc}"
+    except VerificationFailed as exc:  # recorded under the new keys: not checked again until they change
+        fields["verified_digests"] = {**release.verified_digests,
+                                      VerifiedArtefact.KEYS: keys_fingerprint(release.signature_keys)}
+        status, reason = ConditionStatus.FALSE, ReleaseReason.VERIFICATION_FAILED
+        message = f"verification failed: {exc}"
+    fields["conditions"] = _verified_condition(release, now, status, reason, message)
+    written = GatewayRelease.objects.filter(  # fenced: keys changed meanwhile are checked by the next call
+        pk=release.pk, signature_keys=release.signature_keys, verified_digests=release.verified_digests
+    ).update(**fields, updated_at=now)
+    release.refresh_from_db()
+    if written and status == ConditionStatus.FALSE:
+        release_events.verification_failed(release, message)
+    log.info("release %s verified again with its new keys: %s %s", release.name, reason, message)
     return release
 
 
@@ -138,6 +186,8 @@ def validate(release: GatewayRelease) -> GatewayRelease:
     A chart that cannot be pulled leaves the release Pending, with reason ChartUnavailable; a registry that cannot
     be asked for signatures, with reason RegistryUnavailable.
     """
+    if release.status == ReleaseStatus.READY and needs_reverification(release):
+        return _reverify(release)
     if release.status != ReleaseStatus.PENDING:
         return release
     verified, stopped = _verify(release)
@@ -166,6 +216,11 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     unsigned = unsigned_release_problem(gateway.cluster, release)
     if unsigned:
         return UNAVAILABLE, ReleaseInputs(str(release.pk), problem=unsigned)
+    untrusted = release.trust_problem()
+    if untrusted:
+        retry_at = timezone.now() + singletons.pull_policy().delay(1)
+        verified = (ConditionStatus.FALSE, Reason.RELEASE_UNVERIFIED, untrusted)
+        return UNAVAILABLE, ReleaseInputs(str(release.pk), unverified=untrusted, verified=verified, retry_at=retry_at)
     if release.reason == ReleaseReason.REGISTRY_UNAVAILABLE:  # Pending: nothing runs before it is verified
         unavailable = f"Release {release.name} is not verified yet: {release.message}"
         retry_at = timezone.now() + singletons.pull_policy().delay(1)  # the release task retries meanwhile
@@ -175,4 +230,6 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     except singletons.ChartUnavailable as exc:  # Pending, or Ready elsewhere while this worker cannot pull it
         unavailable = f"The chart of release {release.name} is unavailable: {exc.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=exc.retry_at)
-    return chart, ReleaseInputs(str(release.pk), overrides=dict(release.values))
+    verified = (ConditionStatus.TRUE, Reason.RELEASE_VERIFIED, f"Release {release.name} is verified") if (
+        release.signature_keys) else None
+    return chart, ReleaseInputs(str(release.pk), overrides=dict(release.values), verified=verified)

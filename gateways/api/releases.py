@@ -22,8 +22,14 @@ from controlplane.api.errors import Conflict
 from controlplane.api.fields import StrictCharField
 from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
-from controlplane.api.serializers import ModelCleanSerializer
-from controlplane.api.signature_policy import KEYS_ERROR_FIELD, SignaturePolicySerializer, policy_read, policy_written
+from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
+from controlplane.api.signature_policy import (
+    KEYS_ERROR_FIELD,
+    POLICY_FIELD,
+    SignaturePolicySerializer,
+    policy_read,
+    policy_written,
+)
 from controlplane.api.views import ReconciledModelViewSet
 from controlplane.audit import record
 from controlplane.image_policy import provenance_problem
@@ -68,6 +74,10 @@ class ReleaseStatusSerializer(serializers.Serializer):
     message = StrictCharField(read_only=True, help_text="Why the release is Invalid, or why its chart is unavailable.")
     chart_version = StrictCharField(read_only=True, help_text="The version in the loaded chart's Chart.yaml.")
     validated_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    conditions = ConditionSerializer(many=True, read_only=True, help_text="Verified (releases with a "
+                                     "signature_policy): True once verified with the current keys; False when a "
+                                     "change of keys no longer verifies what it pinned (its gateways get no upgrade "
+                                     "from it), Unknown while the registry cannot be asked.")
     verified_digests = VerifiedDigestsSerializer(
         read_only=True, allow_null=True,
         help_text="What the worker verified before the release became Ready: the digests its gateways run "
@@ -93,11 +103,12 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
     signature_policy = SignaturePolicySerializer(
         help_text="Cosign public keys that must verify the chart (an oci:// chart's signature; a local chart needs "
                   "chart_digest) and both images before the release is Ready; its gateways then run the verified "
-                  "digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES refuses that.",
+                  "digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES refuses that. The "
+                  "keys of a release that has a policy may change: its pinned digests are then verified again.",
     )
     status = ReleaseStatusSerializer(source="*", read_only=True)
     immutable_fields = ("name", "chart", "version", "values", "image", "supervisor_image", "allow_mixed_provenance",
-                        "signature_keys", "chart_digest")
+                        "chart_digest")
     error_fields = KEYS_ERROR_FIELD
 
     class Meta:
@@ -122,6 +133,17 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
     def to_internal_value(self, data: Any) -> Any:
         data, cleared = policy_written(data)
         return {**super().to_internal_value(data), **cleared}
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """A release's keys may change (its pinned artefacts are then verified again), but a policy is neither added
+        to a release nor removed from one: what it runs was, or was not, verified when it was made."""
+        keys = attrs.get("signature_keys")
+        if self.instance is not None and keys is not None and bool(keys) != bool(self.instance.signature_keys):
+            raise serializers.ValidationError({POLICY_FIELD: [
+                "A release keeps the trust it was made with: its keys may change, but a signature_policy is not "
+                "added or removed after creation. Create another release."
+            ]})
+        return super().validate(attrs)
 
     def to_representation(self, instance: GatewayRelease) -> dict[str, Any]:
         return policy_read(super().to_representation(instance), instance)

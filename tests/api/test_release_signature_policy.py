@@ -27,7 +27,7 @@ def fields(response) -> dict:
     return response.json()["error"]["fields"]
 
 
-def test_a_policy_is_stored_shown_and_cannot_be_changed(admin_api) -> None:
+def test_a_policy_is_stored_and_shown_its_keys_may_change_and_it_is_never_added_or_removed(admin_api) -> None:
     response = admin_api.post("/api/v1/releases/", body(), format="json")
     assert response.status_code == 201, response.content
     created = response.json()
@@ -37,9 +37,15 @@ def test_a_policy_is_stored_shown_and_cannot_be_changed(admin_api) -> None:
     assert (release.signature_keys, release.chart_digest, release.verified_digests) == (P256.strip(), DIGEST, {})
     url = f"/api/v1/releases/{created['id']}/"
     other = public_pem(ec.generate_private_key(ec.SECP256R1()))
-    assert "signature_policy.public_keys" in fields(admin_api.patch(
-        url, {"signature_policy": {"public_keys": other}}, format="json"))
+    changed = admin_api.patch(url, {"signature_policy": {"public_keys": other}}, format="json")
+    assert changed.status_code == 200 and changed.json()["signature_policy"] == {"public_keys": other.strip()}
+    assert "signature_policy" in fields(admin_api.patch(url, {"signature_policy": None}, format="json"))
     assert "chart_digest" in fields(admin_api.patch(url, {"chart_digest": "sha256:" + "cd" * 32}, format="json"))
+    unsigned = admin_api.post("/api/v1/releases/", {"name": "unsigned", "chart": str(MIRROR_CHART), **IMAGES},
+                              format="json").json()
+    assert "signature_policy" in fields(admin_api.patch(
+        f"/api/v1/releases/{unsigned['id']}/", {"signature_policy": {"public_keys": P256}}, format="json"))
+    assert GatewayRelease.objects.get(pk=created["id"]).signature_keys == other.strip()
 
 
 def test_verified_digests_are_shown_once_the_worker_wrote_them(admin_api) -> None:

@@ -99,8 +99,8 @@ class Images:
 
     def __init__(self, registry: Registry, base: str, host: str | None = None) -> None:
         self.registry, self.base, self.host = registry, base, host or registry.host
-        self.gateway = push_binary(registry, f"{base}/gateway", "1.0", b"gateway 1.0")
-        self.supervisor = push_binary(registry, f"{base}/supervisor", "1.0", b"supervisor 1.0")
+        self.gateway = push_binary(registry, f"{base}/gateway", "1.0", f"gateway 1.0 of {base}".encode())
+        self.supervisor = push_binary(registry, f"{base}/supervisor", "1.0", f"supervisor 1.0 of {base}".encode())
 
     def refs(self) -> dict[str, str]:
         return {"image": f"{self.host}/{self.base}/gateway:1.0",
@@ -313,3 +313,74 @@ def test_a_cluster_that_requires_signed_releases_stalls_a_gateway_on_an_unsigned
     assert chart is releases.UNAVAILABLE and "runs only signed releases" in inputs.problem
     request = build_request(gateway, chart, gateway.created_at, inputs)
     assert request.values is None and "release unsigned has no signature_policy" in request.values_error
+
+
+def verified_condition(conditions: list[dict[str, Any]]) -> tuple[str, str, str]:
+    found = next(c for c in conditions if c["type"] == "Verified")
+    return found["status"], found["reason"], found["message"]
+
+
+def test_changing_the_keys_verifies_what_runs_again_and_a_release_that_fails_upgrades_nothing(
+    registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice, admin_user, admin_api,
+    tmp_path: Path,
+) -> None:
+    hook = Receiver.objects.create(name="hook", url="https://hooks.example.test/releases", secret="s")
+    Subscription.objects.create(owner=admin_user, name="trust", receiver=hook, kinds=["release"])
+    chart_digest = packaged_digest(MIRROR_CHART, tmp_path / "pkg")
+    rotated_images, other_images = Images(registry, repository + "/r"), Images(registry, repository + "/o")
+    rotated_images.sign(trusted)
+    other_images.sign(trusted)
+    rotated, other = (
+        releases.validate(GatewayRelease.objects.create(
+            name=name, chart=str(MIRROR_CHART), chart_digest=chart_digest, signature_keys=public_pem(trusted),
+            **images.refs()))
+        for name, images in (("rotated", rotated_images), ("other", other_images))
+    )
+    assert verified_condition(rotated.conditions)[:2] == ("True", "Verified")
+    on_rotated = converge_by_passes(make_gateway(alice, cluster_row, rotated, "on-rotated"), running)
+    moving = converge_by_passes(make_gateway(alice, cluster_row, other, "moving"), running)
+    assert verified_condition(on_rotated.conditions)[:2] == ("True", "ReleaseVerified")
+    pinned = pod_images(k8s, on_rotated.namespace)
+
+    # The keys change to a key that signed nothing of it: the pinned digests no longer verify.
+    url = f"/api/v1/releases/{rotated.pk}/"
+    patched = admin_api.patch(url, {"signature_policy": {"public_keys": public_pem(stranger)}}, format="json")
+    assert patched.status_code == 200, patched.content
+    rotated = releases.validate(GatewayRelease.objects.get(pk=rotated.pk))  # what the enqueued task runs
+    status, reason, message = verified_condition(rotated.conditions)
+    assert (rotated.status, status, reason) == ("Ready", "False", "VerificationFailed")
+    assert "no signature by a trusted key" in message and f"image {rotated_images.refs()['image']}" in message
+    (event,) = ReleaseEvent.objects.filter(release=rotated)
+    assert event.message == message and Delivery.objects.get().reason == "VerificationFailed"
+    shown = admin_api.get(url).json()["status"]["conditions"]
+    assert verified_condition(shown) == (status, reason, message)
+    refused = admin_api.post("/api/v1/rollouts/", {"name": "to-rotated", "target_release": "rotated"}, format="json")
+    assert refused.status_code == 400 and "no signature by a trusted key" in str(refused.json()["error"]["fields"])
+
+    Gateway.objects.filter(pk=moving.pk).update(release=rotated)  # a rollout moves it
+    moving = Gateway.objects.get(pk=moving.pk)
+    moving.generation += 1
+    moving.save(update_fields=["generation"])
+    for gateway in (on_rotated, moving):
+        for _ in range(2):
+            run_pass(str(gateway.pk))
+        gateway.refresh_from_db()
+        assert gateway.phase == "Running", gateway.conditions  # running pods keep running
+        assert verified_condition(gateway.conditions)[:2] == ("False", "ReleaseUnverified")
+        assert len(helm_history(k8s, tmp_path / "h", gateway)) == 1  # no upgrade from it
+    assert pod_images(k8s, on_rotated.namespace) == pinned
+    assert pod_images(k8s, moving.namespace) == {
+        f"{registry.host}/{repository}/o/gateway@{other_images.gateway}",
+        f"{registry.host}/{repository}/o/supervisor@{other_images.supervisor}"}
+
+    # Keys that verify it again: the gateway waiting for it is upgraded to the digests it pinned.
+    both = public_pem(stranger) + public_pem(trusted)
+    assert admin_api.patch(url, {"signature_policy": {"public_keys": both}}, format="json").status_code == 200
+    rotated = releases.validate(GatewayRelease.objects.get(pk=rotated.pk))
+    assert verified_condition(rotated.conditions)[:2] == ("True", "Verified")
+    moving = converge_by_passes(moving, lambda g: running(g) and g.release_revision == 2)
+    assert pod_images(k8s, moving.namespace) == {
+        f"{registry.host}/{repository}/r/gateway@{rotated_images.gateway}",
+        f"{registry.host}/{repository}/r/supervisor@{rotated_images.supervisor}"}
+    assert verified_condition(moving.conditions)[:2] == ("True", "ReleaseVerified")
+    assert ReleaseEvent.objects.filter(release=rotated).count() == 1

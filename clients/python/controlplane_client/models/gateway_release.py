@@ -48,7 +48,7 @@ class GatewayRelease:
             signature_policy (None | SignaturePolicy | Unset): Cosign public keys that must verify the chart (an oci://
                 chart's signature; a local chart needs chart_digest) and both images before the release is Ready; its gateways
                 then run the verified digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES refuses
-                that.
+                that. The keys of a release that has a policy may change: its pinned digests are then verified again.
             default (bool | Unset): New gateways get the default release.
     """
 

@@ -42,7 +42,7 @@ class PatchedGatewayReleaseRequest:
             signature_policy (None | SignaturePolicyRequest | Unset): Cosign public keys that must verify the chart (an
                 oci:// chart's signature; a local chart needs chart_digest) and both images before the release is Ready; its
                 gateways then run the verified digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES
-                refuses that.
+                refuses that. The keys of a release that has a policy may change: its pinned digests are then verified again.
             default (bool | Unset): New gateways get the default release.
     """
 

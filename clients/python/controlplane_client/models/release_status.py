@@ -11,6 +11,7 @@ from ..models.reason_enum import ReasonEnum
 from ..models.release_status_enum import ReleaseStatusEnum
 
 if TYPE_CHECKING:
+    from ..models.condition import Condition
     from ..models.verified_digests import VerifiedDigests
 
 
@@ -31,9 +32,14 @@ class ReleaseStatus:
             * `ChartUnavailable` - Chart Unavailable
             * `RegistryUnavailable` - Registry Unavailable
             * `VerificationFailed` - Verification Failed
+            * `Verified` - Verified
+            * `KeysChanged` - Keys Changed
         message (str): Why the release is Invalid, or why its chart is unavailable.
         chart_version (str): The version in the loaded chart's Chart.yaml.
         validated_at (datetime.datetime | None):
+        conditions (list[Condition]): Verified (releases with a signature_policy): True once verified with the current
+            keys; False when a change of keys no longer verifies what it pinned (its gateways get no upgrade from it),
+            Unknown while the registry cannot be asked.
         verified_digests (None | VerifiedDigests): What the worker verified before the release became Ready: the digests
             its gateways run (repo@sha256:...), the key that verified them, and when; null when nothing was verified.
     """
@@ -43,6 +49,7 @@ class ReleaseStatus:
     message: str
     chart_version: str
     validated_at: datetime.datetime | None
+    conditions: list[Condition]
     verified_digests: None | VerifiedDigests
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -67,6 +74,11 @@ class ReleaseStatus:
         else:
             validated_at = self.validated_at
 
+        conditions = []
+        for conditions_item_data in self.conditions:
+            conditions_item = conditions_item_data.to_dict()
+            conditions.append(conditions_item)
+
         verified_digests: dict[str, Any] | None
         if isinstance(self.verified_digests, VerifiedDigests):
             verified_digests = self.verified_digests.to_dict()
@@ -82,6 +94,7 @@ class ReleaseStatus:
                 "message": message,
                 "chart_version": chart_version,
                 "validated_at": validated_at,
+                "conditions": conditions,
                 "verified_digests": verified_digests,
             }
         )
@@ -90,6 +103,7 @@ class ReleaseStatus:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.condition import Condition
         from ..models.verified_digests import VerifiedDigests
 
         d = dict(src_dict)
@@ -129,6 +143,13 @@ class ReleaseStatus:
 
         validated_at = _parse_validated_at(d.pop("validated_at"))
 
+        conditions = []
+        _conditions = d.pop("conditions")
+        for conditions_item_data in _conditions:
+            conditions_item = Condition.from_dict(conditions_item_data)
+
+            conditions.append(conditions_item)
+
         def _parse_verified_digests(data: object) -> None | VerifiedDigests:
             if data is None:
                 return data
@@ -150,6 +171,7 @@ class ReleaseStatus:
             message=message,
             chart_version=chart_version,
             validated_at=validated_at,
+            conditions=conditions,
             verified_digests=verified_digests,
         )
 

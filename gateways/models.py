@@ -170,9 +170,9 @@ class GatewayRelease(models.Model):
                 f"{mixed} A platform admin may allow it with allow_mixed_provenance (audited).",
                 code="mixed_provenance",
             )})
-        trust = release_trust_problems(
-            self, adding=self._state.adding, required=settings.RELEASES_REQUIRE_SIGNATURES
-        )
+        saved = None if self._state.adding else GatewayRelease.objects.filter(pk=self.pk).values("signature_keys")
+        trust = release_trust_problems(self, had_keys=bool(saved[0]["signature_keys"]) if saved else None,
+                                       required=settings.RELEASES_REQUIRE_SIGNATURES)
         if trust:
             raise ValidationError(trust)
         if self.default and self.status == ReleaseStatus.INVALID:

@@ -29,15 +29,19 @@ def unsigned_release_problem(cluster: Any, release: Any) -> str | None:
             "signature_policy.")
 
 
-def release_trust_problems(release: Any, *, adding: bool, required: bool) -> dict[str, str]:
-    """Why the release's trust policy is refused, by field (empty when it is not). ``required``: the platform
-    setting that refuses a new release without a policy."""
+def release_trust_problems(release: Any, *, had_keys: bool | None, required: bool) -> dict[str, str]:
+    """Why the release's trust policy is refused, by model field (empty when it is not). ``had_keys``: whether the
+    saved release has keys (None for a new one); ``required``: the platform setting that refuses a new release
+    without a policy."""
+    if had_keys is not None and had_keys != bool(release.signature_keys):
+        return {"signature_keys": "A release keeps the trust it was made with: its keys may change, but a "
+                                  "signature_policy is not added or removed after creation. Create another release."}
     if is_oci(release.chart) and release.chart_digest:
         return {"chart_digest": "An oci:// chart is verified by its cosign signature; chart_digest is for a local "
                                 "chart."}
     if not release.signature_keys:
-        if adding and required:
-            return {"signature_policy": f"{SETTING} is on: a new release needs a signature_policy (one to 8 cosign "
+        if had_keys is None and required:
+            return {"signature_keys": f"{SETTING} is on: a new release needs a signature_policy (one to 8 cosign "
                                         "public keys) that verifies its chart and images."}
         return {}
     if not (release.image and release.supervisor_image):

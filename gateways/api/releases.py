@@ -25,7 +25,6 @@ from controlplane.api.schema import crud_operation_ids
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer
 from controlplane.api.signature_policy import (
     KEYS_ERROR_FIELD,
-    POLICY_FIELD,
     SignaturePolicySerializer,
     policy_read,
     policy_written,
@@ -133,17 +132,6 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
     def to_internal_value(self, data: Any) -> Any:
         data, cleared = policy_written(data)
         return {**super().to_internal_value(data), **cleared}
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """A release's keys may change (its pinned artefacts are then verified again), but a policy is neither added
-        to a release nor removed from one: what it runs was, or was not, verified when it was made."""
-        keys = attrs.get("signature_keys")
-        if self.instance is not None and keys is not None and bool(keys) != bool(self.instance.signature_keys):
-            raise serializers.ValidationError({POLICY_FIELD: [
-                "A release keeps the trust it was made with: its keys may change, but a signature_policy is not "
-                "added or removed after creation. Create another release."
-            ]})
-        return super().validate(attrs)
 
     def to_representation(self, instance: GatewayRelease) -> dict[str, Any]:
         return policy_read(super().to_representation(instance), instance)

@@ -70,20 +70,23 @@ def test_a_verified_oci_chart_is_loaded_by_its_digest() -> None:
 
 
 @pytest.mark.parametrize(
-    ("fields", "adding", "required", "field"),
+    ("fields", "had_keys", "required", "field"),
     [
-        ({}, True, True, None),
-        ({"signature_keys": ""}, True, True, "signature_policy"),
+        ({}, None, True, None),
+        ({"signature_keys": ""}, None, True, "signature_keys"),
         ({"signature_keys": ""}, False, True, None),  # releases from before the setting stay
-        ({"signature_keys": ""}, True, False, None),
-        ({"image": ""}, True, False, "image"),
-        ({"chart_digest": DIGEST}, True, False, "chart_digest"),
-        ({"chart_digest": DIGEST, "signature_keys": ""}, True, False, "chart_digest"),
-        ({"chart": "/charts/gw"}, True, False, "chart_digest"),
-        ({"chart": "/charts/gw", "chart_digest": DIGEST}, True, False, None),
-        ({"chart": "/charts/gw", "chart_digest": DIGEST, "signature_keys": ""}, True, False, None),
+        ({"signature_keys": ""}, None, False, None),
+        ({}, True, False, None),  # its keys changed
+        ({}, False, False, "signature_keys"),  # a policy added to a release
+        ({"signature_keys": ""}, True, False, "signature_keys"),  # or removed from one
+        ({"image": ""}, None, False, "image"),
+        ({"chart_digest": DIGEST}, None, False, "chart_digest"),
+        ({"chart_digest": DIGEST, "signature_keys": ""}, None, False, "chart_digest"),
+        ({"chart": "/charts/gw"}, None, False, "chart_digest"),
+        ({"chart": "/charts/gw", "chart_digest": DIGEST}, None, False, None),
+        ({"chart": "/charts/gw", "chart_digest": DIGEST, "signature_keys": ""}, None, False, None),
     ],
 )
-def test_trust_rules(fields: dict, adding: bool, required: bool, field: str | None) -> None:
-    problems = release_trust_problems(release(**fields), adding=adding, required=required)
+def test_trust_rules(fields: dict, had_keys: bool | None, required: bool, field: str | None) -> None:
+    problems = release_trust_problems(release(**fields), had_keys=had_keys, required=required)
     assert list(problems) == ([field] if field else [])

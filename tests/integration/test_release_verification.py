@@ -384,3 +384,30 @@ def test_changing_the_keys_verifies_what_runs_again_and_a_release_that_fails_upg
         f"{registry.host}/{repository}/r/supervisor@{rotated_images.supervisor}"}
     assert verified_condition(moving.conditions)[:2] == ("True", "ReleaseVerified")
     assert ReleaseEvent.objects.filter(release=rotated).count() == 1
+
+
+def test_a_registry_down_when_the_keys_change_leaves_the_release_unknown_and_is_checked_again(
+    registry_proxy: RegistryProxy, repository: str, trusted, stranger, worker, admin_api, tmp_path: Path,
+) -> None:
+    images = Images(registry_proxy.target, repository, host=registry_proxy.host)
+    images.sign(trusted)
+    release = releases.validate(GatewayRelease.objects.create(
+        name="rotating", chart=str(MIRROR_CHART), chart_digest=packaged_digest(MIRROR_CHART, tmp_path / "pkg"),
+        signature_keys=public_pem(trusted), **images.refs(),
+    ))
+    assert release.status == ReleaseStatus.READY and release.trust_problem() is None
+    url = f"/api/v1/releases/{release.pk}/"
+    both = public_pem(stranger) + public_pem(trusted)
+    assert admin_api.patch(url, {"signature_policy": {"public_keys": both}}, format="json").status_code == 200
+    registry_proxy.fail_with = 503
+    try:
+        release = releases.validate(GatewayRelease.objects.get(pk=release.pk))
+        status, reason, message = verified_condition(release.conditions)
+        assert (status, reason) == ("Unknown", "RegistryUnavailable") and "503" in message
+        assert "is not verified: cannot verify" in release.trust_problem()  # nothing more runs from it meanwhile
+    finally:
+        registry_proxy.fail_with = None
+    assert not ReleaseEvent.objects.filter(release=release).exists()
+    release = releases.validate(GatewayRelease.objects.get(pk=release.pk))  # checked again: it verifies
+    assert verified_condition(release.conditions)[:2] == ("True", "Verified") and release.trust_problem() is None
+    assert release.verified_digests["image"] == images.gateway

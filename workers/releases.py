@@ -15,12 +15,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from controlplane.conditions import ConditionStatus, set_condition
+from controlplane.conditions import Condition, ConditionStatus, set_condition
 from controlplane.signing_keys import keys_fingerprint
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseReason, ReleaseStatus
@@ -148,7 +149,9 @@ def _verified_message(verified: dict[str, str]) -> str:
     return f"Verified {artefacts} with key {verified.get(VerifiedArtefact.KEY, '')}"
 
 
-def _verified_condition(release: GatewayRelease, now: datetime, status: str, reason: str, message: str) -> list:
+def _verified_condition(
+    release: GatewayRelease, now: datetime, status: str, reason: str, message: str
+) -> list[Condition]:
     return set_condition(release.conditions or [], type_=ReleaseConditionType.VERIFIED, status=status, reason=reason,
                          message=message[:1024], generation=0, now=now)
 
@@ -156,7 +159,7 @@ def _verified_condition(release: GatewayRelease, now: datetime, status: str, rea
 def _reverify(release: GatewayRelease) -> GatewayRelease:
     """Check a Ready release's pinned artefacts with its changed keys: Verified True, or False (with an event, and
     no more runs from it), or Unknown while the registry cannot be asked (checked again later)."""
-    now, fields = timezone.now(), {}
+    now, fields = timezone.now(), dict[str, Any]()
     try:
         verified = reverify_release(release, now)
         fields["verified_digests"] = verified
@@ -219,8 +222,10 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     untrusted = release.trust_problem()
     if untrusted:
         retry_at = timezone.now() + singletons.pull_policy().delay(1)
-        verified = (ConditionStatus.FALSE, Reason.RELEASE_UNVERIFIED, untrusted)
-        return UNAVAILABLE, ReleaseInputs(str(release.pk), unverified=untrusted, verified=verified, retry_at=retry_at)
+        return UNAVAILABLE, ReleaseInputs(
+            str(release.pk), unverified=untrusted, retry_at=retry_at,
+            verified=(ConditionStatus.FALSE, Reason.RELEASE_UNVERIFIED, untrusted),
+        )
     if release.reason == ReleaseReason.REGISTRY_UNAVAILABLE:  # Pending: nothing runs before it is verified
         unavailable = f"Release {release.name} is not verified yet: {release.message}"
         retry_at = timezone.now() + singletons.pull_policy().delay(1)  # the release task retries meanwhile

@@ -7,8 +7,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from gateways.models import Gateway, GatewayRelease, ReleaseEvent
-from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.registry import public_pem
+from tests.paths import MIRROR_CHART
 
 pytestmark = pytest.mark.django_db
 

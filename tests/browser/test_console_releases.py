@@ -9,8 +9,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from controlplane.signing_keys import keys_fingerprint
 from gateways.models import GatewayRelease, ReleaseEvent
 from tests.fixtures.browser import Console
-from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.registry import public_pem
+from tests.paths import MIRROR_CHART
 
 pytestmark = pytest.mark.browser
 

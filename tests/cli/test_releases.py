@@ -12,8 +12,8 @@ from rest_framework.authtoken.models import Token
 
 from cpctl.main import cli
 from gateways.models import GatewayRelease
-from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.registry import public_pem
+from tests.paths import MIRROR_CHART
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -24,7 +24,7 @@ from controlplane.models import ManagedCluster
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease, ReleaseEvent
 from notifications.models import Delivery, Receiver, Subscription
-from tests.fixtures.charts import HELM, MIRROR_CHART, copy_chart, helm_json, push_chart
+from tests.fixtures.charts import copy_chart, helm_json, push_chart
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.registry import (
     Registry,
@@ -36,6 +36,7 @@ from tests.fixtures.registry import (
 )
 from tests.fixtures.registry_proxy import RegistryProxy
 from tests.helpers import converge_by_passes
+from tests.paths import HELM, MIRROR_CHART
 from workers import releases, singletons
 from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.gateway.run import run_pass

@@ -117,7 +117,6 @@ class ReleaseReason(StrEnum):
     REGISTRY_UNAVAILABLE = "RegistryUnavailable"
     VERIFICATION_FAILED = "VerificationFailed"
     VERIFIED = "Verified"  # the Verified condition's reason when it is True
-    KEYS_CHANGED = "KeysChanged"  # the keys changed: verified again before anything more runs from the release
 
 
 class VerifiedArtefact(StrEnum):

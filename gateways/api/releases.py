@@ -1,7 +1,8 @@
 """Chart releases (``/api/v1/releases/``): platform admins create them and choose the default; others get 404.
 
-A release's chart, version and values never change after creation (create another release); only
-``default`` may be changed, and setting it moves the flag from the previous default in one transaction.
+A release's chart, version, images and values never change after creation (create another release); ``default``
+may be changed, and setting it moves the flag from the previous default in one transaction; a signed release's keys
+may change, and the worker then verifies what it pinned again.
 """
 
 from __future__ import annotations

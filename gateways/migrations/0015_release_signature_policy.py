@@ -36,7 +36,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='gatewayrelease',
             name='reason',
-            field=models.CharField(blank=True, choices=[('ChartUnavailable', 'Chart Unavailable'), ('RegistryUnavailable', 'Registry Unavailable'), ('VerificationFailed', 'Verification Failed'), ('Verified', 'Verified'), ('KeysChanged', 'Keys Changed')], editable=False, max_length=32),
+            field=models.CharField(blank=True, choices=[('ChartUnavailable', 'Chart Unavailable'), ('RegistryUnavailable', 'Registry Unavailable'), ('VerificationFailed', 'Verification Failed'), ('Verified', 'Verified')], editable=False, max_length=32),
         ),
         migrations.CreateModel(
             name='ReleaseEvent',

@@ -3,7 +3,6 @@ from enum import StrEnum
 
 class ReasonEnum(StrEnum):
     CHARTUNAVAILABLE = "ChartUnavailable"
-    KEYSCHANGED = "KeysChanged"
     REGISTRYUNAVAILABLE = "RegistryUnavailable"
     VERIFICATIONFAILED = "VerificationFailed"
     VERIFIED = "Verified"

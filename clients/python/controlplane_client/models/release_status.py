@@ -33,7 +33,6 @@ class ReleaseStatus:
             * `RegistryUnavailable` - Registry Unavailable
             * `VerificationFailed` - Verification Failed
             * `Verified` - Verified
-            * `KeysChanged` - Keys Changed
         message (str): Why the release is Invalid, or why its chart is unavailable.
         chart_version (str): The version in the loaded chart's Chart.yaml.
         validated_at (datetime.datetime | None):

@@ -366,7 +366,7 @@ class Gateway(SpecResource):
                     code=ROUTE_HOST_CONSTRAINT,
                 )
         if self.cluster_id is not None:
-            unsigned = unsigned_release_problem(
+            unsigned = self.cluster.require_signed_releases and unsigned_release_problem(
                 self.cluster, self.release if self.release_id else GatewayRelease.current_default()
             )
             if unsigned:

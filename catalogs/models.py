@@ -9,10 +9,10 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from catalogs.choices import METADATA_NAME_LABEL, AvailabilityMode
-from catalogs.signing_keys import MAX_KEYS_CHARS, keys_fingerprint, validate_signature_keys
 from controlplane.fields import EncryptedTextField
 from controlplane.imageref import InvalidImageRefError, parse_image_ref
 from controlplane.models import EventRecord, SpecResource
+from controlplane.signing_keys import MAX_KEYS_CHARS, keys_fingerprint, validate_signature_keys
 from controlplane.validators import validate_dns1123_subdomain, validate_labels, validate_pem_bundle, validate_printable
 
 __all__ = ["Catalog", "CatalogEvent", "CatalogRevision"]

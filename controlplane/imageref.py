@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ImageRef", "InvalidImageRefError", "parse_image_ref"]
+__all__ = ["ImageRef", "InvalidImageRefError", "parse_image_ref", "pinned_image"]
 
 MAX_REF_LENGTH = 512
 # Matched with fullmatch: `$` alone would also match before a trailing newline.
@@ -68,3 +68,10 @@ def parse_image_ref(text: str) -> ImageRef:
     if not _PATH.fullmatch(path) or ".." in path:
         raise InvalidImageRefError(f"Invalid repository path {path!r}: use lowercase path components separated by '/'.")
     return ImageRef(registry=registry, repository=path, tag=tag or None, digest=digest or None)
+
+
+def pinned_image(reference: str, digest: str | None) -> str:
+    """``reference`` as ``registry/repository@digest`` (its tag dropped); unchanged without a digest."""
+    if not digest or not reference:
+        return reference
+    return f"{parse_image_ref(reference).name}@{digest}"

@@ -134,6 +134,9 @@ class ManagedCluster(models.Model):
         help_text="Whether tenants may override gateway images here, from which repositories, and whether a digest "
         "is required; null follows the platform setting (GATEWAY_IMAGE_OVERRIDES).",
     )
+    require_signed_releases = models.BooleanField(
+        default=False, help_text="Gateways here run only releases with a signature_policy (verified before use).",
+    )
 
     reachable = models.BooleanField(null=True, editable=False)
     kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)

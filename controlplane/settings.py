@@ -279,6 +279,9 @@ GATEWAY_POD_SECURITY = env_choice("GATEWAY_POD_SECURITY", "baseline", ("baseline
 # (exact, a prefix ending in `/`, or `*`), and whether a digest is required; a cluster's `image_policy` overrides
 # this. See controlplane.image_policy.
 GATEWAY_IMAGE_POLICY = image_policy_env()
+# Refuse any new gateway release without a signature_policy (cosign public keys): the worker then verifies the
+# chart and both images of every new release before it is Ready, and gateways run the digests it verified.
+RELEASES_REQUIRE_SIGNATURES = env_bool("RELEASES_REQUIRE_SIGNATURES", False)
 
 LOGGING = {
     "version": 1,

@@ -21,6 +21,7 @@ class TaskName(StrEnum):
     RECONCILE_CATALOG = "workers.tasks.reconcile_catalog"
     POLL_CATALOGS = "workers.tasks.poll_catalogs"
     GC_CATALOG_CONTENT = "workers.tasks.gc_catalog_content"
+    VALIDATE_RELEASE = "workers.tasks.validate_release"
     ADVANCE_ROLLOUT = "workers.tasks.advance_rollout"
     ADVANCE_ROLLOUTS = "workers.tasks.advance_rollouts"
     SAMPLE_FLEET = "workers.tasks.sample_fleet"

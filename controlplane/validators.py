@@ -18,6 +18,7 @@ __all__ = [
     "validate_labels",
     "validate_pem_bundle",
     "validate_printable",
+    "validate_sha256_digest",
     "validate_url_text",
 ]
 
@@ -25,6 +26,7 @@ __all__ = [
 _LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+_SHA256_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _PEM_BLOCK = re.compile(
     r"-----BEGIN CERTIFICATE-----\s*[A-Za-z0-9+/=\s]+?-----END CERTIFICATE-----", re.MULTILINE
@@ -109,6 +111,12 @@ def validate_pem_bundle(value: str) -> None:
             "Expected one or more PEM certificates (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----).",
             code="invalid_pem",
         )
+
+
+def validate_sha256_digest(value: str) -> None:
+    """``sha256:`` and 64 lowercase hex digits (blank: none)."""
+    if value and not _SHA256_DIGEST.fullmatch(value):
+        raise ValidationError("Expected sha256:<64 lowercase hex digits>.", code="invalid_digest")
 
 
 def validate_image_policy(value: Any) -> None:

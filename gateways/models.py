@@ -13,24 +13,32 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Upper
 
+from controlplane.conditions import ConditionStatus, find_condition
 from controlplane.fields import EncryptedTextField
 from controlplane.image_policy import provenance_problem
-from controlplane.imageref import InvalidImageRefError, parse_image_ref
+from controlplane.imageref import InvalidImageRefError, parse_image_ref, pinned_image
 from controlplane.models import EventRecord, ManagedCluster, SpecResource
+from controlplane.signing_keys import MAX_KEYS_CHARS, keys_fingerprint, validate_signature_keys
 from controlplane.validators import (
     validate_dns1123_label,
     validate_dns1123_subdomain,
     validate_labels,
     validate_printable,
+    validate_sha256_digest,
     validate_url_text,
 )
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem, local_chart_defaults
 from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseReason, ReleaseStatus
+from gateways.release_trust import VerifiedArtefact, release_trust_problems, unsigned_release_problem
 from gateways.spec_rules import spec_problems
+from gateways.states import ReleaseConditionType
 from gateways.values import ClusterFacts, GatewaySpec, default_route_host, host_in_domains
 
-__all__ = ["ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "validate_image"]
+__all__ = [
+    "ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "ReleaseEvent",
+    "validate_image",
+]
 
 NAME_MAX_LENGTH = 40
 # How much of a gateway's name its Helm release keeps (before `-<id8>`); see Gateway.assign_namespace.
@@ -78,6 +86,21 @@ class GatewayRelease(models.Model):
     allow_mixed_provenance = models.BooleanField(
         default=False, help_text="Accept images from different registries or namespaces (audited)."
     )
+    signature_keys = models.TextField(
+        blank=True, max_length=MAX_KEYS_CHARS, validators=[validate_signature_keys],
+        help_text="Cosign public keys (PEM). When set, the worker verifies the chart and both images before the "
+                  "release is Ready, and its gateways run the digests it verified.",
+    )
+    chart_digest = models.CharField(
+        max_length=71, blank=True, validators=[validate_sha256_digest],
+        help_text="sha256:<hex> of the packaged local chart (.tgz, or the directory as `helm package` packs it): "
+                  "checked before the release is Ready, and what is installed is the archive that was hashed.",
+    )
+    # What the worker verified, by artefact (chart, image, supervisor_image: digests), with the fingerprints of
+    # the key that verified and of the policy's key set, and when; {} when nothing was verified.
+    verified_digests = models.JSONField(default=dict, blank=True, editable=False)
+    # Verified (with a signature policy): True once verified, False when a key change no longer verifies it.
+    conditions = models.JSONField(default=list, blank=True, editable=False)
     default = models.BooleanField(default=False, help_text="New gateways get the default release.")
     status = models.CharField(
         max_length=16, choices=ReleaseStatus.choices, default=ReleaseStatus.PENDING, editable=False
@@ -98,6 +121,36 @@ class GatewayRelease(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def pinned_images(self) -> tuple[str, str]:
+        """Its images as its gateways run them: by the digests the worker verified, else as named."""
+        verified = self.verified_digests or {}
+        return (pinned_image(self.image, verified.get(VerifiedArtefact.IMAGE)),
+                pinned_image(self.supervisor_image, verified.get(VerifiedArtefact.SUPERVISOR_IMAGE)))
+
+    def verification_failed(self) -> bool:
+        """A change of keys no longer verifies what it pinned (its Verified condition is False)."""
+        verified = find_condition(self.conditions or [], ReleaseConditionType.VERIFIED)
+        return verified is not None and verified["status"] == ConditionStatus.FALSE
+
+    def rollout_status(self) -> str:
+        """Its status as a rollout's target: Invalid when it no longer verifies, Pending while it is verified again
+        with changed keys."""
+        if self.verification_failed():
+            return ReleaseStatus.INVALID
+        return ReleaseStatus.PENDING if self.trust_problem() else self.status
+
+    def trust_problem(self) -> str | None:
+        """Why nothing more may run from this Ready release: its keys changed and it is not verified again yet,
+        or no longer verifies (None when it may: verified, or without a signature policy)."""
+        if not self.signature_keys or self.status != ReleaseStatus.READY:
+            return None
+        verified = find_condition(self.conditions or [], ReleaseConditionType.VERIFIED)
+        if verified is not None and verified["status"] != ConditionStatus.TRUE:
+            return f"Release {self.name} is not verified: {verified['message']}"
+        if (self.verified_digests or {}).get(VerifiedArtefact.KEYS) != keys_fingerprint(self.signature_keys):
+            return f"Release {self.name} is not verified with its current keys yet"
+        return None
+
     @classmethod
     def current_default(cls) -> GatewayRelease | None:
         return cls.objects.filter(default=True).first()
@@ -117,6 +170,11 @@ class GatewayRelease(models.Model):
                 f"{mixed} A platform admin may allow it with allow_mixed_provenance (audited).",
                 code="mixed_provenance",
             )})
+        saved = None if self._state.adding else GatewayRelease.objects.filter(pk=self.pk).values("signature_keys")
+        trust = release_trust_problems(self, had_keys=bool(saved[0]["signature_keys"]) if saved else None,
+                                       required=settings.RELEASES_REQUIRE_SIGNATURES)
+        if trust:
+            raise ValidationError(trust)
         if self.default and self.status == ReleaseStatus.INVALID:
             raise ValidationError({"default": "An Invalid release cannot be the default."})
         defaults = local_chart_defaults(self.chart)
@@ -245,10 +303,8 @@ class Gateway(SpecResource):
     def desired_images(self, release: GatewayRelease | None = None) -> tuple[str, str]:
         """The images the gateway should run: each override, else its release's ("" when neither names one)."""
         release = release if release is not None else self.release
-        return (
-            self.image or (release.image if release else ""),
-            self.supervisor_image or (release.supervisor_image if release else ""),
-        )
+        image, supervisor_image = release.pinned_images() if release else ("", "")
+        return self.image or image, self.supervisor_image or supervisor_image
 
     @property
     def oidc_enabled(self) -> bool:
@@ -310,6 +366,11 @@ class Gateway(SpecResource):
                     code=ROUTE_HOST_CONSTRAINT,
                 )
         if self.cluster_id is not None:
+            unsigned = self.cluster.require_signed_releases and unsigned_release_problem(
+                self.cluster, self.release if self.release_id else GatewayRelease.current_default()
+            )
+            if unsigned:
+                errors.setdefault("cluster", ValidationError(unsigned, code="unsigned_release"))
             for field, message in self.spec_rule_problems().items():
                 errors.setdefault(field, ValidationError(message, code="spec_rule"))
         if errors:
@@ -327,6 +388,15 @@ class Gateway(SpecResource):
 
 class GatewayEvent(EventRecord):
     gateway = models.ForeignKey(Gateway, on_delete=models.CASCADE, related_name="events")
+
+    class Meta(EventRecord.Meta):
+        pass
+
+
+class ReleaseEvent(EventRecord):
+    """A release's event history: what its verification found (a failure is a Warning, VerificationFailed)."""
+
+    release = models.ForeignKey(GatewayRelease, on_delete=models.CASCADE, related_name="events")
 
     class Meta(EventRecord.Meta):
         pass

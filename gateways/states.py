@@ -11,7 +11,7 @@ from cluster_vocabulary.helm import HelmStatus  # a gateway's release_status rec
 
 __all__ = [
     "ConditionType", "DatabaseProvider", "HelmStatus", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus",
-    "Reason", "ReleaseReason", "ReleaseStatus", "Step",
+    "Reason", "ReleaseConditionType", "ReleaseReason", "ReleaseStatus", "Step", "VerifiedArtefact",
 ]
 
 
@@ -26,6 +26,7 @@ class Phase(StrEnum):
 
 class ConditionType(StrEnum):
     READY = "Ready"
+    VERIFIED = "Verified"  # its release's artefacts verify with the release's current keys (releases with a policy)
     RECONCILING = "Reconciling"
     STALLED = "Stalled"
     RELEASED = "Released"
@@ -59,6 +60,8 @@ class Reason(StrEnum):
     SUSPENDED = "Suspended"
     INVALID_VALUES = "InvalidValues"
     CHART_UNAVAILABLE = "ChartUnavailable"
+    RELEASE_UNVERIFIED = "ReleaseUnverified"  # its release's keys changed and it does not verify (yet)
+    RELEASE_VERIFIED = "ReleaseVerified"
     REACHABLE = "Reachable"
     UNREACHABLE = "Unreachable"
     ALL_SERVED = "AllServed"
@@ -102,10 +105,29 @@ class ReleaseStatus(StrEnum):
     INVALID = "Invalid"
 
 
+class ReleaseConditionType(StrEnum):
+    VERIFIED = "Verified"  # its pinned artefacts verify with the signature policy's current keys
+
+
 class ReleaseReason(StrEnum):
-    """Why a release is still Pending: its remote chart could not be pulled (retried with backoff)."""
+    """Why a release is still Pending (its remote chart, or the registry its signatures are in, could not be reached:
+    retried with backoff), or why it is Invalid after a signature check."""
 
     CHART_UNAVAILABLE = "ChartUnavailable"
+    REGISTRY_UNAVAILABLE = "RegistryUnavailable"
+    VERIFICATION_FAILED = "VerificationFailed"
+    VERIFIED = "Verified"  # the Verified condition's reason when it is True
+
+
+class VerifiedArtefact(StrEnum):
+    """The keys of a release's ``verified_digests``: what was verified, with which key, and when."""
+
+    CHART = "chart"
+    IMAGE = "image"
+    SUPERVISOR_IMAGE = "supervisor_image"
+    KEY = "key"  # the fingerprint of the policy key that verified the signatures
+    KEYS = "keys"  # the fingerprint of the policy's key set (changed keys: verify again)
+    VERIFIED_AT = "verified_at"
 
 
 class DatabaseProvider(StrEnum):

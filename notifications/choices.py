@@ -19,6 +19,7 @@ class EventKind(models.TextChoices):
     CATALOG = "catalog"
     ROLLOUT = "rollout"
     CLUSTER = "cluster"  # reachability: the circuit breaker opening (Unreachable) and closing (Reachable)
+    RELEASE = "release"  # a gateway release's verification (VerificationFailed)
 
 
 class Severity(models.TextChoices):

@@ -9,6 +9,7 @@ from catalogs.states import Reason as CatalogReason
 from controlplane.events import EventType
 from gateways.states import Phase as GatewayPhase
 from gateways.states import Reason as GatewayReason
+from gateways.states import ReleaseReason
 from notifications.choices import EventKind, Severity
 from rollouts.states import Reason as RolloutReason
 
@@ -21,6 +22,7 @@ CRITICAL_REASONS: dict[EventKind, frozenset[str]] = {
     EventKind.CATALOG: frozenset({CatalogReason.BLOCKED, CatalogReason.SIGNATURE_INVALID}),
     EventKind.ROLLOUT: frozenset({RolloutReason.GATE_FAILED, RolloutReason.RELEASE_INVALID}),
     EventKind.GATEWAY: frozenset({GatewayReason.DELETE_FAILED}),
+    EventKind.RELEASE: frozenset({ReleaseReason.VERIFICATION_FAILED}),
 }
 # A gateway's Warning event is critical when the gateway is Failed once the event is recorded.
 CRITICAL_GATEWAY_PHASES = frozenset({GatewayPhase.FAILED})

@@ -26,7 +26,7 @@ from catalogs.models import CatalogEvent
 from controlplane.dispatch import send
 from controlplane.models import ClusterEvent
 from controlplane.tasks import TaskName
-from gateways.models import GatewayEvent
+from gateways.models import GatewayEvent, ReleaseEvent
 from notifications.choices import EventKind
 from notifications.matching import matches, severity_of
 from notifications.models import Delivery, PendingEvent, Subscription
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 KIND_OF: dict[type, EventKind] = {
     GatewayEvent: EventKind.GATEWAY, CatalogEvent: EventKind.CATALOG, RolloutEvent: EventKind.ROLLOUT,
-    ClusterEvent: EventKind.CLUSTER,
+    ClusterEvent: EventKind.CLUSTER, ReleaseEvent: EventKind.RELEASE,
 }
 KEY_NAMESPACE = uuid.UUID("5b0c7f64-3f43-4b52-9a55-6f0f1e3a8c21")
 BATCH = 200

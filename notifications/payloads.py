@@ -20,7 +20,7 @@ MESSAGE_CHARS = 1024
 TEST_KIND = "test"  # the kind of a receiver test's payload (POST /api/v1/receivers/{id}/test/)
 API_PATHS = {
     EventKind.GATEWAY: "gateways", EventKind.CATALOG: "catalogs", EventKind.ROLLOUT: "rollouts",
-    EventKind.CLUSTER: "clusters",
+    EventKind.CLUSTER: "clusters", EventKind.RELEASE: "releases",
 }
 SLACK_MARKS = {
     Severity.INFO: ":information_source:", Severity.WARNING: ":warning:", Severity.CRITICAL: ":rotating_light:",

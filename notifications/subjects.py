@@ -6,7 +6,7 @@ from catalogs.models import CatalogEvent
 from catalogs.states import ConditionType as CatalogConditionType
 from controlplane.events import ClusterReason
 from controlplane.models import ClusterEvent
-from gateways.models import GatewayEvent
+from gateways.models import GatewayEvent, ReleaseEvent
 from notifications.choices import EventKind, Severity
 from notifications.matching import EventFacts, Filter
 from notifications.models import Subscription
@@ -71,9 +71,20 @@ def _cluster_facts(event_id: int) -> EventFacts | None:
     )
 
 
+def _release_facts(event_id: int) -> EventFacts | None:
+    event = ReleaseEvent.objects.select_related("release").filter(pk=event_id).first()
+    if event is None:
+        return None
+    release = event.release
+    return EventFacts(
+        kind=EventKind.RELEASE, event_id=event.pk, object_id=str(release.pk), name=release.name, type=event.type,
+        reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(), phase=release.status,
+    )
+
+
 LOADERS = {
     EventKind.GATEWAY: _gateway_facts, EventKind.CATALOG: _catalog_facts, EventKind.ROLLOUT: _rollout_facts,
-    EventKind.CLUSTER: _cluster_facts,
+    EventKind.CLUSTER: _cluster_facts, EventKind.RELEASE: _release_facts,
 }
 
 

@@ -7,6 +7,7 @@ as in the API. Creating a rollout plans and claims its gateways in one transacti
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -28,13 +29,18 @@ from controlplane.admin_site import (
     WARN,
     badge,
     conditions_table,
+    copyable,
     events_table,
+    relative_time,
 )
 from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import record
+from controlplane.dispatch import enqueue_on_commit
 from controlplane.image_policy import provenance_problem
+from controlplane.tasks import TaskName
 from gateways.choices import ReleaseStatus
 from gateways.models import GatewayRelease
+from gateways.states import VerifiedArtefact
 from rollouts import operations
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase, TargetState
 from rollouts.models import Rollout
@@ -84,25 +90,60 @@ class PlatformAdminOnly:
 @admin.register(GatewayRelease)
 class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
     list_display = ("name", "chart", "version", "image", "supervisor_image", "default", "status_column",
-                    "chart_version", "created_at")
+                    "verified_column", "chart_version", "created_at")
     list_filter = ("status", "default")
     search_fields = ("name", "chart", "image", "supervisor_image")
-    readonly_fields = ("status_column", "message", "chart_version", "validated_at")
-    fields = ("name", "chart", "version", "image", "supervisor_image", "allow_mixed_provenance", "values", "default",
-              *readonly_fields)
+    readonly_fields = ("status_column", "message", "chart_version", "validated_at", "verified_column",
+                       "verified_display", "events_display")
+    fields = ("name", "chart", "version", "chart_digest", "image", "supervisor_image", "allow_mixed_provenance",
+              "values", "signature_keys", "default", *readonly_fields)
 
     def get_readonly_fields(self, request: HttpRequest, obj: GatewayRelease | None = None) -> tuple[str, ...]:
-        fixed = ("name", "chart", "version", "image", "supervisor_image", "allow_mixed_provenance", "values")
+        fixed = ("name", "chart", "version", "chart_digest", "image", "supervisor_image", "allow_mixed_provenance",
+                 "values")
+        if obj is not None and not obj.signature_keys:
+            fixed += ("signature_keys",)  # a policy is never added to a release; one's keys may change
         return (*(fixed if obj is not None else ()), *self.readonly_fields)
 
     @admin.display(description="Status", ordering="status")
     def status_column(self, obj: GatewayRelease) -> SafeString:
         return badge(obj.status, RELEASE_TONES.get(obj.status, MUTED))
 
+    @admin.display(description="Verified")
+    def verified_column(self, obj: GatewayRelease) -> SafeString:
+        if not obj.signature_keys:
+            return badge("No policy", MUTED)
+        if obj.verification_failed():
+            return badge("Not verified", ERROR)
+        if obj.status == ReleaseStatus.READY and not obj.trust_problem():
+            return badge("Verified", OK)
+        return badge("Verifying", INFO) if obj.status != ReleaseStatus.INVALID else badge("Failed", ERROR)
+
+    @admin.display(description="What was verified")
+    def verified_display(self, obj: GatewayRelease) -> SafeString:
+        verified = obj.verified_digests or {}
+        references = {VerifiedArtefact.CHART: obj.chart, VerifiedArtefact.IMAGE: obj.image,
+                      VerifiedArtefact.SUPERVISOR_IMAGE: obj.supervisor_image}
+        rows = [{"artefact": kind, "reference": reference, "digest": copyable(verified[kind])}
+                for kind, reference in references.items() if verified.get(kind)]
+        verified_at = verified.get(VerifiedArtefact.VERIFIED_AT)
+        problem = obj.trust_problem() or (obj.message if obj.status == ReleaseStatus.INVALID else "")
+        return render_to_string("admin/rollouts/gatewayrelease/verified.html", {
+            "rows": rows, "key": verified.get(VerifiedArtefact.KEY, ""),
+            "when": relative_time(datetime.fromisoformat(verified_at)) if verified_at else "",
+            "problem": problem,
+        })
+
+    @admin.display(description="Events")
+    def events_display(self, obj: GatewayRelease) -> SafeString:
+        return events_table(obj.events.all())
+
     def save_model(self, request: HttpRequest, obj: GatewayRelease, form: Any, change: bool) -> None:
         if obj.default:
             GatewayRelease.objects.filter(default=True).exclude(pk=obj.pk).update(default=False)
         super().save_model(request, obj, form, change)
+        if not change or "signature_keys" in form.changed_data:  # verified (again) by the worker, as from the API
+            enqueue_on_commit(TaskName.VALIDATE_RELEASE, obj.pk)
         mixed = provenance_problem(obj.image, obj.supervisor_image) if obj.image and not change else None
         if obj.allow_mixed_provenance and mixed:
             record(request.user, "allow_mixed_provenance", obj, {"problem": mixed}, source="console")

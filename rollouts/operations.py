@@ -18,9 +18,10 @@ from controlplane.dispatch import enqueue_on_commit
 from controlplane.json_lookups import labels_include
 from controlplane.tasks import TaskName
 from gateways.models import Gateway, GatewayRelease
+from gateways.release_trust import unsigned_release_problem
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
-from rollouts.planning import Candidate, plan_waves
+from rollouts.planning import Candidate, PlanError, plan_waves
 from rollouts.states import ConditionType, Reason
 
 __all__ = [
@@ -62,6 +63,10 @@ def plan_targets(rollout: Rollout, *, lock: bool) -> tuple[dict[str, Gateway], l
     clash: dict[str, list[str]] = {}
     for target in busy:
         clash.setdefault(target.rollout.name, []).append(target.gateway_name)
+    for cluster in {g.cluster_id: g.cluster for g in gateways.values()}.values():
+        unsigned = unsigned_release_problem(cluster, rollout.target_release)
+        if unsigned:
+            raise PlanError(unsigned, field="target_release")
     if clash:
         detail = "; ".join(f"rollout {name!r} has {', '.join(names[:5])}" for name, names in clash.items())
         raise RolloutConflict(f"Gateways are already in an active rollout: {detail}.")

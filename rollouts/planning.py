@@ -23,7 +23,11 @@ DEFAULT_PERCENTAGES = (10, 100)
 
 
 class PlanError(ValueError):
-    """The waves cannot be planned as given."""
+    """The waves cannot be planned as given; ``field`` is the rollout field at fault."""
+
+    def __init__(self, message: str, field: str = "waves") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)

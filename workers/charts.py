@@ -33,3 +33,8 @@ class ReleaseInputs:
     # Set while the release's remote chart cannot be pulled: the pass waits until ``retry_at``, then tries again.
     unavailable: str | None = None
     retry_at: datetime | None = None
+    # Set while a release with a signature policy does not verify with its current keys: nothing more runs from it
+    # (no install, no upgrade), and what runs keeps running.
+    unverified: str | None = None
+    # The gateway's Verified condition (status, reason, message); None for a release without a signature policy.
+    verified: tuple[str, str, str] | None = None

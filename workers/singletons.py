@@ -25,7 +25,7 @@ from workers.drivers.helm import Helm, HelmConfig
 from workers.drivers.request_budget import RedisRequestBudget, RequestBudget
 from workers.reconcile.retry import RetryPolicy
 
-__all__ = ["ChartUnavailable", "chart", "gateway_chart", "helm", "request_budget"]
+__all__ = ["ChartUnavailable", "chart", "gateway_chart", "helm", "pull_policy", "request_budget"]
 
 
 class ChartUnavailable(Exception):
@@ -71,7 +71,8 @@ def request_budget() -> RequestBudget:
     return RedisRequestBudget(client, limit=settings.CLUSTER_API_CONCURRENCY)
 
 
-def _pull_policy() -> RetryPolicy:
+def pull_policy() -> RetryPolicy:
+    """How long a release waits for a registry it could not reach: GATEWAY_RETRY_* backoff, never given up."""
     return RetryPolicy(
         base=timedelta(seconds=settings.GATEWAY_RETRY_BASE_SECONDS),
         cap=timedelta(seconds=settings.GATEWAY_RETRY_CAP_SECONDS),
@@ -91,7 +92,7 @@ def _pull(ref: str, version: str | None) -> Path:
         archive = helm().pull(ref, Path(settings.HELM_HOME) / "charts" / digest, version=version)
     except DriverError as exc:
         failures = failed.failures + 1 if failed else 1
-        retry_at = timezone.now() + _pull_policy().delay(failures)  # from the end: helm retries a 5xx itself
+        retry_at = timezone.now() + pull_policy().delay(failures)  # from the end: helm retries a 5xx itself
         message = f"cannot pull {ref}{' ' + version if version else ''}: {exc.message}"
         _failed_pulls[key] = _FailedPull(failures, retry_at, message)
         raise ChartUnavailable(message, retry_at) from exc

@@ -8,9 +8,9 @@ from rest_framework import serializers
 
 from catalogs.choices import AvailabilityMode, SourceType
 from catalogs.models import Catalog, CatalogEvent
-from catalogs.signing_keys import MAX_KEYS, MAX_KEYS_CHARS
 from controlplane.api.fields import StrictCharField, StrictIntegerField
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
+from controlplane.api.signature_policy import KEYS_ERROR_FIELD, SignaturePolicySerializer, policy_read, policy_written
 
 __all__ = ["CatalogEventSerializer", "CatalogSerializer"]
 
@@ -51,14 +51,6 @@ class PullSecretSerializer(NestedObjectSerializer):
     password = StrictCharField(source="pull_password", max_length=4096, write_only=True)
 
 
-class SignaturePolicySerializer(NestedObjectSerializer):
-    public_keys = StrictCharField(
-        source="signature_keys", max_length=MAX_KEYS_CHARS,
-        help_text=f"One to {MAX_KEYS} cosign public keys (PEM, concatenated): ECDSA P-256/P-384/P-521, RSA or "
-                  "Ed25519. An image is unpacked only when one of them verifies its signature.",
-    )
-
-
 class UrlsSerializer(serializers.Serializer):
     base = StrictCharField(source="base_url", read_only=True)
 
@@ -89,7 +81,6 @@ class CatalogSerializer(ModelCleanSerializer):
     labels = serializers.DictField(child=StrictCharField(allow_blank=True, max_length=63), required=False)
     pull_secret = PullSecretSerializer(source="*", required=False, allow_null=True, write_only=True)
     signature_policy = SignaturePolicySerializer(
-        source="*", required=False, allow_null=True,
         help_text="Verify cosign signatures before unpacking; null (the default) verifies nothing.",
     )
     status = CatalogStatusSerializer(source="*", read_only=True)
@@ -98,7 +89,7 @@ class CatalogSerializer(ModelCleanSerializer):
     error_fields = {
         "image_ref": "source.image.ref", "poll_interval_minutes": "source.image.poll_interval_minutes",
         "pull_username": "pull_secret.username", "pull_password": "pull_secret.password",
-        "signature_keys": "signature_policy.public_keys",
+        **KEYS_ERROR_FIELD,
     }
 
     class Meta:
@@ -111,21 +102,14 @@ class CatalogSerializer(ModelCleanSerializer):
 
     def to_internal_value(self, data: Any) -> Any:
         """``pull_secret: null`` clears the credentials; ``signature_policy: null`` removes the policy."""
-        cleared: dict[str, str] = {}
-        if isinstance(data, dict):
-            if "pull_secret" in data and data["pull_secret"] is None:
-                cleared |= {"pull_username": "", "pull_password": ""}
-            if "signature_policy" in data and data["signature_policy"] is None:
-                cleared |= {"signature_keys": ""}
-            nulls = {"pull_secret", "signature_policy"}
-            data = {k: v for k, v in data.items() if not (k in nulls and v is None)}
+        data, cleared = policy_written(data)
+        if isinstance(data, dict) and "pull_secret" in data and data["pull_secret"] is None:
+            cleared |= {"pull_username": "", "pull_password": ""}
+            data = {k: v for k, v in data.items() if k != "pull_secret"}
         return {**super().to_internal_value(data), **cleared}
 
     def to_representation(self, instance: Catalog) -> dict[str, Any]:
-        data = super().to_representation(instance)
-        if not instance.signature_keys:
-            data["signature_policy"] = None
-        return data
+        return policy_read(super().to_representation(instance), instance)
 
 
 class CatalogEventSerializer(serializers.ModelSerializer):

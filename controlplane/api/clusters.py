@@ -90,7 +90,8 @@ class ClusterSerializer(ModelCleanSerializer):
         model = ManagedCluster
         fields = (
             "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
-            "network_policy", "trusted_ca_pem", "image_policy", "status", "created_at", "updated_at",
+            "network_policy", "trusted_ca_pem", "image_policy", "require_signed_releases", "status", "created_at",
+            "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 

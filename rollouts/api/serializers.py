@@ -107,6 +107,11 @@ class RolloutSerializer(ModelCleanSerializer):
         )
         read_only_fields = ("id", "created_at", "updated_at")
 
+    def validate_target_release(self, release: GatewayRelease) -> GatewayRelease:
+        if release.verification_failed():
+            raise serializers.ValidationError(f"{release.trust_problem()}; it cannot be a rollout's target.")
+        return release
+
     def to_internal_value(self, data: Any) -> Any:
         attrs = super().to_internal_value(data)
         waves = attrs.pop("waves", {})

@@ -118,7 +118,7 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
         try:
             serializer.instance = operations.create_rollout(rollout)
         except PlanError as exc:
-            raise ValidationError({"waves": [str(exc)]}) from None
+            raise ValidationError({exc.field: [str(exc)]}) from None
         except operations.RolloutConflict as exc:
             raise Conflict(str(exc)) from None
         record(self.request.user, "create", rollout)

@@ -8,7 +8,7 @@ from cryptography.hazmat.primitives.asymmetric import dsa, ec, ed448, ed25519, r
 from django.test import Client
 
 from catalogs.models import Catalog
-from catalogs.signing_keys import MAX_KEYS, MAX_KEYS_CHARS
+from controlplane.signing_keys import MAX_KEYS, MAX_KEYS_CHARS
 from tests.fixtures.registry import public_pem
 
 pytestmark = pytest.mark.django_db

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -32,6 +33,7 @@ __all__ = [
     "SignatureInvalid",
     "SignatureLayer",
     "SignedPayload",
+    "key_fingerprint",
     "load_public_keys",
     "parse_signature_manifest",
     "signature_tag",
@@ -123,8 +125,16 @@ def _signature_layer(layer: dict[str, Any]) -> SignatureLayer:
     return SignatureLayer(digest=digest, size=size, signature=signature)
 
 
-def verify_signatures(signatures: Sequence[SignedPayload], keys: Iterable[PublicKey], image_digest: str) -> None:
-    """Return if one signature verifies with one key and its payload names ``image_digest``; else raise.
+def key_fingerprint(key: PublicKey) -> str:
+    """``sha256:<hex>`` of the key's DER SubjectPublicKeyInfo: which key verified, without the key itself."""
+    der = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return "sha256:" + hashlib.sha256(der).hexdigest()
+
+
+def verify_signatures(
+    signatures: Sequence[SignedPayload], keys: Iterable[PublicKey], image_digest: str
+) -> PublicKey:
+    """Return the key by which one signature verifies, with a payload that names ``image_digest``; else raise.
 
     The error says what was wrong with the most nearly valid signature: a payload for another image
     or a malformed payload (both signed by a trusted key), else that no trusted key signed any."""
@@ -133,11 +143,12 @@ def verify_signatures(signatures: Sequence[SignedPayload], keys: Iterable[Public
         raise SignatureInvalid(f"no cosign signature found for {image_digest} (no {signature_tag(image_digest)} tag)")
     problems: list[str] = []
     for signed in signatures:
-        if not any(_verifies(key, signed) for key in keys):
+        key = next((key for key in keys if _verifies(key, signed)), None)
+        if key is None:
             continue
         problem = _payload_problem(signed.payload, image_digest)
         if problem is None:
-            return
+            return key
         problems.append(problem)
     if problems:
         raise SignatureInvalid(problems[0])

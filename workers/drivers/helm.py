@@ -166,6 +166,13 @@ class Helm:
         (archive,) = set(destination.glob("*.tgz")) - before or sorted(destination.glob("*.tgz"))[-1:]
         return archive
 
+    def package(self, chart_dir: Path, destination: Path) -> Path:
+        """Package a chart directory into ``destination`` (empty or new) as ``helm package`` does; the .tgz path."""
+        destination.mkdir(parents=True, exist_ok=True)
+        self._run(["package", f"--destination={destination}"], [str(chart_dir)])
+        (archive,) = destination.glob("*.tgz")
+        return archive
+
     def template(
         self,
         release: str,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from catalogs.signing_keys import keys_fingerprint
 from controlplane.conditions import Condition
+from controlplane.signing_keys import keys_fingerprint
 from workers.reconcile.outcome import Outcome, apply_conditions
 
 __all__ = ["CatalogRequest"]

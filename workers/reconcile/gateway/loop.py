@@ -66,6 +66,8 @@ def settled(request: GatewayRequest) -> Outcome | None:
         return outcome
     if request.chart_unavailable:
         return _chart_unavailable(request, outcome)
+    if request.release_unverified:
+        return _release_unverified(request, outcome)
     if request.timing.retry.exhausted(request.failure_count):
         outcome.phase = Phase.FAILED
         return outcome
@@ -90,6 +92,18 @@ def _chart_unavailable(request: GatewayRequest, outcome: Outcome) -> Outcome:
         outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.CHART_UNAVAILABLE, message)
     outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
                      "Waiting to pull the chart again (with backoff)")
+    retry_at = request.chart_retry_at or request.now + request.timing.retry.base
+    outcome.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
+    return outcome
+
+
+def _release_unverified(request: GatewayRequest, outcome: Outcome) -> Outcome:
+    """The release's keys changed and it does not verify with them (yet): no install or upgrade from it, no counted
+    failure, the phase kept (running pods keep running); checked again later."""
+    message = request.release_unverified or ""
+    outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.RELEASE_UNVERIFIED, message)
+    if not request.was_running:
+        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.RELEASE_UNVERIFIED, message)
     retry_at = request.chart_retry_at or request.now + request.timing.retry.base
     outcome.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
     return outcome

@@ -140,7 +140,8 @@ def build_plan(
     )
     rendered, render_error = _render(request, chart, helm, objects.served_apis, kube_version)
     release = view.release
-    blockers = [message for message in (request.values_error, request.chart_unavailable, render_error) if message]
+    blockers = [message for message in (
+        request.values_error, request.chart_unavailable, request.release_unverified, render_error) if message]
     blockers += [check.message for check in checks if check.blocking]
     if request.deleting:
         blockers.insert(0, "The gateway is being deleted: the reconciler uninstalls it.")

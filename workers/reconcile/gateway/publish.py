@@ -19,6 +19,8 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
     changes = list(outcome.conditions)
     if request.image_policy is not None and not request.deleting:
         changes.append(ConditionChange(ConditionType.IMAGE_POLICY, *request.image_policy))
+    if request.release_verified is not None and not request.deleting:
+        changes.append(ConditionChange(ConditionType.VERIFIED, *request.release_verified))
     conditions = apply_conditions(gateway.conditions, changes, generation=request.generation, now=now)
     fields: dict[str, Any] = {"conditions": conditions}
     if outcome.phase:
@@ -40,7 +42,7 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
             deployed_image=outcome.deployed_images.image,
             deployed_supervisor_image=outcome.deployed_images.supervisor_image,
         )
-    applicable = request.values_error is None and request.chart_unavailable is None
+    applicable = request.values_error is None and request.chart_unavailable is None and not request.release_unverified
     if not request.deleting and not request.suspended and applicable and not outcome.cluster_outage:
         fields["observed_generation"] = request.generation
         if outcome.release is not None and request.release_id is not None:

@@ -88,6 +88,10 @@ class GatewayRequest:
     chart_retry_at: datetime | None = None
     # The gateway's ImagePolicy condition (status, reason, message); None: it overrides no image and never did.
     image_policy: tuple[str, str, str] | None = None
+    # Why its release may not be run now (keys changed, not verified again): no helm call, what runs keeps running.
+    release_unverified: str | None = None
+    # The gateway's Verified condition (status, reason, message); None: its release has no signature policy.
+    release_verified: tuple[str, str, str] | None = None
     # A live cluster watcher holds the cluster: it wakes a pass when a release's workloads change, so waiting
     # for them needs no polling (False: poll every GATEWAY_POLL_SECONDS while Provisioning).
     watched: bool = False

@@ -95,10 +95,11 @@ def build_request(
     facts = ClusterFacts.from_cluster(cluster)
     values, values_error, host = None, None, None
     unavailable = release.unavailable if release is not None else None
+    unverified = release.unverified if release is not None else None
     try:
         if release is not None and release.problem:
             raise ValuesError(release.problem)
-        if not unavailable:  # else the chart's defaults are unknown until it is pulled: no values yet
+        if not (unavailable or unverified):  # else the chart is not loaded (or must not run): no values yet
             check_spec(spec, facts)
             values = merge_values(release.overrides if release else {}, gateway_values(spec, facts, routing_config()))
             check_values_keys(values, chart.defaults)
@@ -144,6 +145,8 @@ def build_request(
         missing_apis=tuple(missing_apis(values, chart.defaults, cluster.capabilities or {})) if values else (),
         release_id=release.release_id if release else None,
         chart_unavailable=unavailable,
+        release_unverified=unverified,
+        release_verified=release.verified if release else None,
         chart_retry_at=release.retry_at if release else None,
         image_policy=policy_condition(gateway),
         watched=bool(cluster.watcher_owner) and cluster.watcher_expires_at is not None

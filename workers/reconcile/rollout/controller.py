@@ -79,8 +79,9 @@ def _validate_target(rollout_id: str) -> None:
 def _view(rollout: Rollout) -> RolloutView:
     release = rollout.target_release
     return RolloutView(
-        phase=rollout.phase, target_release_id=str(release.pk), release_status=release.status,
-        release_message=release.message, current_wave=rollout.current_wave, wave_count=rollout.wave_count,
+        phase=rollout.phase, target_release_id=str(release.pk), release_status=release.rollout_status(),
+        release_message=release.trust_problem() or release.message, current_wave=rollout.current_wave,
+        wave_count=rollout.wave_count,
         max_parallel=rollout.max_parallel, bake=timedelta(seconds=rollout.bake_seconds),
         gate_timeout=timedelta(seconds=rollout.gate_timeout_seconds),
         rollback=rollout.failure_policy == FailurePolicy.HALT_AND_ROLLBACK, baking_since=rollout.baking_since,

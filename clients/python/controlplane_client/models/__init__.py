@@ -86,6 +86,7 @@ from .paginated_gateway_event_list import PaginatedGatewayEventList
 from .paginated_gateway_list import PaginatedGatewayList
 from .paginated_gateway_release_list import PaginatedGatewayReleaseList
 from .paginated_receiver_list import PaginatedReceiverList
+from .paginated_release_event_list import PaginatedReleaseEventList
 from .paginated_rollout_event_list import PaginatedRolloutEventList
 from .paginated_rollout_list import PaginatedRolloutList
 from .paginated_rollout_target_list import PaginatedRolloutTargetList
@@ -111,6 +112,7 @@ from .receiver_kind_enum import ReceiverKindEnum
 from .receiver_request import ReceiverRequest
 from .receivers_list_kind import ReceiversListKind
 from .release import Release
+from .release_event import ReleaseEvent
 from .release_status import ReleaseStatus
 from .release_status_enum import ReleaseStatusEnum
 from .releases_list_status import ReleasesListStatus
@@ -142,6 +144,7 @@ from .total import Total
 from .upgrade_edge import UpgradeEdge
 from .upgrade_edges_diff import UpgradeEdgesDiff
 from .urls import Urls
+from .verified_digests import VerifiedDigests
 from .wave_status import WaveStatus
 from .waves import Waves
 from .waves_request import WavesRequest
@@ -233,6 +236,7 @@ __all__ = (
     "PaginatedGatewayList",
     "PaginatedGatewayReleaseList",
     "PaginatedReceiverList",
+    "PaginatedReleaseEventList",
     "PaginatedRolloutEventList",
     "PaginatedRolloutList",
     "PaginatedRolloutTargetList",
@@ -258,6 +262,7 @@ __all__ = (
     "ReceiverRequest",
     "ReceiversListKind",
     "Release",
+    "ReleaseEvent",
     "ReleaseStatus",
     "ReleaseStatusEnum",
     "ReleasesListStatus",
@@ -289,6 +294,7 @@ __all__ = (
     "UpgradeEdge",
     "UpgradeEdgesDiff",
     "Urls",
+    "VerifiedDigests",
     "WaveStatus",
     "Waves",
     "WavesRequest",

@@ -43,6 +43,8 @@ class Cluster:
             image_policy (ImagePolicy | None | Unset): The cluster's image policy; null follows the platform setting
                 (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
                 ImagePolicy=False (NotAllowed).
+            require_signed_releases (bool | Unset): Gateways here run only releases with a signature_policy (verified before
+                use).
     """
 
     id: UUID
@@ -57,6 +59,7 @@ class Cluster:
     network_policy: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicy | None | Unset = UNSET
+    require_signed_releases: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -96,6 +99,8 @@ class Cluster:
         else:
             image_policy = self.image_policy
 
+        require_signed_releases = self.require_signed_releases
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -120,6 +125,8 @@ class Cluster:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
         if image_policy is not UNSET:
             field_dict["image_policy"] = image_policy
+        if require_signed_releases is not UNSET:
+            field_dict["require_signed_releases"] = require_signed_releases
 
         return field_dict
 
@@ -173,6 +180,8 @@ class Cluster:
 
         image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
 
+        require_signed_releases = d.pop("require_signed_releases", UNSET)
+
         cluster = cls(
             id=id,
             name=name,
@@ -186,6 +195,7 @@ class Cluster:
             network_policy=network_policy,
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
+            require_signed_releases=require_signed_releases,
         )
 
         cluster.additional_properties = d

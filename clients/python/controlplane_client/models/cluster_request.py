@@ -36,6 +36,8 @@ class ClusterRequest:
             image_policy (ImagePolicyRequest | None | Unset): The cluster's image policy; null follows the platform setting
                 (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
                 ImagePolicy=False (NotAllowed).
+            require_signed_releases (bool | Unset): Gateways here run only releases with a signature_policy (verified before
+                use).
     """
 
     name: str
@@ -47,6 +49,7 @@ class ClusterRequest:
     network_policy: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicyRequest | None | Unset = UNSET
+    require_signed_releases: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.image_policy_request import ImagePolicyRequest
@@ -79,6 +82,8 @@ class ClusterRequest:
         else:
             image_policy = self.image_policy
 
+        require_signed_releases = self.require_signed_releases
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -100,6 +105,8 @@ class ClusterRequest:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
         if image_policy is not UNSET:
             field_dict["image_policy"] = image_policy
+        if require_signed_releases is not UNSET:
+            field_dict["require_signed_releases"] = require_signed_releases
 
         return field_dict
 
@@ -146,6 +153,8 @@ class ClusterRequest:
 
         image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
 
+        require_signed_releases = d.pop("require_signed_releases", UNSET)
+
         cluster_request = cls(
             name=name,
             kubeconfig=kubeconfig,
@@ -156,6 +165,7 @@ class ClusterRequest:
             network_policy=network_policy,
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
+            require_signed_releases=require_signed_releases,
         )
 
         return cluster_request

@@ -5,6 +5,7 @@ class DeliveriesListEventKind(StrEnum):
     CATALOG = "catalog"
     CLUSTER = "cluster"
     GATEWAY = "gateway"
+    RELEASE = "release"
     ROLLOUT = "rollout"
 
     def __str__(self) -> str:

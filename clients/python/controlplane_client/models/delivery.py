@@ -29,6 +29,7 @@ class Delivery:
                 * `catalog` - Catalog
                 * `rollout` - Rollout
                 * `cluster` - Cluster
+                * `release` - Release
             event_id (int):
             object_id (str):
             object_name (str):

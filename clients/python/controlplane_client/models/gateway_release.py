@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
@@ -13,6 +13,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.gateway_release_values import GatewayReleaseValues
     from ..models.release_status import ReleaseStatus
+    from ..models.signature_policy import SignaturePolicy
 
 
 T = TypeVar("T", bound="GatewayRelease")
@@ -33,6 +34,9 @@ class GatewayRelease:
             created_at (datetime.datetime):
             updated_at (datetime.datetime):
             version (str | Unset): Required for oci:// unless pinned by digest.
+            chart_digest (str | Unset): sha256:<hex> of the packaged local chart (the .tgz, or the directory as `helm
+                package` packs it); required with a signature_policy and a local chart, refused for oci:// (whose signature is
+                verified). Gateways install the archive that was hashed.
             image (str | Unset): The gateway image (any reference form, kept exactly; may be pinned by digest). New gateways
                 and rollouts to this release run it, unless a gateway overrides it.
             supervisor_image (str | Unset): The supervisor image: from the same registry and repository namespace as the
@@ -41,6 +45,10 @@ class GatewayRelease:
                 is otherwise a 400). Audited.
             values (GatewayReleaseValues | Unset): Values overrides; only keys the chart has, with its types. The keys the
                 mapping sets (images, routes, OIDC, database) win over them.
+            signature_policy (None | SignaturePolicy | Unset): Cosign public keys that must verify the chart (an oci://
+                chart's signature; a local chart needs chart_digest) and both images before the release is Ready; its gateways
+                then run the verified digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES refuses
+                that. The keys of a release that has a policy may change: its pinned digests are then verified again.
             default (bool | Unset): New gateways get the default release.
     """
 
@@ -51,14 +59,18 @@ class GatewayRelease:
     created_at: datetime.datetime
     updated_at: datetime.datetime
     version: str | Unset = UNSET
+    chart_digest: str | Unset = UNSET
     image: str | Unset = UNSET
     supervisor_image: str | Unset = UNSET
     allow_mixed_provenance: bool | Unset = UNSET
     values: GatewayReleaseValues | Unset = UNSET
+    signature_policy: None | SignaturePolicy | Unset = UNSET
     default: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.signature_policy import SignaturePolicy
+
         id = str(self.id)
 
         name = self.name
@@ -73,6 +85,8 @@ class GatewayRelease:
 
         version = self.version
 
+        chart_digest = self.chart_digest
+
         image = self.image
 
         supervisor_image = self.supervisor_image
@@ -82,6 +96,14 @@ class GatewayRelease:
         values: dict[str, Any] | Unset = UNSET
         if not isinstance(self.values, Unset):
             values = self.values.to_dict()
+
+        signature_policy: dict[str, Any] | None | Unset
+        if isinstance(self.signature_policy, Unset):
+            signature_policy = UNSET
+        elif isinstance(self.signature_policy, SignaturePolicy):
+            signature_policy = self.signature_policy.to_dict()
+        else:
+            signature_policy = self.signature_policy
 
         default = self.default
 
@@ -99,6 +121,8 @@ class GatewayRelease:
         )
         if version is not UNSET:
             field_dict["version"] = version
+        if chart_digest is not UNSET:
+            field_dict["chart_digest"] = chart_digest
         if image is not UNSET:
             field_dict["image"] = image
         if supervisor_image is not UNSET:
@@ -107,6 +131,8 @@ class GatewayRelease:
             field_dict["allow_mixed_provenance"] = allow_mixed_provenance
         if values is not UNSET:
             field_dict["values"] = values
+        if signature_policy is not UNSET:
+            field_dict["signature_policy"] = signature_policy
         if default is not UNSET:
             field_dict["default"] = default
 
@@ -116,6 +142,7 @@ class GatewayRelease:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.gateway_release_values import GatewayReleaseValues
         from ..models.release_status import ReleaseStatus
+        from ..models.signature_policy import SignaturePolicy
 
         d = dict(src_dict)
         id = UUID(d.pop("id"))
@@ -132,6 +159,8 @@ class GatewayRelease:
 
         version = d.pop("version", UNSET)
 
+        chart_digest = d.pop("chart_digest", UNSET)
+
         image = d.pop("image", UNSET)
 
         supervisor_image = d.pop("supervisor_image", UNSET)
@@ -145,6 +174,23 @@ class GatewayRelease:
         else:
             values = GatewayReleaseValues.from_dict(_values)
 
+        def _parse_signature_policy(data: object) -> None | SignaturePolicy | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                signature_policy_type_1 = SignaturePolicy.from_dict(data)
+
+                return signature_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SignaturePolicy | Unset, data)
+
+        signature_policy = _parse_signature_policy(d.pop("signature_policy", UNSET))
+
         default = d.pop("default", UNSET)
 
         gateway_release = cls(
@@ -155,10 +201,12 @@ class GatewayRelease:
             created_at=created_at,
             updated_at=updated_at,
             version=version,
+            chart_digest=chart_digest,
             image=image,
             supervisor_image=supervisor_image,
             allow_mixed_provenance=allow_mixed_provenance,
             values=values,
+            signature_policy=signature_policy,
             default=default,
         )
 

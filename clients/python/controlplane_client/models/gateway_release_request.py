@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -9,6 +9,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.gateway_release_request_values import GatewayReleaseRequestValues
+    from ..models.signature_policy_request import SignaturePolicyRequest
 
 
 T = TypeVar("T", bound="GatewayReleaseRequest")
@@ -25,6 +26,9 @@ class GatewayReleaseRequest:
             name (str):
             chart (str): A local chart directory or .tgz, or oci://...
             version (str | Unset): Required for oci:// unless pinned by digest.
+            chart_digest (str | Unset): sha256:<hex> of the packaged local chart (the .tgz, or the directory as `helm
+                package` packs it); required with a signature_policy and a local chart, refused for oci:// (whose signature is
+                verified). Gateways install the archive that was hashed.
             image (str | Unset): The gateway image (any reference form, kept exactly; may be pinned by digest). New gateways
                 and rollouts to this release run it, unless a gateway overrides it.
             supervisor_image (str | Unset): The supervisor image: from the same registry and repository namespace as the
@@ -33,24 +37,34 @@ class GatewayReleaseRequest:
                 is otherwise a 400). Audited.
             values (GatewayReleaseRequestValues | Unset): Values overrides; only keys the chart has, with its types. The
                 keys the mapping sets (images, routes, OIDC, database) win over them.
+            signature_policy (None | SignaturePolicyRequest | Unset): Cosign public keys that must verify the chart (an
+                oci:// chart's signature; a local chart needs chart_digest) and both images before the release is Ready; its
+                gateways then run the verified digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES
+                refuses that. The keys of a release that has a policy may change: its pinned digests are then verified again.
             default (bool | Unset): New gateways get the default release.
     """
 
     name: str
     chart: str
     version: str | Unset = UNSET
+    chart_digest: str | Unset = UNSET
     image: str | Unset = UNSET
     supervisor_image: str | Unset = UNSET
     allow_mixed_provenance: bool | Unset = UNSET
     values: GatewayReleaseRequestValues | Unset = UNSET
+    signature_policy: None | SignaturePolicyRequest | Unset = UNSET
     default: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.signature_policy_request import SignaturePolicyRequest
+
         name = self.name
 
         chart = self.chart
 
         version = self.version
+
+        chart_digest = self.chart_digest
 
         image = self.image
 
@@ -61,6 +75,14 @@ class GatewayReleaseRequest:
         values: dict[str, Any] | Unset = UNSET
         if not isinstance(self.values, Unset):
             values = self.values.to_dict()
+
+        signature_policy: dict[str, Any] | None | Unset
+        if isinstance(self.signature_policy, Unset):
+            signature_policy = UNSET
+        elif isinstance(self.signature_policy, SignaturePolicyRequest):
+            signature_policy = self.signature_policy.to_dict()
+        else:
+            signature_policy = self.signature_policy
 
         default = self.default
 
@@ -74,6 +96,8 @@ class GatewayReleaseRequest:
         )
         if version is not UNSET:
             field_dict["version"] = version
+        if chart_digest is not UNSET:
+            field_dict["chart_digest"] = chart_digest
         if image is not UNSET:
             field_dict["image"] = image
         if supervisor_image is not UNSET:
@@ -82,6 +106,8 @@ class GatewayReleaseRequest:
             field_dict["allow_mixed_provenance"] = allow_mixed_provenance
         if values is not UNSET:
             field_dict["values"] = values
+        if signature_policy is not UNSET:
+            field_dict["signature_policy"] = signature_policy
         if default is not UNSET:
             field_dict["default"] = default
 
@@ -90,6 +116,7 @@ class GatewayReleaseRequest:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.gateway_release_request_values import GatewayReleaseRequestValues
+        from ..models.signature_policy_request import SignaturePolicyRequest
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -97,6 +124,8 @@ class GatewayReleaseRequest:
         chart = d.pop("chart")
 
         version = d.pop("version", UNSET)
+
+        chart_digest = d.pop("chart_digest", UNSET)
 
         image = d.pop("image", UNSET)
 
@@ -111,16 +140,37 @@ class GatewayReleaseRequest:
         else:
             values = GatewayReleaseRequestValues.from_dict(_values)
 
+        def _parse_signature_policy(
+            data: object,
+        ) -> None | SignaturePolicyRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                signature_policy_type_1 = SignaturePolicyRequest.from_dict(data)
+
+                return signature_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SignaturePolicyRequest | Unset, data)
+
+        signature_policy = _parse_signature_policy(d.pop("signature_policy", UNSET))
+
         default = d.pop("default", UNSET)
 
         gateway_release_request = cls(
             name=name,
             chart=chart,
             version=version,
+            chart_digest=chart_digest,
             image=image,
             supervisor_image=supervisor_image,
             allow_mixed_provenance=allow_mixed_provenance,
             values=values,
+            signature_policy=signature_policy,
             default=default,
         )
 

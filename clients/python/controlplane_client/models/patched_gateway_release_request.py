@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from ..models.patched_gateway_release_request_values import (
         PatchedGatewayReleaseRequestValues,
     )
+    from ..models.signature_policy_request import SignaturePolicyRequest
 
 
 T = TypeVar("T", bound="PatchedGatewayReleaseRequest")
@@ -27,6 +28,9 @@ class PatchedGatewayReleaseRequest:
             name (str | Unset):
             chart (str | Unset): A local chart directory or .tgz, or oci://...
             version (str | Unset): Required for oci:// unless pinned by digest.
+            chart_digest (str | Unset): sha256:<hex> of the packaged local chart (the .tgz, or the directory as `helm
+                package` packs it); required with a signature_policy and a local chart, refused for oci:// (whose signature is
+                verified). Gateways install the archive that was hashed.
             image (str | Unset): The gateway image (any reference form, kept exactly; may be pinned by digest). New gateways
                 and rollouts to this release run it, unless a gateway overrides it.
             supervisor_image (str | Unset): The supervisor image: from the same registry and repository namespace as the
@@ -35,24 +39,34 @@ class PatchedGatewayReleaseRequest:
                 is otherwise a 400). Audited.
             values (PatchedGatewayReleaseRequestValues | Unset): Values overrides; only keys the chart has, with its types.
                 The keys the mapping sets (images, routes, OIDC, database) win over them.
+            signature_policy (None | SignaturePolicyRequest | Unset): Cosign public keys that must verify the chart (an
+                oci:// chart's signature; a local chart needs chart_digest) and both images before the release is Ready; its
+                gateways then run the verified digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES
+                refuses that. The keys of a release that has a policy may change: its pinned digests are then verified again.
             default (bool | Unset): New gateways get the default release.
     """
 
     name: str | Unset = UNSET
     chart: str | Unset = UNSET
     version: str | Unset = UNSET
+    chart_digest: str | Unset = UNSET
     image: str | Unset = UNSET
     supervisor_image: str | Unset = UNSET
     allow_mixed_provenance: bool | Unset = UNSET
     values: PatchedGatewayReleaseRequestValues | Unset = UNSET
+    signature_policy: None | SignaturePolicyRequest | Unset = UNSET
     default: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.signature_policy_request import SignaturePolicyRequest
+
         name = self.name
 
         chart = self.chart
 
         version = self.version
+
+        chart_digest = self.chart_digest
 
         image = self.image
 
@@ -63,6 +77,14 @@ class PatchedGatewayReleaseRequest:
         values: dict[str, Any] | Unset = UNSET
         if not isinstance(self.values, Unset):
             values = self.values.to_dict()
+
+        signature_policy: dict[str, Any] | None | Unset
+        if isinstance(self.signature_policy, Unset):
+            signature_policy = UNSET
+        elif isinstance(self.signature_policy, SignaturePolicyRequest):
+            signature_policy = self.signature_policy.to_dict()
+        else:
+            signature_policy = self.signature_policy
 
         default = self.default
 
@@ -75,6 +97,8 @@ class PatchedGatewayReleaseRequest:
             field_dict["chart"] = chart
         if version is not UNSET:
             field_dict["version"] = version
+        if chart_digest is not UNSET:
+            field_dict["chart_digest"] = chart_digest
         if image is not UNSET:
             field_dict["image"] = image
         if supervisor_image is not UNSET:
@@ -83,6 +107,8 @@ class PatchedGatewayReleaseRequest:
             field_dict["allow_mixed_provenance"] = allow_mixed_provenance
         if values is not UNSET:
             field_dict["values"] = values
+        if signature_policy is not UNSET:
+            field_dict["signature_policy"] = signature_policy
         if default is not UNSET:
             field_dict["default"] = default
 
@@ -93,6 +119,7 @@ class PatchedGatewayReleaseRequest:
         from ..models.patched_gateway_release_request_values import (
             PatchedGatewayReleaseRequestValues,
         )
+        from ..models.signature_policy_request import SignaturePolicyRequest
 
         d = dict(src_dict)
         name = d.pop("name", UNSET)
@@ -100,6 +127,8 @@ class PatchedGatewayReleaseRequest:
         chart = d.pop("chart", UNSET)
 
         version = d.pop("version", UNSET)
+
+        chart_digest = d.pop("chart_digest", UNSET)
 
         image = d.pop("image", UNSET)
 
@@ -114,16 +143,37 @@ class PatchedGatewayReleaseRequest:
         else:
             values = PatchedGatewayReleaseRequestValues.from_dict(_values)
 
+        def _parse_signature_policy(
+            data: object,
+        ) -> None | SignaturePolicyRequest | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                signature_policy_type_1 = SignaturePolicyRequest.from_dict(data)
+
+                return signature_policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SignaturePolicyRequest | Unset, data)
+
+        signature_policy = _parse_signature_policy(d.pop("signature_policy", UNSET))
+
         default = d.pop("default", UNSET)
 
         patched_gateway_release_request = cls(
             name=name,
             chart=chart,
             version=version,
+            chart_digest=chart_digest,
             image=image,
             supervisor_image=supervisor_image,
             allow_mixed_provenance=allow_mixed_provenance,
             values=values,
+            signature_policy=signature_policy,
             default=default,
         )
 

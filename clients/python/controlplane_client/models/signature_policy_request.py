@@ -14,7 +14,7 @@ class SignaturePolicyRequest:
     """
     Attributes:
         public_keys (str): One to 8 cosign public keys (PEM, concatenated): ECDSA P-256/P-384/P-521, RSA or Ed25519. An
-            image is unpacked only when one of them verifies its signature.
+            artefact is used only when one of them verifies its signature.
     """
 
     public_keys: str

@@ -1,4 +1,4 @@
-"""The signature policy's cosign public keys: what a catalog may trust, checked on every write."""
+"""A signature policy's cosign public keys (a catalog's or a release's): what may be trusted, checked on every write."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def validate_signature_keys(value: str) -> None:
                           "-----END PUBLIC KEY-----) and nothing else.")
     if len(blocks) > MAX_KEYS:
         raise invalid_key(f"At most {MAX_KEYS} public keys are allowed; got {len(blocks)}.")
-    from catalogs.public_keys import public_key_der  # cryptography: loaded here, not where models are imported
+    from controlplane.public_keys import public_key_der  # cryptography: loaded here, not where models are imported
 
     seen: dict[bytes, int] = {}
     for number, block in enumerate(blocks, start=1):

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -29,7 +30,7 @@ from cronsim import CronSim, CronSimError
 
 __all__ = [
     "HORIZON", "MAX_DURATION", "MAX_FIXED_FREEZE", "Clock", "FixedSpan", "Recurring", "Schedule", "Verdict",
-    "WindowError", "allowed_at", "next_allowed", "parse_duration", "parse_schedule", "verdict",
+    "WindowError", "WindowReason", "allowed_at", "next_allowed", "parse_duration", "parse_schedule", "verdict",
 ]
 
 Clock = Callable[[], datetime]
@@ -43,6 +44,14 @@ CRON_FIELDS = 5
 KEYS = frozenset({"windows", "freezes", "hold_installs_and_deletes"})
 DURATION = re.compile(r"^(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?$")
 ONE_SECOND = timedelta(seconds=1)
+
+
+class WindowReason(StrEnum):
+    """The reasons of a gateway's or a rollout's ``MaintenanceWindow`` condition (False: a change waits)."""
+
+    OUTSIDE_WINDOW = "OutsideWindow"  # a change waits for the next window (or for a freeze to end)
+    WINDOW_OPEN = "WindowOpen"  # changes may start now
+    NOTHING_HELD = "NothingHeld"  # outside a window, but no change waits
 
 
 class WindowError(ValueError):

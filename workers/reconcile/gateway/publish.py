@@ -20,7 +20,7 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
     if request.image_policy is not None and not request.deleting:
         changes.append(ConditionChange(ConditionType.IMAGE_POLICY, *request.image_policy))
     conditions = apply_conditions(gateway.conditions, changes, generation=request.generation, now=now)
-    fields: dict[str, Any] = {"conditions": conditions}
+    fields: dict[str, Any] = {"conditions": conditions, **outcome.fields}
     if outcome.phase:
         fields["phase"] = outcome.phase
     if outcome.route_address is not None:

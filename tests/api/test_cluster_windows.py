@@ -105,3 +105,23 @@ def test_changing_the_windows_wakes_held_gateways(admin_api, alice, cluster,
     assert response.status_code == 200
     gateway.refresh_from_db()
     assert gateway.next_attempt_at is None
+
+
+def test_the_console_shows_the_windows_the_next_one_and_who_waits(client, admin_user, alice, cluster) -> None:
+    windows = {"windows": [NIGHTLY], "freezes": [{"start": "2026-12-20T00:00:00+01:00",
+                                                   "end": "2027-01-04T00:00:00+01:00"}]}
+    ManagedCluster.objects.filter(pk=cluster.pk).update(maintenance_windows=windows)
+    held_gateway(alice, cluster, timezone.now() + timedelta(hours=5))
+    cluster.refresh_from_db()
+    status = cluster.maintenance_status
+    client.force_login(admin_user)
+    page = client.get(f"/admin/controlplane/managedcluster/{cluster.pk}/change/").content.decode()
+    assert "0 22 * * * for 4h (Europe/Berlin)" in page
+    assert "2026-12-20T00:00:00+01:00 until 2027-01-04T00:00:00+01:00" in page
+    assert status["message"] in page
+    if not status["open"]:
+        assert status["next_start"].isoformat() in page
+    held = page.split("Gateways waiting for a window", 1)[1]
+    assert '<div class="readonly">1</div>' in held[:200]
+    listing = client.get("/admin/controlplane/managedcluster/").content.decode()
+    assert ("Open</span>" if status["open"] else "Closed</span>") in listing

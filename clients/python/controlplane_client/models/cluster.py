@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.cluster_status import ClusterStatus
     from ..models.image_policy import ImagePolicy
+    from ..models.maintenance_windows import MaintenanceWindows
 
 
 T = TypeVar("T", bound="Cluster")
@@ -40,6 +41,9 @@ class Cluster:
             image_policy (ImagePolicy | None | Unset): The cluster's image policy; null follows the platform setting
                 (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
                 ImagePolicy=False (NotAllowed).
+            maintenance_windows (MaintenanceWindows | Unset): When upgrades and rollout waves may start on the cluster:
+                inside an allowed window (any time when there is none) and outside every freeze. New installs and deletes are
+                held too with hold_installs_and_deletes.
     """
 
     id: UUID
@@ -53,6 +57,7 @@ class Cluster:
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicy | None | Unset = UNSET
+    maintenance_windows: MaintenanceWindows | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,6 +95,10 @@ class Cluster:
         else:
             image_policy = self.image_policy
 
+        maintenance_windows: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.maintenance_windows, Unset):
+            maintenance_windows = self.maintenance_windows.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -112,6 +121,8 @@ class Cluster:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
         if image_policy is not UNSET:
             field_dict["image_policy"] = image_policy
+        if maintenance_windows is not UNSET:
+            field_dict["maintenance_windows"] = maintenance_windows
 
         return field_dict
 
@@ -119,6 +130,7 @@ class Cluster:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.cluster_status import ClusterStatus
         from ..models.image_policy import ImagePolicy
+        from ..models.maintenance_windows import MaintenanceWindows
 
         d = dict(src_dict)
         id = UUID(d.pop("id"))
@@ -163,6 +175,13 @@ class Cluster:
 
         image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
 
+        _maintenance_windows = d.pop("maintenance_windows", UNSET)
+        maintenance_windows: MaintenanceWindows | Unset
+        if isinstance(_maintenance_windows, Unset):
+            maintenance_windows = UNSET
+        else:
+            maintenance_windows = MaintenanceWindows.from_dict(_maintenance_windows)
+
         cluster = cls(
             id=id,
             name=name,
@@ -175,6 +194,7 @@ class Cluster:
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
+            maintenance_windows=maintenance_windows,
         )
 
         cluster.additional_properties = d

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.image_policy_request import ImagePolicyRequest
+    from ..models.maintenance_windows_request import MaintenanceWindowsRequest
 
 
 T = TypeVar("T", bound="ClusterRequest")
@@ -33,6 +34,9 @@ class ClusterRequest:
             image_policy (ImagePolicyRequest | None | Unset): The cluster's image policy; null follows the platform setting
                 (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
                 ImagePolicy=False (NotAllowed).
+            maintenance_windows (MaintenanceWindowsRequest | Unset): When upgrades and rollout waves may start on the
+                cluster: inside an allowed window (any time when there is none) and outside every freeze. New installs and
+                deletes are held too with hold_installs_and_deletes.
     """
 
     name: str
@@ -43,6 +47,7 @@ class ClusterRequest:
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicyRequest | None | Unset = UNSET
+    maintenance_windows: MaintenanceWindowsRequest | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.image_policy_request import ImagePolicyRequest
@@ -73,6 +78,10 @@ class ClusterRequest:
         else:
             image_policy = self.image_policy
 
+        maintenance_windows: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.maintenance_windows, Unset):
+            maintenance_windows = self.maintenance_windows.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -92,12 +101,15 @@ class ClusterRequest:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
         if image_policy is not UNSET:
             field_dict["image_policy"] = image_policy
+        if maintenance_windows is not UNSET:
+            field_dict["maintenance_windows"] = maintenance_windows
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.image_policy_request import ImagePolicyRequest
+        from ..models.maintenance_windows_request import MaintenanceWindowsRequest
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -136,6 +148,15 @@ class ClusterRequest:
 
         image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
 
+        _maintenance_windows = d.pop("maintenance_windows", UNSET)
+        maintenance_windows: MaintenanceWindowsRequest | Unset
+        if isinstance(_maintenance_windows, Unset):
+            maintenance_windows = UNSET
+        else:
+            maintenance_windows = MaintenanceWindowsRequest.from_dict(
+                _maintenance_windows
+            )
+
         cluster_request = cls(
             name=name,
             kubeconfig=kubeconfig,
@@ -145,6 +166,7 @@ class ClusterRequest:
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
+            maintenance_windows=maintenance_windows,
         )
 
         return cluster_request

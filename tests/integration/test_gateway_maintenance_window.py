@@ -109,6 +109,7 @@ def test_an_upgrade_outside_the_window_is_held_and_applied_inside_it(devcluster,
     assert (condition(held)["status"], condition(held)["reason"]) == ("False", "OutsideWindow")
     assert opens.isoformat() in condition(held)["message"]
     assert held.window_held_until == opens and held.next_attempt_at == opens
+    assert held.observed_generation == held.generation - 1  # not applied, so not observed
     assert helm_images(kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release)[:2] == IMAGES
     assert helm_images(kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release)[3] == 1
     run_pass(str(gateway.pk))  # not due until the window: nothing runs

@@ -10,6 +10,7 @@ from gateways.models import Gateway, GatewayEvent
 from gateways.states import ConditionType
 from workers.reconcile.fence import locked_row
 from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.window_gate import HELD_FIELD
 from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
 
 __all__ = ["changed_fields", "publish"]
@@ -40,7 +41,9 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
             deployed_image=outcome.deployed_images.image,
             deployed_supervisor_image=outcome.deployed_images.supervisor_image,
         )
-    applicable = request.values_error is None and request.chart_unavailable is None
+    # A change held for its maintenance window is not applied: its generation is not observed yet.
+    held = outcome.fields.get(HELD_FIELD) is not None
+    applicable = request.values_error is None and request.chart_unavailable is None and not held
     if not request.deleting and not request.suspended and applicable and not outcome.cluster_outage:
         fields["observed_generation"] = request.generation
         if outcome.release is not None and request.release_id is not None:

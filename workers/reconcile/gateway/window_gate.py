@@ -18,7 +18,7 @@ from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.state import State
 from workers.reconcile.outcome import Outcome
 
-__all__ = ["REQUEUE_CAP_SECONDS", "hold", "report_not_held", "requeue_in"]
+__all__ = ["HELD_FIELD", "REQUEUE_CAP_SECONDS", "hold", "report_not_held", "requeue_in"]
 
 REQUEUE_CAP_SECONDS = 1800.0
 HELD_FIELD = "window_held_until"

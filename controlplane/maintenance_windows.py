@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from functools import cache
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, available_timezones
 
 from cronsim import CronSim, CronSimError
 
@@ -42,7 +43,7 @@ HORIZON = timedelta(days=366)
 MAX_STEPS = 10_000
 CRON_FIELDS = 5
 KEYS = frozenset({"windows", "freezes", "hold_installs_and_deletes"})
-DURATION = re.compile(r"^(?:(?P<d>\d+)d)?(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m)?$")
+DURATION = re.compile(r"^(?:(?P<d>\d{1,6})d)?(?:(?P<h>\d{1,6})h)?(?:(?P<m>\d{1,6})m)?$")
 ONE_SECOND = timedelta(seconds=1)
 
 
@@ -140,13 +141,17 @@ def parse_duration(text: Any, path: str) -> timedelta:
     return duration
 
 
+@cache
+def _iana_zones() -> frozenset[str]:
+    """The zones of the IANA database (a system's ``localtime`` link and ``posixrules`` are files, not zones)."""
+    return frozenset(available_timezones()) - {"localtime", "posixrules"}
+
+
 def _zone(name: Any, path: str) -> ZoneInfo:
-    if not isinstance(name, str) or not name or name.startswith(("/", ".")) or ".." in name:
+    """An IANA zone by name; not a file of the zone directory that names no zone (``localtime``, a folder)."""
+    if not isinstance(name, str) or name not in _iana_zones():
         raise WindowError(path, f"{name!r} is not an IANA time zone")
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise WindowError(path, f"{name!r} is not an IANA time zone") from exc
+    return ZoneInfo(name)
 
 
 def _cron(expr: Any, path: str) -> str:

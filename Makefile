@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 TOOLS := .tools
 TEST_SERVICES := redis postgres registry chromium promtool java nginx
 
-.PHONY: run test test-fast setup lint schema client clean
+.PHONY: run test test-fast setup lint schema client docs clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and "Python 3.11 is required (set PYTHON=...)")'
@@ -45,6 +45,8 @@ test: setup $(VENV)/.dev $(TOOLS)/node/node_modules/.bin/tsc
 	scripts/ensure_services.sh $(TEST_SERVICES)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
+	$(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python scripts/test_tiers.py
 
 # The everyday loop: every tier but the live stack's (pure, db and cluster), in one pytest process.
@@ -58,6 +60,12 @@ schema: setup
 # Regenerate the Python client from the schema; tests/cli/test_client_fresh.py fails while it is stale.
 client: setup $(VENV)/.dev
 	$(BIN)/python clients/generate.py
+
+# Write the generated configuration reference, then build the documentation site (build/site), failing on any
+# broken link; tests/unit/test_settings_reference.py fails while the committed reference is stale.
+docs: setup $(VENV)/.dev
+	$(BIN)/python -m controlplane.settings_reference
+	$(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .run build

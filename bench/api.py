@@ -34,8 +34,8 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fixtures.stack import free_port  # noqa: E402
 from tests.helpers import KUBECONFIG  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_api")  # the databases it drops and creates: <name>_indexed, _baseline
 NEW_DB, BASE_DB = f"{DB_NAME}_indexed", f"{DB_NAME}_baseline"

@@ -15,7 +15,6 @@ import os
 import random
 import resource
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.smoke import parse_with_smoke  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -41,12 +41,6 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 # catalogd serving the same 20,000-bundle catalog (500 packages x 40 bundles), as measured for issue 25 on this
 # kind of machine: a reference, not measured here (building catalogd needs Go modules this machine cannot fetch).
 CATALOGD_RSS_MIB = 41
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 def timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()

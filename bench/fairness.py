@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.gateways import ENV, manage, migrated_database  # noqa: E402
 from tests.fixtures.devcluster import start_devcluster  # noqa: E402
-from tests.fixtures.stack import free_port  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 SMOKE_COUNT = 30
 IDLE_SAMPLES = 3  # one idle time is too noisy a baseline on 2 cores (0.2 to 1.5 s for the same delete)

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from devcluster.pki_player import USER_AGENT as PKI_PLAYER_AGENT  # noqa: E402
 from tests.fixtures.devcluster import DevCluster, start_devcluster  # noqa: E402
-from tests.fixtures.stack import free_port  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_controlplane")
 TEMPLATE_DB = f"{DB_NAME}_template"

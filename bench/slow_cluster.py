@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.gateways import CHART, wait_for_api  # noqa: E402
 from tests.fixtures.devcluster import DevCluster, start_devcluster  # noqa: E402
-from tests.fixtures.stack import free_port  # noqa: E402
+from tests.ports import free_port  # noqa: E402
 
 DB_NAME = os.environ.get("BENCH_DB_NAME", "bench_slow_cluster")
 REDIS_DB = int(os.environ.get("BENCH_REDIS_DB", "7"))

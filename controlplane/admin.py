@@ -142,9 +142,11 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     def gateway_count(self, obj: ManagedCluster) -> int:
         return obj.gateway_total
 
-    def get_fieldsets(self, request: HttpRequest, obj: ManagedCluster | None = None) -> list[tuple[str | None, dict]]:
+    def get_fieldsets(
+        self, request: HttpRequest, obj: ManagedCluster | None = None
+    ) -> list[tuple[str | None, dict[str, Any]]]:
         editable = self.has_change_permission(request, obj)
-        fieldsets: list[tuple[str | None, dict]] = [
+        fieldsets: list[tuple[str | None, dict[str, Any]]] = [
             (None, {"fields": ("name", "flavour", "base_domain", "allowed_route_domains", "gateway_api")}),
             ("Access", {"fields": ("kubeconfig" if editable else "kubeconfig_state", "trusted_ca_pem")}),
             ("Image policy", {"fields": ("image_policy",), "description": (

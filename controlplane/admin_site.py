@@ -53,7 +53,9 @@ __all__ = [
 
 # Badge tones, mapped to colours in controlplane/static/controlplane/console.css.
 OK, INFO, WARN, ERROR, MUTED = "ok", "info", "warn", "error", "muted"
-CONDITION_TONES = {ConditionStatus.TRUE: OK, ConditionStatus.FALSE: ERROR, ConditionStatus.UNKNOWN: MUTED}
+CONDITION_TONES: dict[str, str] = {
+    ConditionStatus.TRUE: OK, ConditionStatus.FALSE: ERROR, ConditionStatus.UNKNOWN: MUTED,
+}
 EVENT_TONES = {EventType.NORMAL: INFO, EventType.WARNING: WARN}
 EVENTS_SHOWN = 50
 

@@ -8,7 +8,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import worker_process_shutdown
 from django.conf import settings
-from kombu import Queue
+from kombu.entity import Queue
 
 from controlplane.metrics import process_exited
 from controlplane.queues import queue_names

@@ -23,7 +23,7 @@ def text_choices(enum: type[StrEnum], module: str, labels: Mapping[str, str] | N
     return choices
 
 
-FLAVOUR_LABELS = {flavours.Flavour.KUBERNETES: "Kubernetes", flavours.Flavour.OPENSHIFT: "OpenShift"}
+FLAVOUR_LABELS: dict[str, str] = {flavours.Flavour.KUBERNETES: "Kubernetes", flavours.Flavour.OPENSHIFT: "OpenShift"}
 
 Flavour = text_choices(flavours.Flavour, __name__, FLAVOUR_LABELS)
 ConditionStatus = text_choices(conditions.ConditionStatus, __name__)

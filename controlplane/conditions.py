@@ -40,13 +40,14 @@ def set_condition(
     returns an equal list: callers can compare to skip writes.
     """
     previous = find_condition(conditions, type_)
-    moved = previous is None or previous["status"] != status
     updated = Condition(
         type=type_,
         status=status,
         reason=reason,
         message=message,
-        lastTransitionTime=now.isoformat() if moved else previous["lastTransitionTime"],
+        lastTransitionTime=(
+            now.isoformat() if previous is None or previous["status"] != status else previous["lastTransitionTime"]
+        ),
         observedGeneration=generation,
     )
     if previous is None:

@@ -49,7 +49,7 @@ def _frame() -> dict[str, str]:
 
 def fleet_plots(now: datetime, phases: Sequence[PhaseLine]) -> dict[str, Any]:
     """The template's context: one chart per cluster with samples in the window (at most CHARTS_SHOWN)."""
-    legend = [
+    legend: list[dict[str, Any]] = [
         {"phase": line.value, "label": line.label, "tone": line.tone, "dashed": line.dashed} for line in phases
     ]
     context: dict[str, Any] = {
@@ -70,7 +70,7 @@ def fleet_plots(now: datetime, phases: Sequence[PhaseLine]) -> dict[str, Any]:
     rows = FleetSample.objects.filter(at__gte=start, cluster_id__in=shown).values_list("cluster_id", "at", "counts")
     for cluster_id, at, counts in rows.iterator(chunk_size=2000):
         samples[cluster_id].append((at, counts))
-    keys = [entry["phase"] for entry in legend]
+    keys = [line.value for line in phases]
     for cluster_id, name in shown.items():
         series = bucket_series(samples[cluster_id], keys, start, now, window.buckets)
         top = nice_ceiling(max((v for values in series.values() for v in values if v is not None), default=0))

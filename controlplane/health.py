@@ -28,7 +28,7 @@ def _check_database() -> str | None:
 
 
 def _check_broker() -> str | None:
-    from kombu import Connection
+    from kombu.connection import Connection
 
     try:
         with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:

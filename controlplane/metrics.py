@@ -93,7 +93,7 @@ def process_exited(pid: int) -> None:
 
 
 class _ThisProcess(Collector):
-    def collect(self) -> Iterator[Metric]:
+    def collect(self) -> Iterable[Metric]:
         return REGISTRY.collect()
 
 

@@ -1,4 +1,4 @@
-"""Django settings, read from the environment (12-factor). See README for every variable."""
+"""Django settings, read from the environment (12-factor). docs/operators/configuration.md lists every variable."""
 
 from __future__ import annotations
 
@@ -212,7 +212,7 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": FLEET_SAMPLE_INTERVAL_SECONDS},
     },
 }
-# Notifications (see README, Notifications): the SSRF rules' exceptions, delivery timing, and the link base.
+# Notifications (see docs/users/notifications.md): the SSRF rules' exceptions, delivery timing, and the link base.
 NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES = env_bool("NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES", False)
 # CIDRs receivers may reach even when private (say one internal relay), comma-separated.
 NOTIFICATIONS_ALLOWED_NETWORKS = env_networks("NOTIFICATIONS_ALLOWED_NETWORKS")

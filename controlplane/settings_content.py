@@ -7,6 +7,8 @@ middleware and URLs: no DRF, admin, sessions, static files or schema, and no Cel
 
 from __future__ import annotations
 
+from typing import Any
+
 from controlplane import settings as _full
 
 globals().update({name: value for name, value in vars(_full).items() if name.isupper()})
@@ -24,4 +26,4 @@ MIDDLEWARE = [
 ]
 ROOT_URLCONF = "controlplane.urls_content"
 WSGI_APPLICATION = "controlplane.wsgi_content.application"
-TEMPLATES: list[dict] = []
+TEMPLATES: list[dict[str, Any]] = []

@@ -16,21 +16,21 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from urllib.parse import urlsplit, urlunsplit
 
-import redis
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fixtures.services import Redis, dedicated_redis  # noqa: E402
+
 BUILD = ROOT / "build"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/controlplane"
 PYTEST = [sys.executable, "-m", "pytest", "--durations=25"]
@@ -62,44 +62,11 @@ SHARDS = (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def answers(port: int) -> bool:
-    try:
-        return bool(redis.Redis(port=port, socket_timeout=1).ping())
-    except redis.RedisError:
-        return False
-
-
-@contextmanager
-def own_redis(log: Path) -> Iterator[int]:
-    """A redis-server on a free loopback port, keeping nothing on disk, stopped on the way out."""
-    port = free_port()
-    with log.open("wb") as output:
-        server = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-                                   "--appendonly", "no"], stdout=output, stderr=subprocess.STDOUT,
-                                  start_new_session=True)
-    try:
-        deadline = time.monotonic() + 20
-        while not answers(port):
-            if time.monotonic() > deadline or server.poll() is not None:
-                raise SystemExit(f"redis-server did not start on port {port}: see {log}")
-            time.sleep(0.1)
-        yield port
-    finally:
-        server.terminate()
-        server.wait()
-
-
-def shard_env(shard: Shard, redis_port: int) -> dict[str, str]:
+def shard_env(shard: Shard, server: Redis) -> dict[str, str]:
     """This environment with the shard's database name (pytest-django prefixes it with test_) and its Redis."""
     url = urlsplit(os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL))
     database = f"{url.path.lstrip('/')}_{shard.name.replace('-', '_')}"
-    databases = {name: f"redis://127.0.0.1:{redis_port}/{db}" for name, db in SHARD_REDIS_DATABASES.items()}
+    databases = {name: server.url(db) for name, db in SHARD_REDIS_DATABASES.items()}
     return {**os.environ, **databases, "DATABASE_URL": urlunsplit(url._replace(path=f"/{database}"))}
 
 
@@ -139,9 +106,11 @@ def main(extra: list[str]) -> int:
             if not shard.own_services:
                 running[shard] = subprocess.Popen(argv, cwd=ROOT, start_new_session=True)
                 continue
-            port = resources.enter_context(own_redis(BUILD / f"redis-{shard.name}.log"))
+            workdir = BUILD / f"redis-{shard.name}"
+            workdir.mkdir(exist_ok=True)
+            server = resources.enter_context(dedicated_redis(workdir))
             log = resources.enter_context((BUILD / f"test-{shard.name}.log").open("wb"))
-            running[shard] = subprocess.Popen(argv, cwd=ROOT, env=shard_env(shard, port), stdout=log,
+            running[shard] = subprocess.Popen(argv, cwd=ROOT, env=shard_env(shard, server), stdout=log,
                                               stderr=subprocess.STDOUT, start_new_session=True)
         while len(seconds) < len(running):
             for shard, process in running.items():

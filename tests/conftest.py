@@ -15,15 +15,13 @@ from rest_framework.test import APIClient
 from controlplane.api import authentication, counting
 from controlplane.models import ManagedCluster
 from tests.helpers import KUBECONFIG
+from tests.paths import HELM, KUBECTL, TESTS_DIR
 
 pytest_plugins = [
     "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.s3",
     "tests.fixtures.stack",
     "tests.fixtures.registry_proxy", "tests.fixtures.token_auth", "tests.fixtures.receiver",
 ]
-
-TESTS_DIR = Path(__file__).parent
-
 
 class Tier(StrEnum):
     """What a test needs, from least to most; each test is marked with its folder's tier."""
@@ -47,6 +45,13 @@ def tier_of(item: pytest.Item) -> Tier:
     if tier is Tier.PURE and DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
         return Tier.DB
     return tier
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A missing pinned tool stops the run before any test: a test that needs it would otherwise fail alone."""
+    missing = [str(tool) for tool in (HELM, KUBECTL) if not tool.exists()]
+    if missing:
+        pytest.exit(f"missing {', '.join(missing)}: run `make setup`", returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 def pytest_configure(config: pytest.Config) -> None:

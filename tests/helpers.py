@@ -8,12 +8,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import pytest
+import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import PROJECT_ROOT
+from tests.ports import free_port
+from tests.waiting import wait_until
+
 # A kubeconfig that points at a closed port: valid to every validator, unreachable on purpose.
 KUBECONFIG = """\
 apiVersion: v1
@@ -31,28 +33,33 @@ users:
 """
 
 
+def closed_port_kubeconfig(kubeconfig: str) -> str:
+    """The same kubeconfig pointed at a loopback port nothing listens on."""
+    config = yaml.safe_load(kubeconfig)
+    config["clusters"][0]["cluster"]["server"] = f"http://127.0.0.1:{free_port()}"
+    return yaml.safe_dump(config)
+
+
 def run_manage(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run ``manage.py`` with the test environment, optionally overriding variables (None values unset)."""
     merged = {**os.environ, **(env or {})}
     return subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), *args],
+        [sys.executable, str(PROJECT_ROOT / "manage.py"), *args],
         env={k: v for k, v in merged.items() if v is not None},
         capture_output=True,
         text=True,
         timeout=timeout,
-        cwd=ROOT,
+        cwd=PROJECT_ROOT,
     )
 
 
 def clear_of_a_rate_window_edge(duration: int, margin: float = 60) -> None:
-    """Sleep, if need be, until ``margin`` seconds of the current fixed rate window are left.
+    """Wait, if need be, until at least ``margin`` seconds of the current fixed rate window are left.
 
     Requests that straddle two windows are estimated a fraction low by the sliding window, by design, so a
     test that counts to a limit must not cross an edge (at a minute's edge, that failed one CI run).
     """
-    left = duration - time.time() % duration
-    if left < margin:
-        time.sleep(left + 0.1)
+    wait_until(lambda: duration - time.time() % duration >= margin, "a fresh rate window", margin + 1, interval=0.1)
 
 
 def release_of(namespace: str) -> str:
@@ -68,15 +75,19 @@ def converge_by_passes(gateway: Any, done: Callable[[Any], bool], timeout: float
     from gateways.models import Gateway
     from workers.reconcile.gateway.run import run_pass
 
-    deadline = time.monotonic() + timeout
-    current = None
-    while time.monotonic() < deadline:
+    seen: list[Any] = [None]
+
+    def arrived() -> tuple[Any] | None:
         run_pass(str(gateway.pk))
-        current = Gateway.objects.filter(pk=gateway.pk).first()
+        current = seen[0] = Gateway.objects.filter(pk=gateway.pk).first()
         if current is None or (current.observed_generation == current.generation and done(current)):
-            return current
-        time.sleep(0.1)
-    pytest.fail(f"{gateway.name} never got there in {timeout}s: {current and (current.phase, current.conditions)}")
+            return (current,)  # truthy even when the gateway is gone
+        return None
+
+    def where() -> str:
+        return f"{gateway.name} to get there: {seen[0] and (seen[0].phase, seen[0].conditions)}"
+
+    return wait_until(arrived, where, timeout, interval=0.1)[0]
 
 
 class FakeClock:

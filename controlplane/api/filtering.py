@@ -65,7 +65,7 @@ class FilterBackend(DjangoFilterBackend):
             if names is not None and names.isdisjoint(request.query_params):
                 return queryset
             shared = _shared(filterset_class) if names is not None else None
-            filtered = _filtered(shared, names, request, queryset) if shared is not None else None
+            filtered = _filtered(shared, names, request, queryset) if shared is not None and names is not None else None
             if filtered is not None:
                 return filtered
         return super().filter_queryset(request, queryset, view)

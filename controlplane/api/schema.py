@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -117,7 +117,7 @@ class AutoSchema(SpectacularAutoSchema):
             schema["additionalProperties"] = False  # unknown top-level fields get 400
         return schema
 
-    def _get_response_bodies(self, direction: str = "response") -> dict[str, Any]:
+    def _get_response_bodies(self, direction: Literal["request", "response"] = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         for code in self._error_codes():
             responses.setdefault(code, self._get_response_for_code(ErrorSerializer, code, direction=direction))

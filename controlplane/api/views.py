@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from controlplane.api.concurrency import check_if_match, etag_for
 from controlplane.audit import changed_fields, record
 from controlplane.dispatch import enqueue_on_commit
+from controlplane.tasks import TaskName
 
 __all__ = ["ReconciledModelViewSet"]
 
@@ -24,7 +25,7 @@ _WRITE_METHODS = {"PUT", "PATCH", "DELETE"}
 class ReconciledModelViewSet(viewsets.ModelViewSet):
     """A ModelViewSet whose creates and updates trigger ``reconcile_task`` once committed."""
 
-    reconcile_task: str = ""
+    reconcile_task: TaskName | None = None
     # POST actions on one object that only read it (a plan may wait for its worker: it must hold no lock).
     reading_actions: frozenset[str] = frozenset()
     http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]

@@ -13,7 +13,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from tests.fixtures.stack import PROJECT_ROOT
+from tests.paths import PROJECT_ROOT
 
 MODULES = (
     "tests/api/test_label_selection.py",

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import PROJECT_ROOT
+
 pytestmark = pytest.mark.bench
 
-ROOT = Path(__file__).resolve().parents[2]
-BENCH = ROOT / "bench"
+BENCH = PROJECT_ROOT / "bench"
 SCRIPTS = sorted(path for path in BENCH.glob("*.py") if 'if __name__ == "__main__":' in path.read_text())
 RATIO = re.compile(r"\d+(\.\d+)?x\b|\bx\d+(\.\d+)?\b")  # 12.3x, or x12.3
 SMOKE_TIMEOUT_SECONDS = 240
@@ -32,7 +33,7 @@ def test_every_benchmark_is_found() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
 def test_the_benchmark_runs_at_its_smoke_size(script: Path) -> None:
     env = {**os.environ, "BENCH_DB_NAME": f"bench_smoke_{script.stem}", "PYTHONUNBUFFERED": "1"}
-    result = subprocess.run([sys.executable, str(script), "--smoke"], cwd=ROOT, env=env, capture_output=True,
+    result = subprocess.run([sys.executable, str(script), "--smoke"], cwd=PROJECT_ROOT, env=env, capture_output=True,
                             text=True, timeout=SMOKE_TIMEOUT_SECONDS, check=False)
     output = result.stdout + result.stderr
     assert result.returncode == 0, f"{script.name} --smoke exited {result.returncode}:\n{output[-4000:]}"

@@ -15,7 +15,7 @@ from gateways.models import Gateway, GatewayEvent
 from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
 from tests.fixtures.registry import expected_lines, fbc_layer
-from tests.fixtures.stack import wait_for
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +119,7 @@ def test_create_a_gateway_and_watch_it_reach_running(console: Console, staff_use
     console.submit("a.deletelink")
     console.submit("input[type=submit][value='Yes, delete it']")
     assert any("Deletion requested for 1 gateway: edge" in m for m in console.messages())
-    wait_for(lambda: not Gateway.objects.filter(pk=gateway.pk).exists(), "the worker to remove the gateway", 60)
+    wait_until(lambda: not Gateway.objects.filter(pk=gateway.pk).exists(), "the worker to remove the gateway", 60)
 
 
 def test_retry_a_failed_gateway(console: Console, staff_user, gateway_cluster) -> None:
@@ -155,7 +155,7 @@ def test_retry_a_failed_gateway(console: Console, staff_user, gateway_cluster) -
         gateway.refresh_from_db()
         assert gateway.failure_count < 5, "retry resets the counter (the worker may already have failed once more)"
         # The retry reached the worker: it tried again and recorded another event.
-        wait_for(
+        wait_until(
             lambda: GatewayEvent.objects.filter(gateway=gateway).count() > attempts_before, "a new attempt", timeout=30
         )
         console.screenshot("gateway-list-after-retry")

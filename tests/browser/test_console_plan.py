@@ -9,7 +9,7 @@ from gateways.models import Gateway
 from tests.browser.test_console import make_gateway
 from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
-from tests.fixtures.stack import wait_for
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def test_preview_changes_shows_the_plan_once_the_worker_is_done(console: Console
     owner = staff_user("tenant")
     staff_user("intruder")
     gateway = make_gateway(owner, cluster, "edge", database_provider=DatabaseProvider.EXTERNAL, database_uri=DB_URI)
-    wait_for(lambda: Gateway.objects.get(pk=gateway.pk).phase == Phase.RUNNING, "the gateway to run", timeout=90)
+    wait_until(lambda: Gateway.objects.get(pk=gateway.pk).phase == Phase.RUNNING, "the gateway to run", timeout=90)
 
     console.login("tenant")
     console.open(f"/admin/gateways/gateway/{gateway.pk}/change/")

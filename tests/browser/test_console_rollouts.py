@@ -11,7 +11,7 @@ from tests.browser.test_console import make_gateway
 from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
-from tests.fixtures.stack import wait_for
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def test_start_a_rollout_watch_its_waves_and_pause_it(console: Console, staff_us
     owner = staff_user("tenant")
     gateways = [make_gateway(owner, cluster, f"edge{i}") for i in range(3)]
     for gateway in gateways:
-        wait_for(lambda g=gateway: Gateway.objects.get(pk=g.pk).phase == Phase.RUNNING, "the gateways to run", 90)
+        wait_until(lambda g=gateway: Gateway.objects.get(pk=g.pk).phase == Phase.RUNNING, "the gateways to run", 90)
     staff_user("platform", superuser=True)
 
     console.login("platform")

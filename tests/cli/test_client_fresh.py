@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.fixtures.stack import PROJECT_ROOT
+from tests.paths import PROJECT_ROOT
 
 COMMITTED = PROJECT_ROOT / "clients" / "python" / "controlplane_client"
 

@@ -6,7 +6,6 @@ Every request here goes through the generated ``controlplane_client`` package (n
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Callable
 from types import ModuleType
@@ -18,6 +17,7 @@ from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.registry import Registry, fbc_layer
 from tests.fixtures.stack import Stack
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -27,17 +27,6 @@ GATEWAY_IMAGE = "ghcr.io/nvidia/openshell/gateway:1.0.0"
 SUPERVISOR_IMAGE = "ghcr.io/nvidia/openshell/supervisor:1.0.0"
 PAGE = 3
 EXTRA_CLUSTERS = 7  # with the gateway's cluster: 8 clusters, 3 pages of 3
-
-
-def poll(check: Callable[[], T | None], what: str, timeout: float = 90.0, interval: float = 0.5) -> T:
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        last = check()
-        if last:
-            return last
-        time.sleep(interval)
-    pytest.fail(f"timed out after {timeout}s waiting for {what}")
 
 
 def admin_token() -> str:
@@ -205,7 +194,7 @@ def test_generated_client_end_to_end(
         assert current.status.phase not in (GatewayPhaseEnum.FAILED, GatewayPhaseEnum.DEGRADED), current.to_dict()
         return current if current.status.phase == GatewayPhaseEnum.RUNNING else None
 
-    live = poll(running, "the gateway to reach Running")
+    live = wait_until(running, "the gateway to reach Running", timeout=90, interval=0.5)
     assert live.status.route_address == f"grpcs://{live.namespace}.contract.example.test:443"
     assert live.status.release.revision == 1 and live.status.release.status == "deployed"
     assert (live.status.deployed_images.image, live.status.deployed_images.supervisor_image) == (
@@ -221,7 +210,7 @@ def test_generated_client_end_to_end(
         conditions = {c.type_: c for c in current.status.conditions}
         return current if "Serving" in conditions and conditions["Serving"].status.value == "True" else None
 
-    served = poll(serving, "the catalog to be Serving")
+    served = wait_until(serving, "the catalog to be Serving", timeout=90, interval=0.5)
     assert served.status.resolved_ref.startswith(f"{registry.host}/{repository}@sha256:")
     assert served.status.urls.base and served.status.last_unpacked is not None
 

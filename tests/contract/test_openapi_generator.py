@@ -20,12 +20,13 @@ import pytest
 import yaml
 
 from tests.fixtures.devcluster import DevCluster
-from tests.fixtures.stack import PROJECT_ROOT, Stack, wait_for
+from tests.fixtures.stack import Stack
+from tests.paths import TSC
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
 GENERATOR = Path(sys.executable).with_name("openapi-generator-cli")
-TSC = PROJECT_ROOT / ".tools" / "node" / "node_modules" / ".bin" / "tsc"
 PACKAGE = "cp_openapi_generator"
 
 
@@ -105,7 +106,7 @@ def test_the_python_client_drives_a_gateway_to_running_and_deletes_it(
             gateway = gateways.gateways_retrieve(created.id)
             return gateway if gateway.status.phase == oag.GatewayPhaseEnum.RUNNING else None
 
-        gateway = wait_for(running, "the gateway to run", timeout=120)
+        gateway = wait_until(running, "the gateway to run", timeout=120)
         assert gateway.status.route_address == f"grpcs://{gateway.namespace}.oag.example.test:443"
         gateways.gateways_destroy(created.id)
 
@@ -116,7 +117,7 @@ def test_the_python_client_drives_a_gateway_to_running_and_deletes_it(
                 return True
             return False
 
-        wait_for(gone, "the gateway to be deleted", timeout=120)
+        wait_until(gone, "the gateway to be deleted", timeout=120)
 
 
 TS_CREATE = """\
@@ -198,7 +199,7 @@ def test_a_gateway_created_by_each_generated_client_without_a_route_gets_the_rou
         assert not {"Failed", "Degraded"} & set(phases.values()), phases
         return found if set(phases.values()) == {"Running"} else None
 
-    gateways = wait_for(all_running, "the four gateways to run", timeout=180, interval=1.0)
+    gateways = wait_until(all_running, "the four gateways to run", timeout=180, interval=1.0)
     for client, gateway in gateways.items():
         assert gateway["route"] == {"enabled": True, "host": ""}, client
         assert gateway["status"]["route_address"] == f"grpcs://{gateway['namespace']}.{base_domain}:443", client
@@ -209,4 +210,4 @@ def test_a_gateway_created_by_each_generated_client_without_a_route_gets_the_rou
         return all(curl.get(f"{live_stack.api_url}/api/v1/gateways/{pk}/", timeout=30).status_code == 404
                    for pk in ids.values())
 
-    wait_for(all_gone, "the gateways to be deleted", timeout=180, interval=1.0)
+    wait_until(all_gone, "the gateways to be deleted", timeout=180, interval=1.0)

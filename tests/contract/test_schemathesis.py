@@ -128,12 +128,9 @@ def quiet_stack(live_stack: Stack) -> Iterator[Stack]:
         yield live_stack
     finally:
         redis.Redis.from_url(stack_module.E2E_BROKER_URL).flushdb()
-        worker = live_stack.start_worker()
+        live_stack.start_worker()
         live_stack.start("beat", list(beat_argv))
-        deadline = time.monotonic() + 60
-        while live_stack.log("worker").count(" ready.") <= ready_before:
-            assert worker.poll() is None and time.monotonic() < deadline, live_stack.log("worker")[-3000:]
-            time.sleep(0.2)
+        live_stack.await_worker(ready_before, timeout=60)
 
 
 def admin_session(base_url: str) -> requests.Session:

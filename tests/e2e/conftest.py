@@ -10,7 +10,8 @@ from kubernetes import client, config
 
 from controlplane.models import ManagedCluster
 from tests.fixtures.devcluster import DevCluster, start_devcluster
-from tests.fixtures.stack import ApiSession, wait_for
+from tests.fixtures.stack import ApiSession
+from tests.waiting import wait_until
 
 
 @pytest.fixture(scope="session")
@@ -61,6 +62,6 @@ def wait_for_phase(tenant: ApiSession) -> Callable[..., dict[str, Any]]:
                 return body
             return None
 
-        return wait_for(check, f"gateway {gateway_id} to reach {phase} {extra or ''}", timeout=timeout)
+        return wait_until(check, f"gateway {gateway_id} to reach {phase} {extra or ''}", timeout=timeout)
 
     return wait

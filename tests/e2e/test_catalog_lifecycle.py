@@ -11,8 +11,10 @@ import requests
 from django.conf import settings
 
 from catalogs.models import Catalog
-from tests.fixtures.registry import Registry, expected_lines, fbc_layer, free_port
-from tests.fixtures.stack import E2E_BROKER_URL, ApiSession, Stack, wait_for
+from tests.fixtures.registry import Registry, expected_lines, fbc_layer
+from tests.fixtures.stack import E2E_BROKER_URL, ApiSession, Stack
+from tests.ports import free_port
+from tests.waiting import wait_until
 from workers.reconcile.catalog.polling import POLL_KEY
 
 pytestmark = pytest.mark.e2e
@@ -44,7 +46,7 @@ def test_catalog_lifecycle(
     def status() -> dict:
         return api.get(url).json()["status"]
 
-    first = wait_for(lambda: (s := status()) and condition(s, "Serving") == ("True", "Available") and s, "serving")
+    first = wait_until(lambda: (s := status()) and condition(s, "Serving") == ("True", "Available") and s, "serving")
     assert "@sha256:" in first["resolved_ref"] and first["urls"]["base"].endswith("/catalogs/community")
     assert requests.get(f"{content}/all", timeout=10).content == expected_lines("v1")
     etcd = requests.get(f"{content}/metas", params={"package": "etcd"}, timeout=10)
@@ -52,12 +54,12 @@ def test_catalog_lifecycle(
 
     own_registry.push_image(repository, "stable", [fbc_layer("v2")])
     poll_now(catalog_id)
-    second = wait_for(lambda: (s := status())["resolved_ref"] != first["resolved_ref"] and s, "the poll to update")
+    second = wait_until(lambda: (s := status())["resolved_ref"] != first["resolved_ref"] and s, "the poll to update")
     assert requests.get(f"{content}/all", timeout=10).content == expected_lines("v2")
 
     own_registry.stop()
     poll_now(catalog_id)
-    broken = wait_for(lambda: (s := status()) and condition(s, "Progressing") == ("True", "Retrying") and s, "retry")
+    broken = wait_until(lambda: (s := status()) and condition(s, "Progressing") == ("True", "Retrying") and s, "retry")
     assert condition(broken, "Serving") == ("True", "Available")
     assert broken["resolved_ref"] == second["resolved_ref"]
     assert requests.get(f"{content}/all", timeout=10).content == expected_lines("v2")
@@ -68,7 +70,7 @@ def test_catalog_lifecycle(
     assert never.status_code == 201
     pending = requests.get(f"{live_stack.api_url}/catalogs/never/api/v1/all", timeout=10)
     assert pending.status_code == 503 and pending.headers["Retry-After"]
-    never_status = wait_for(
+    never_status = wait_until(
         lambda: (s := api.get(f"/api/v1/catalogs/{never.json()['id']}/").json()["status"])["conditions"] and s,
         "the first pass of the unreachable catalog",
     )

@@ -23,7 +23,10 @@ from kubernetes import client
 from tests.e2e.conftest import kube_api
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.services import Postgres, Redis, dedicated_postgres, dedicated_redis
-from tests.fixtures.stack import PROJECT_ROOT, ApiSession, Stack, free_port, launch, stack_env, wait_for
+from tests.fixtures.stack import ApiSession, Stack, launch, stack_env
+from tests.paths import PROJECT_ROOT
+from tests.ports import free_port
+from tests.waiting import http_status, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -104,11 +107,16 @@ def converged(api: ApiSession, gateway_id: str) -> dict[str, Any] | None:
     return body if status["phase"] == "Running" and status["observed_generation"] == body["generation"] else None
 
 
+def not_ready(chaos: Chaos, what: str) -> None:
+    """Wait until the API's readiness check has seen ``what`` gone: the outage has reached the stack."""
+    wait_until(lambda: http_status(f"{chaos.stack.api_url}/readyz") == 503, f"the API to see {what} gone")
+
+
 def restart_postgres_while_passes_run(chaos: Chaos, gateways: list[dict[str, Any]]) -> None:
     assert chaos.cluster is not None
-    wait_for(lambda: any(releases(chaos.cluster, g["namespace"]) for g in gateways), "helm to start installing")
+    wait_until(lambda: any(releases(chaos.cluster, g["namespace"]) for g in gateways), "helm to start installing")
     chaos.postgres.stop("immediate")  # a crash: every connection of the API, worker, beat and watcher dies
-    time.sleep(2)
+    not_ready(chaos, "the database")
     chaos.postgres.start()
 
 
@@ -122,9 +130,9 @@ def restart_redis_while_tasks_are_queued(chaos: Chaos, gateways: list[dict[str, 
         change_image(chaos.api, gateway, "1.0.1")
     created = create(chaos.api, "c3")
     broker = chaos.redis.client(0)
-    queued = wait_for(lambda: broker.llen(QUEUE), "tasks waiting in the broker's queue", interval=0.05)
+    queued = wait_until(lambda: broker.llen(QUEUE), "tasks waiting in the broker's queue", interval=0.05)
     chaos.redis.kill()
-    time.sleep(1)
+    not_ready(chaos, "the broker")
     chaos.redis.start()
     return created, queued
 
@@ -138,9 +146,9 @@ def restart_cluster_mid_install(chaos: Chaos, changed: dict[str, Any]) -> dict[s
     chaos.cluster.add_fault(rf"/apis/apps/v1/namespaces/{new['namespace']}/statefulsets/", method="PATCH",
                             status=None, latency_ms=5000)
     change_image(chaos.api, changed, "1.0.2")
-    wait_for(lambda: any(r["status"] == "pending-install" for r in releases(chaos.cluster, new["namespace"])),
+    wait_until(lambda: any(r["status"] == "pending-install" for r in releases(chaos.cluster, new["namespace"])),
              "helm to start the install", interval=0.05)
-    wait_for(lambda: any(r["method"] == "PATCH" and re.search(r"/statefulsets/", r["path"])
+    wait_until(lambda: any(r["method"] == "PATCH" and re.search(r"/statefulsets/", r["path"])
                          for r in chaos.cluster.requests() if new["namespace"] in r["path"]),
              "helm to write the workload")
     assert chaos.cluster.stop() == 0
@@ -152,7 +160,7 @@ def assert_converged(chaos: Chaos, gateway: dict[str, Any]) -> None:
     """Running on the latest generation, the workload on the latest image, one deployed release whose
     revision is the one the status reports, and no release left pending."""
     assert chaos.cluster is not None
-    body = wait_for(lambda: converged(chaos.api, gateway["id"]), f"gateway {gateway['name']} to converge",
+    body = wait_until(lambda: converged(chaos.api, gateway["id"]), f"gateway {gateway['name']} to converge",
                     timeout=120, interval=0.5)
     namespace = body["namespace"]
     labels = releases(chaos.cluster, namespace)

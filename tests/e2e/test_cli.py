@@ -17,7 +17,8 @@ import pytest
 from tests.fixtures.charts import MIRROR_CHART
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer
-from tests.fixtures.stack import ApiSession, Stack, wait_for
+from tests.fixtures.stack import ApiSession, Stack
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -171,7 +172,7 @@ def test_cli_drives_gateways_and_catalogs(
         conditions = {c["type"]: c["status"] for c in shown["status"]["conditions"]}
         return shown if conditions.get("Serving") == "True" else None
 
-    wait_for(serving, "the catalog to be Serving", timeout=90, interval=1)
+    wait_until(serving, "the catalog to be Serving", timeout=90, interval=1)
     assert cpctl("catalogs", "list").stdout.splitlines()[1].split()[:4] == ["cli-catalog", "0", "Available", "True"]
     assert cpctl("catalogs", "all", "cli-catalog").stdout.encode() == expected_lines("v1")
     etcd = cpctl("catalogs", "metas", "cli-catalog", "--package", "etcd").stdout.encode()

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from controlplane.models import ManagedCluster
 from tests.e2e.conftest import register
-from tests.fixtures.stack import wait_for
+from tests.waiting import repeat_for, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -35,13 +33,15 @@ def reachable(body: dict) -> tuple[str, str] | None:
 
 def watch_outage(tenant, ids: list[str], seconds: float) -> list[dict]:
     """Poll the outage cluster's gateways for ``seconds``: none may fail or count a failure."""
-    deadline, seen = time.monotonic() + seconds, []
-    while time.monotonic() < deadline:
+    seen: list[dict] = []
+
+    def sample() -> None:
         for gw_id in ids:
             body = status(tenant, gw_id)
             assert body["phase"] != "Failed" and body["failure_count"] == 0, body
             seen.append(body)
-        time.sleep(0.5)
+
+    repeat_for(seconds, sample, interval=0.5)
     return seen
 
 
@@ -90,10 +90,10 @@ def test_killed_calls_mid_outage_never_wedge_a_cluster(tenant, wait_for_phase, s
     fault = second_gateway_cluster.add_fault(path_regex=r"/apis/apps/v1/namespaces/.*/statefulsets", status=503)
     try:
         assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"image": IMAGE.replace("1.0.0", "2.0.0")}).ok
-        wait_for(lambda: reachable(status(tenant, gw_id)) == ("False", "Unreachable"), "the gateway to see it")
+        wait_until(lambda: reachable(status(tenant, gw_id)) == ("False", "Unreachable"), "the gateway to see it")
         # The probe (/version still answers) may close the circuit between two passes; each pass meeting the 503s
         # opens it again, so wait for the cluster to be seen open rather than read it at one moment.
-        wait_for(lambda: ManagedCluster.objects.get(pk=cluster.pk).reachable is False, "the circuit to open")
+        wait_until(lambda: ManagedCluster.objects.get(pk=cluster.pk).reachable is False, "the circuit to open")
     finally:
         second_gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
     recovered = wait_for_phase(gw_id, "Running", observed_generation=2, timeout=90)["status"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fixtures.stack import wait_for
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -18,7 +18,7 @@ def test_registered_cluster_is_probed_and_shows_reachable(api_session, devcluste
     assert created.status_code == 201, created.text
     url = f"/api/v1/clusters/{created.json()['id']}/"
 
-    status = wait_for(lambda: (s := api.get(url).json()["status"])["reachable"] and s, "the probe to succeed")
+    status = wait_until(lambda: (s := api.get(url).json()["status"])["reachable"] and s, "the probe to succeed")
     assert status["kubernetes_version"].startswith("v1.")
     assert status["last_probe_at"]
     assert "token" not in api.get(url).text
@@ -30,6 +30,6 @@ def test_unreachable_cluster_is_reported_not_reachable(api_session, devcluster) 
     created = api.post("/api/v1/clusters/", json={"name": "gone", "kubeconfig": kubeconfig, "base_domain": "g.test"})
     assert created.status_code == 201, created.text
     url = f"/api/v1/clusters/{created.json()['id']}/"
-    status = wait_for(lambda: (s := api.get(url).json()["status"])["reachable"] is False and s, "the failed probe")
+    status = wait_until(lambda: (s := api.get(url).json()["status"])["reachable"] is False and s, "the failed probe")
     assert status["message"]
     assert api.post(f"{url}probe/").status_code == 202

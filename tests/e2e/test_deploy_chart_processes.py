@@ -30,13 +30,12 @@ from django.conf import settings
 from tests.fixtures.charts import MIRROR_CHART, push_chart
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer
-from tests.fixtures.stack import wait_for
 from tests.helpers import release_of
+from tests.paths import HELM, PROJECT_ROOT
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-HELM = PROJECT_ROOT / ".tools" / "helm"
 CHART = PROJECT_ROOT / "deploy" / "chart"
 IMAGE = "ghcr.io/example/controlplane"
 RELEASE = "cp"
@@ -186,7 +185,7 @@ def _running(installed: Installed, gateway_id: str) -> dict[str, Any]:
         status = installed.api("GET", f"/api/v1/gateways/{gateway_id}/").json()["status"]
         return status if status["phase"] == "Running" else None
 
-    return wait_for(check, f"gateway {gateway_id} Running", timeout=60)
+    return wait_until(check, f"gateway {gateway_id} Running", timeout=60)
 
 
 def _served_by_each_api_pod(installed: Installed, catalog: str, version: str) -> bool:
@@ -244,7 +243,7 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
         "name": "community", "source": {"image": {"ref": f"{registry.host}/tests/chart-processes:v1"}},
     })
     assert catalog.status_code == 201, catalog.text
-    wait_for(lambda: _serving(installed, catalog.json()["id"]), "the catalog to be served", timeout=60)
+    wait_until(lambda: _serving(installed, catalog.json()["id"]), "the catalog to be served", timeout=60)
     assert _served_by_each_api_pod(installed, "community", "v1")
 
     # A worker pod deleted while it runs a gateway's helm install: the install still converges to one release.
@@ -254,7 +253,7 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     workers = {int(p["status"]["containerStatuses"][0]["containerID"].split("://")[1]): p["metadata"]["name"]
                for p in installed.pods("worker")}
     release = release_of(second["namespace"])
-    busy = wait_for(lambda: [workers[sid] for sid in _helm_sessions(release) if sid in workers],
+    busy = wait_until(lambda: [workers[sid] for sid in _helm_sessions(release) if sid in workers],
                     "a worker to run the gateway's helm install", timeout=30)
     installed.cluster.call("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{busy[0]}")
     gateway_cluster.call("DELETE", f"/_devcluster/faults/{slow}")
@@ -267,7 +266,7 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     assert len(deployed) == 1 and int(deployed[0]["version"]) == status["release"]["revision"], labels
     assert not [label for label in labels if label["status"].startswith("pending")], labels
     assert status["release"]["status"] == "deployed"
-    wait_for(lambda: len(installed.pods("worker")) == 2 and all(_ready(p) for p in installed.pods("worker")),
+    wait_until(lambda: len(installed.pods("worker")) == 2 and all(_ready(p) for p in installed.pods("worker")),
              "the replacement worker", timeout=60)
 
     # helm upgrade to a new image tag: the migration Job runs again, and no API request fails during the roll.
@@ -292,7 +291,7 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     poller.start()
     installed.helm("upgrade", RELEASE, str(CHART), "-n", NAMESPACE, "-f", str(installed.values_path),
                    "--set", "image.tag=1.0.1", "--wait", "--timeout", "150s")
-    wait_for(lambda: {c["image"] for p in installed.pods("api") for c in p["spec"]["containers"]}
+    wait_until(lambda: {c["image"] for p in installed.pods("api") for c in p["spec"]["containers"]}
              == {f"{IMAGE}:1.0.1"} and len(installed.pods("api")) == 2, "only new API pods", timeout=60)
     stop.set()
     poller.join(timeout=15)
@@ -312,7 +311,7 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
         {"name": v["name"], "emptyDir": {}} if v["name"] == "catalogs" else v for v in volumes
     ]
     installed.cluster.call("PUT", deployment_path, deployment)
-    wait_for(lambda: len(workers := installed.pods("worker")) == 2 and all(
+    wait_until(lambda: len(workers := installed.pods("worker")) == 2 and all(
         _ready(p) and "emptyDir" in next(v for v in p["spec"]["volumes"] if v["name"] == "catalogs")
         for p in workers), "workers with a catalog emptyDir each", timeout=60)
     registry.push_image("tests/chart-processes", "v2", [fbc_layer("v2")])
@@ -322,6 +321,6 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     assert isolated.status_code == 201, isolated.text
     # Unpacked once is enough: from then on Serving flips, as the API pods find the entry missing (ContentLost)
     # and each new unpack lands in a worker's own directory again.
-    wait_for(lambda: installed.api("GET", f"/api/v1/catalogs/{isolated.json()['id']}/").json()["status"][
+    wait_until(lambda: installed.api("GET", f"/api/v1/catalogs/{isolated.json()['id']}/").json()["status"][
         "last_unpacked"], "a worker to unpack the catalog", timeout=90)
     assert not _served_by_each_api_pod(installed, "isolated", "v2")

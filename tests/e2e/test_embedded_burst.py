@@ -21,7 +21,9 @@ import pytest
 import requests
 
 from tests.fixtures.services import dedicated_redis
-from tests.fixtures.stack import PROJECT_ROOT, free_port, wait_for
+from tests.paths import PROJECT_ROOT
+from tests.ports import free_port
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +58,7 @@ def local_run(tmp_path: Path) -> Iterator[LocalRun]:
         process = subprocess.Popen([sys.executable, "scripts/run_local.py"], cwd=PROJECT_ROOT, env=env, stdout=out,
                                    stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            printed = wait_for(lambda: _printed(tmp_path / "run_local.out", process), "make run to start", 120)
+            printed = wait_until(lambda: _printed(tmp_path / "run_local.out", process), "make run to start", 120)
             token = re.search(r"API token: (\w+)", printed)
             assert token, printed
             api = requests.Session()
@@ -90,7 +92,7 @@ def test_a_burst_of_gateways_all_run_without_an_error_in_the_worker_log(local_ru
         listed = local_run.api.get(f"{local_run.url}/api/v1/gateways/", params={"limit": BURST}, timeout=30).json()
         return [g["status"]["phase"] for g in listed["results"]] == ["Running"] * BURST
 
-    wait_for(all_running, f"{BURST} gateways to reach Running", timeout=150, interval=1)
+    wait_until(all_running, f"{BURST} gateways to reach Running", timeout=150, interval=1)
     print(f"{BURST} gateways Running {time.monotonic() - started:.1f}s after the burst began")
     errors = [line for line in local_run.log("worker").splitlines() if "ERROR" in line]
     assert not errors, "\n".join(errors[:20])

@@ -6,8 +6,8 @@ import pytest
 from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
-from tests.fixtures.stack import wait_for
 from tests.helpers import release_of
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -26,8 +26,8 @@ def test_deleted_workload_and_namespace_are_repaired(tenant, wait_for_phase, gat
     apps, core = client.AppsV1Api(kube_api(gateway_cluster)), client.CoreV1Api(kube_api(gateway_cluster))
 
     apps.delete_namespaced_stateful_set(release_of(namespace), namespace)
-    wait_for(lambda: apps.list_namespaced_stateful_set(namespace).items, "the StatefulSet to be recreated")
-    wait_for(lambda: revision(tenant, gw_id) == 2, "the repairing upgrade to be published")
+    wait_until(lambda: apps.list_namespaced_stateful_set(namespace).items, "the StatefulSet to be recreated")
+    wait_until(lambda: revision(tenant, gw_id) == 2, "the repairing upgrade to be published")
     events = tenant.get(f"/api/v1/gateways/{gw_id}/events/").json()["results"]
     assert "UpgradeSucceeded" in {e["reason"] for e in events}
 
@@ -40,9 +40,9 @@ def test_deleted_workload_and_namespace_are_repaired(tenant, wait_for_phase, gat
         current = [n for n in core.list_namespace().items if n.metadata.name == namespace]
         return bool(current) and current[0].metadata.uid != old_uid
 
-    wait_for(recreated, "the namespace to be deleted and re-created", timeout=60)
-    wait_for(lambda: apps.list_namespaced_stateful_set(namespace).items, "the release to be reinstalled", timeout=60)
-    wait_for(lambda: revision(tenant, gw_id) == 1, "the reinstall to be published")
+    wait_until(recreated, "the namespace to be deleted and re-created", timeout=60)
+    wait_until(lambda: apps.list_namespaced_stateful_set(namespace).items, "the release to be reinstalled", timeout=60)
+    wait_until(lambda: revision(tenant, gw_id) == 1, "the reinstall to be published")
     wait_for_phase(gw_id, "Running", timeout=60)
     labels = core.read_namespace(namespace).metadata.labels
     assert labels["controlplane/gateway-id"] == gw_id

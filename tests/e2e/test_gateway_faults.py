@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import signal
-import time
 
 import pytest
 import requests
@@ -12,8 +11,8 @@ from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
 from tests.fixtures.alerts import alerts, evaluate, rendered_rules, scraped_series
-from tests.fixtures.stack import wait_for
 from tests.helpers import release_of
+from tests.waiting import repeat_for, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +33,7 @@ def assert_only_gateway_failed_fires(live_stack, workdir, cluster: str) -> None:
         text = requests.get(f"{live_stack.api_url}/metrics", timeout=10).text
         return text if f'cluster_reachable{{cluster="{cluster}"}} 1.0' in text else None
 
-    series = scraped_series(wait_for(scraped, f"{cluster} to be probed reachable"), cluster=cluster)
+    series = scraped_series(wait_until(scraped, f"{cluster} to be probed reachable"), cluster=cluster)
     rules = rendered_rules()
     description = alerts(rules)["ControlPlaneGatewayFailed"]["annotations"]["description"]
     expected = {"ControlPlaneGatewayFailed": [{
@@ -89,13 +88,13 @@ def test_unreachable_cluster_keeps_gateway_deleting_until_it_can_delete(tenant, 
             reachable = conditions.get("ClusterReachable", {})
             return body if (reachable.get("status"), reachable.get("reason")) == ("False", "Unreachable") else None
 
-        body = wait_for(unreachable, "the gateway to show ClusterReachable=False")
+        body = wait_until(unreachable, "the gateway to show ClusterReachable=False")
         assert body["status"]["phase"] == "Deleting" and body["status"]["failure_count"] == 0
     finally:
         gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
     core = client.CoreV1Api(kube_api(gateway_cluster))
     assert namespace in [n.metadata.name for n in core.list_namespace().items]
-    wait_for(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=60)
+    wait_until(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=60)
     assert namespace not in [n.metadata.name for n in core.list_namespace().items]
 
 
@@ -109,7 +108,7 @@ def test_worker_killed_mid_install_converges_without_duplicate_release(
     )
     gateway_cluster.clear_requests()
     gw_id, namespace = create(tenant, "killed", name="victim")
-    wait_for(
+    wait_until(
         lambda: any(
             r["method"] == "PATCH" and re.search(rf"/namespaces/{namespace}/statefulsets/", r["path"])
             for r in gateway_cluster.requests()
@@ -169,11 +168,12 @@ def test_a_pass_longer_than_its_lease_keeps_it_and_no_second_worker_runs_helm(
     try:
         gw_id, namespace = create(tenant, "slow", name="long")
         # Helm records pending-install before it applies the objects, so the 8 s call is under way.
-        wait_for(lambda: [r for r in releases_in(gateway_cluster, namespace) if r["status"] == "pending-install"],
+        wait_until(lambda: [r for r in releases_in(gateway_cluster, namespace) if r["status"] == "pending-install"],
                  "helm to start the install", interval=0.05)
-        for _ in range(10):
+        def resync() -> None:
             assert tenant.post(f"/api/v1/gateways/{gw_id}/resync/").status_code == 202
-            time.sleep(0.5)
+
+        repeat_for(5, resync, interval=0.5)
         running = wait_for_phase(gw_id, "Running", timeout=90)
     finally:
         gateway_cluster.clear_faults()

@@ -6,8 +6,8 @@ import pytest
 from kubernetes import client
 
 from tests.e2e.conftest import kube_api, register
-from tests.fixtures.stack import wait_for
 from tests.helpers import release_of
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -71,7 +71,7 @@ def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -
     assert {"InstallSucceeded", "UpgradeSucceeded"} <= {e["reason"] for e in events}
 
     assert tenant.delete(f"/api/v1/gateways/{gw_id}/").status_code == 202
-    wait_for(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=60)
+    wait_until(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=60)
     names = [n.metadata.name for n in client.CoreV1Api(api).list_namespace().items]
     assert namespace not in names
     secrets = client.CoreV1Api(api).list_secret_for_all_namespaces(label_selector="owner=helm").items
@@ -97,4 +97,4 @@ def test_openshift_gets_scc_binding_and_route(tenant, wait_for_phase, gateway_op
     )["items"]
     assert route["spec"]["host"] == "edge.ocp.example.test"
     assert tenant.delete(f"/api/v1/gateways/{gw_id}/").status_code == 202
-    wait_for(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=60)
+    wait_until(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=60)

@@ -3,8 +3,6 @@ upstream chart directory, PostgreSQL, Redis, the real helm binary and devcluster
 
 from __future__ import annotations
 
-import sys
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -14,8 +12,9 @@ from controlplane.models import ManagedCluster
 from gateways.values import TRUSTED_CA_CONFIGMAP, chart_fullname, sandbox_service_account
 from tests.e2e.conftest import kube_api
 from tests.fixtures.charts import require_upstream_chart
-from tests.fixtures.stack import Stack, wait_for
+from tests.fixtures.stack import Stack
 from tests.helpers import release_of
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -23,26 +22,16 @@ IMAGE = "registry.example.test:5000/openshell/gateway:1.0.0@sha256:" + "a" * 64
 SUPERVISOR = "registry.example.test:5000/openshell/supervisor@sha256:" + "b" * 64
 UPGRADED = "registry.example.test:5000/openshell/gateway@sha256:" + "c" * 64
 CLUSTER_CA = "-----BEGIN CERTIFICATE-----\nMIIBCLUSTER\n-----END CERTIFICATE-----\n"
-WORKER = ["-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "2", "-n", "worker@%h",
-          "--without-mingle", "--without-gossip"]
 
 
-def restart_worker(stack: Stack, extra_env: dict[str, str]) -> None:
-    ready_before = stack.log("worker").count(" ready.")
-    stack.stop("worker")
-    worker = stack.start("worker", [sys.executable, *WORKER], extra_env)
-    deadline = time.monotonic() + 60
-    while stack.log("worker").count(" ready.") <= ready_before:
-        assert worker.poll() is None and time.monotonic() < deadline, stack.log("worker")[-3000:]
-        time.sleep(0.2)
 
 
 @pytest.fixture
 def upstream_worker(live_stack: Stack) -> Iterator[None]:
     """The stack's worker on the upstream chart for this test, back on the mirror afterwards."""
-    restart_worker(live_stack, {"GATEWAY_CHART": str(require_upstream_chart())})
+    live_stack.restart_worker({"GATEWAY_CHART": str(require_upstream_chart())})
     yield
-    restart_worker(live_stack, {})
+    live_stack.restart_worker({})
 
 
 def add_cluster(dc, name: str, *, flavour: str, gateway_api: bool) -> None:
@@ -54,7 +43,7 @@ def add_cluster(dc, name: str, *, flavour: str, gateway_api: bool) -> None:
 
 def gone(tenant, gw_id: str, api: client.ApiClient, namespace: str) -> None:
     assert tenant.delete(f"/api/v1/gateways/{gw_id}/").status_code == 202
-    wait_for(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=90)
+    wait_until(lambda: tenant.get(f"/api/v1/gateways/{gw_id}/").status_code == 404, "the row to go", timeout=90)
     assert namespace not in [n.metadata.name for n in client.CoreV1Api(api).list_namespace().items]
     # The chart's cluster-scoped objects outlive a namespace; helm uninstall must have removed them.
     rbac = client.RbacAuthorizationV1Api(api)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.conftest import register
 from tests.e2e.test_gateway_lifecycle import gateway_body
-from tests.fixtures.stack import Stack, wait_for
+from tests.fixtures.stack import Stack
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -34,13 +33,16 @@ def total(figures: Figures, name: str, **labels: str) -> float:
 
 def quiet(stack: Stack) -> Figures:
     """A scrape once helm has been idle for a second: no earlier test's pass is still under way."""
-    def check() -> Figures | None:
-        first = scrape(stack)
-        time.sleep(1)
-        second = scrape(stack)
-        return second if total(first, "helm_invocations_total") == total(second, "helm_invocations_total") else None
+    previous: list[Figures | None] = [None]
 
-    return wait_for(check, "helm to be idle", timeout=60)
+    def check() -> Figures | None:
+        latest = scrape(stack)
+        before, previous[0] = previous[0], latest
+        if before is None:
+            return None
+        return latest if total(before, "helm_invocations_total") == total(latest, "helm_invocations_total") else None
+
+    return wait_until(check, "helm to be idle", timeout=60, interval=1)  # the same count a second apart
 
 
 def test_a_new_gateway_shows_on_metrics(live_stack, tenant, wait_for_phase, gateway_cluster) -> None:
@@ -61,7 +63,7 @@ def test_a_new_gateway_shows_on_metrics(live_stack, tenant, wait_for_phase, gate
         probed = figures.get(("cluster_reachable", frozenset({("cluster", "metered")}))) == 1
         return (figures, logged) if logged >= 2 and passes >= logged and passes == timed and probed else None
 
-    figures, logged = wait_for(settled, "the worker's figures to reach /metrics", timeout=60)
+    figures, logged = wait_until(settled, "the worker's figures to reach /metrics", timeout=60)
     assert delta(figures, "reconcile_passes_total", kind="gateway", result="requeued") >= 1  # installed, then watched
     assert delta(figures, "reconcile_passes_total", kind="gateway", result="failed") == 0
     assert delta(figures, "reconcile_pass_duration_seconds_bucket", kind="gateway", le="+Inf") >= logged

@@ -27,8 +27,9 @@ from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.receiver import HOLD, Receiver, Seen
 from tests.fixtures.registry import Registry, fbc_layer, public_pem
-from tests.fixtures.stack import E2E_BROKER_URL, ApiSession, Stack, wait_for
+from tests.fixtures.stack import E2E_BROKER_URL, ApiSession, Stack
 from tests.helpers import KUBECONFIG
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -112,7 +113,7 @@ def test_failed_gateway_halted_rollout_invalid_signature_and_lost_cluster_each_r
             rows = admin.get("/api/v1/deliveries/?limit=50").json()["results"]
             return rows if len(rows) == 4 and all(r["status"] == "delivered" for r in rows) else None
 
-        deliveries = wait_for(all_delivered, "four notifications to be delivered", timeout=90, interval=0.5)
+        deliveries = wait_until(all_delivered, "four notifications to be delivered", timeout=90, interval=0.5)
     finally:
         gateway_cluster.call("DELETE", f"/_devcluster/faults/{fault}")
 
@@ -151,7 +152,7 @@ def test_a_worker_killed_mid_delivery_resends_with_the_same_key_and_never_after_
     register(gateway_cluster, "notify-kill")
     create(tenant, "/api/v1/gateways/", {"name": "victim", "cluster": "notify-kill", **IMAGES})
 
-    [held] = wait_for(lambda: receiver.requests(), "the worker to send the notification")
+    [held] = wait_until(lambda: receiver.requests(), "the worker to send the notification")
     live_stack.stop("worker", sig=signal.SIGKILL)  # mid-delivery: the receiver got it, the worker never heard back
     receiver.release()
     live_stack.start_worker()
@@ -160,7 +161,7 @@ def test_a_worker_killed_mid_delivery_resends_with_the_same_key_and_never_after_
         rows = tenant.get("/api/v1/deliveries/").json()["results"]
         return rows[0] if rows and rows[0]["status"] == "delivered" else None
 
-    row = wait_for(delivered, "the delivery to be sent again once its claim lapsed", timeout=60, interval=0.5)
+    row = wait_until(delivered, "the delivery to be sent again once its claim lapsed", timeout=60, interval=0.5)
     first, second = receiver.requests()
     assert first.key == second.key == row["idempotency_key"] == held.key  # the receiver can dedupe
     assert first.body == second.body and signed(first) and signed(second)
@@ -170,5 +171,5 @@ def test_a_worker_killed_mid_delivery_resends_with_the_same_key_and_never_after_
     with app.connection_for_write(E2E_BROKER_URL) as connection:
         app.send_task(TaskName.DELIVER_NOTIFICATION, args=[row["id"]], connection=connection)
     marker = f"delivery {row['id']} is already delivered; not sent again"
-    wait_for(lambda: marker in live_stack.log("worker"), "the worker to skip the delivered row")
+    wait_until(lambda: marker in live_stack.log("worker"), "the worker to skip the delivered row")
     assert len(receiver.requests()) == 2

@@ -9,7 +9,6 @@ rollback moves both back (checked in Helm's own record).
 from __future__ import annotations
 
 import signal
-import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +19,8 @@ import pytest
 from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, copy_chart, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
-from tests.fixtures.stack import ApiSession, Stack, wait_for
+from tests.fixtures.stack import ApiSession, Stack
+from tests.waiting import repeat_for, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -98,7 +98,7 @@ def wait_until_running(tenant: ApiSession, gateway_id: str, release: str, timeou
         ok = status["phase"] == "Running" and converged and status["deployed_release"] == release
         return body if ok and body["release"] == release else None
 
-    return wait_for(check, f"gateway {gateway_id} Running on {release}", timeout=timeout)
+    return wait_until(check, f"gateway {gateway_id} Running on {release}", timeout=timeout)
 
 
 def start(admin: ApiSession, **body: Any) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def wait_for_rollout(admin: ApiSession, rollout_id: str, phase: str, timeout: fl
         body = admin.get(f"/api/v1/rollouts/{rollout_id}/").json()
         return body if body["status"]["phase"] == phase else None
 
-    return wait_for(check, f"rollout {rollout_id} to be {phase}", timeout=timeout, interval=0.5)
+    return wait_until(check, f"rollout {rollout_id} to be {phase}", timeout=timeout, interval=0.5)
 
 
 def targets(admin: ApiSession, rollout_id: str) -> list[dict[str, Any]]:
@@ -201,12 +201,18 @@ def test_pause_resume_abort_overlap_and_a_spec_change_during_the_rollout(admin, 
     image = "ghcr.io/nvidia/openshell/gateway:1.0.1"
     assert tenant.patch(f"/api/v1/gateways/{changed}/", json={"image": image}).status_code == 200
     url = f"/api/v1/rollouts/{rollout['id']}"
-    wait_for(lambda: admin.get(f"{url}/").json()["status"]["current_wave"] == 1, "wave 1 to start", timeout=90)
+    wait_until(lambda: admin.get(f"{url}/").json()["status"]["current_wave"] == 1, "wave 1 to start", timeout=90)
     paused = admin.post(f"{url}/pause/")
     assert paused.status_code == 200 and paused.json()["status"]["phase"] == "Paused"
-    started = sum(1 for t in targets(admin, rollout["id"]) if t["started_at"])
-    time.sleep(4)
-    assert sum(1 for t in targets(admin, rollout["id"]) if t["started_at"]) == started
+    def started() -> int:
+        return sum(1 for t in targets(admin, rollout["id"]) if t["started_at"])
+
+    before = started()
+
+    def none_started() -> None:
+        assert started() == before, "a target started while the rollout was paused"
+
+    repeat_for(4, none_started, interval=0.5)  # four rollout intervals
     assert admin.post(f"{url}/resume/").json()["status"]["phase"] == "Progressing"
     wait_for_rollout(admin, rollout["id"], "Completed")
     body = wait_until_running(tenant, changed, "v2")
@@ -226,7 +232,7 @@ def test_a_worker_killed_mid_rollout_finishes_it_without_upgrading_a_gateway_twi
     c0, c1, c2 = fleet["clusters"]
     rollout = start(admin, waves={"clusters": [[c0], [c1], [c2]]}, max_parallel=2, bake_seconds=2)
     url = f"/api/v1/rollouts/{rollout['id']}/"
-    wait_for(lambda: admin.get(url).json()["status"]["waves"][1]["counts"]["upgrading"] > 0, "wave 1 to upgrade",
+    wait_until(lambda: admin.get(url).json()["status"]["waves"][1]["counts"]["upgrading"] > 0, "wave 1 to upgrade",
              timeout=90, interval=0.1)
     live_stack.stop("worker", sig=signal.SIGKILL)
     live_stack.start_worker()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,8 +17,10 @@ from tests.fixtures.charts import MIRROR_CHART, push_chart
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer
 from tests.fixtures.registry_proxy import RegistryProxy
-from tests.fixtures.stack import PROJECT_ROOT, ApiSession, Stack, wait_for
+from tests.fixtures.stack import ApiSession, Stack
 from tests.helpers import KUBECONFIG
+from tests.paths import PROJECT_ROOT
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -61,16 +62,6 @@ def test_worker_refuses_the_default_embedded_chart_where_the_image_did_not_embed
     assert f"GATEWAY_CHART: cannot load '{PROJECT_ROOT / 'charts' / 'gateway-chart.tgz'}'" in result.stderr
 
 
-def restart_worker(stack: Stack, extra_env: dict[str, str]) -> None:
-    """The stack's one worker, stopped and started again with ``extra_env``; returns once it is ready."""
-    ready_before = stack.log("worker").count(" ready.")
-    stack.stop("worker")
-    worker = stack.start_worker(extra_env=extra_env)
-    deadline = time.monotonic() + 90
-    while stack.log("worker").count(" ready.") <= ready_before:
-        assert worker.poll() is None, f"the worker stopped:\n{stack.log('worker')[-3000:]}"
-        assert time.monotonic() < deadline, stack.log("worker")[-3000:]
-        time.sleep(0.2)
 
 
 @pytest.fixture
@@ -81,11 +72,11 @@ def registry_down(live_stack: Stack, registry_proxy: RegistryProxy, tmp_path: Pa
     ref = f"oci://{registry_proxy.host}/e2e-outage/openshell-gateway"
     registry_proxy.fail_with = 503
     try:
-        restart_worker(live_stack, {"GATEWAY_CHART": ref, "GATEWAY_CHART_VERSION": "0.1.0"})
+        live_stack.restart_worker({"GATEWAY_CHART": ref, "GATEWAY_CHART_VERSION": "0.1.0"})
         yield ref
     finally:
         registry_proxy.fail_with = None
-        restart_worker(live_stack, {})
+        live_stack.restart_worker({})
 
 
 def conditions(body: dict) -> dict[str, tuple[str, str]]:
@@ -117,17 +108,17 @@ def test_a_worker_started_while_the_chart_registry_answers_503_serves_catalogs_a
     })
     assert catalog.status_code == 201, catalog.text
     content = f"{live_stack.api_url}/catalogs/community/api/v1/all"
-    wait_for(lambda: requests.get(content, timeout=10).status_code == 200, "the catalog to be served")
+    wait_until(lambda: requests.get(content, timeout=10).status_code == 200, "the catalog to be served")
     assert requests.get(content, timeout=10).content == expected_lines("v1")
 
     # The gateway waits on its release, which stays Pending (not Invalid) while the pull is retried.
-    stalled = wait_for(lambda: (b := tenant.get(gw_url).json()) and
+    stalled = wait_until(lambda: (b := tenant.get(gw_url).json()) and
                        conditions(b).get("Stalled") == ("True", "ChartUnavailable") and b, "Stalled ChartUnavailable")
     assert stalled["status"]["phase"] == "Pending" and stalled["status"]["failure_count"] == 0
     release = admin.get(f"/api/v1/releases/{made.json()['id']}/").json()["status"]
     assert (release["status"], release["reason"]) == ("Pending", "ChartUnavailable") and "503" in release["message"]
     asked = len(registry_proxy.requests)
-    wait_for(lambda: len(registry_proxy.requests) > asked, "the pull to be retried")
+    wait_until(lambda: len(registry_proxy.requests) > asked, "the pull to be retried")
 
     registry_proxy.fail_with = None
     running = wait_for_phase(created.json()["id"], "Running", timeout=120)
@@ -136,4 +127,4 @@ def test_a_worker_started_while_the_chart_registry_answers_503_serves_catalogs_a
     release = admin.get(f"/api/v1/releases/{made.json()['id']}/").json()["status"]
     assert (release["status"], release["reason"], release["message"]) == ("Ready", None, "")
     assert tenant.delete(gw_url).status_code == 202
-    wait_for(lambda: tenant.get(gw_url).status_code == 404, "the gateway to be uninstalled", timeout=90)
+    wait_until(lambda: tenant.get(gw_url).status_code == 404, "the gateway to be uninstalled", timeout=90)

@@ -17,8 +17,9 @@ from catalogs import cleanup, store
 from catalogs.models import Catalog
 from controlplane.metrics import scrape_registry
 from controlplane.scrape import scraped
-from tests.fixtures.registry import expected_lines, free_port, stored_content
+from tests.fixtures.registry import expected_lines, stored_content
 from tests.fixtures.s3 import BUCKET, S3Server, put_raw, s3_client
+from tests.ports import free_port
 
 pytestmark = [pytest.mark.integration]
 

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,11 +16,13 @@ import requests
 from django.conf import settings
 
 from catalogs.models import Catalog
-from tests.fixtures.registry import expected_lines, free_port, stored_content
+from tests.fixtures.registry import expected_lines, stored_content
+from tests.paths import PROJECT_ROOT
+from tests.ports import free_port
+from tests.waiting import wait_serving
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
 BASE = "/catalogs/slim/api/v1"
 FORBIDDEN_MODULES = ("rest_framework", "django.contrib.admin", "drf_spectacular", "celery", "kombu",
                      "django.contrib.sessions", "gateways", "workers")
@@ -64,28 +65,17 @@ def servers(catalog_store: Path, tmp_path: Path) -> Iterator[dict[str, str]]:
         for name, module in (("content", "controlplane.wsgi_content"), ("api", "controlplane.wsgi")):
             port = free_port()
             started.append(subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", module, "-b", f"127.0.0.1:{port}", "-w", "1"], cwd=ROOT,
+                [sys.executable, "-m", "gunicorn", module, "-b", f"127.0.0.1:{port}", "-w", "1"], cwd=PROJECT_ROOT,
                 env=process_env(catalog_store), stdout=(tmp_path / f"{name}.log").open("wb"), stderr=subprocess.STDOUT,
             ))
             urls[name] = f"http://127.0.0.1:{port}"
         for (name, url), process in zip(urls.items(), started, strict=True):
-            wait_until_up(f"{url}/healthz", process, tmp_path / f"{name}.log")
+            wait_serving(process, f"{url}/healthz", name, (tmp_path / f"{name}.log").read_text, timeout=30)
         yield urls
     finally:
         for process in started:
             process.terminate()
             process.wait(timeout=20)
-
-
-def wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            requests.get(url, timeout=1)
-            return
-        except requests.RequestException:
-            time.sleep(0.1)
-    raise RuntimeError(f"gunicorn did not start on {url}:\n{log.read_text()[-2000:]}")
 
 
 def test_it_serves_what_the_api_serves_and_health_only(servers: dict[str, str], slim_catalog: bytes) -> None:
@@ -116,7 +106,7 @@ def test_it_serves_what_the_api_serves_and_health_only(servers: dict[str, str], 
 def test_it_loads_no_drf_admin_or_celery(catalog_store: Path, slim_catalog: bytes) -> None:
     script = f"BASE = {BASE!r}\nFORBIDDEN = {FORBIDDEN_MODULES!r}\n{PROBE}"
     env = {**process_env(catalog_store), "DJANGO_SETTINGS_MODULE": "controlplane.settings_content"}
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.splitlines()[-1])

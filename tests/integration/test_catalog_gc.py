@@ -20,6 +20,7 @@ from catalogs.models import Catalog
 from controlplane.metrics import scrape_registry
 from controlplane.scrape import scraped
 from tests.fixtures.registry import stored_content
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -33,6 +34,11 @@ def age(digest: str, seconds: float) -> None:
 
 def has(digest: str) -> bool:
     return store.get().has(digest)
+
+
+def modified(digest: str) -> float:
+    """When the store says ``digest``'s entry was written."""
+    return next(entry.modified for entry in store.get().entries() if entry.digest == digest)
 
 
 def empty_entry() -> str:
@@ -142,15 +148,17 @@ def test_gc_waits_for_an_in_flight_switch(content_store: str, settings: object) 
 
 @pytest.mark.django_db
 def test_sweep_on_s3_goes_by_the_markers_last_modified(s3_store: object, settings: object) -> None:
-    """S3 ages cannot be set, so the test waits past a short grace: old orphan removed, live and young kept."""
+    """S3 ages cannot be set, so the sweep's clock is: half a second before the young orphan is past the grace, the
+    old orphan (written a whole second earlier; LastModified has whole seconds) is removed, the live and young kept."""
     settings.CATALOG_GC_GRACE_SECONDS = 2  # type: ignore[attr-defined]
     live, old_orphan = stored_content("v1"), stored_content("v2")
     Catalog.objects.create(name="live", image_ref="r.io/a:v1", content_digest=live, last_unpacked=NOW)
-    time.sleep(3.2)  # LastModified has whole seconds
+    old_written = modified(old_orphan)
+    wait_until(lambda: time.time() >= old_written + 1, "the next whole second", timeout=5, interval=0.05)
     young_orphan = empty_entry()
     assert (gauge("catalog_content_entries"), gauge("catalog_content_orphans")) == (3, 2)
 
-    result = cleanup.sweep()
+    result = cleanup.sweep(now=modified(young_orphan) + 2 - 0.5)  # the young orphan is half a second too young
 
     assert result.removed == (old_orphan,) and result.kept == 2 and result.failures == 0
     assert has(live) and has(young_orphan) and not has(old_orphan)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,12 +19,14 @@ from django.conf import settings
 
 from catalogs.models import Catalog
 from controlplane.dispatch import send
-from tests.fixtures.registry import Registry, expected_lines, fbc_layer, free_port, stored_content
+from tests.fixtures.registry import Registry, expected_lines, fbc_layer, stored_content
 from tests.fixtures.s3 import S3Server
+from tests.paths import PROJECT_ROOT
+from tests.ports import free_port
+from tests.waiting import wait_serving, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
 COMPARED_HEADERS = ("Content-Type", "Content-Length", "Content-Encoding", "ETag", "Last-Modified", "Content-Range")
 CASES = [
     ("GET", "/catalogs/shared/api/v1/all", {}),
@@ -47,17 +48,6 @@ GRAPHQL_QUERIES = [
 ]
 
 
-def wait_until_up(url: str, process: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            requests.get(url, timeout=1)
-            return
-        except requests.RequestException:
-            time.sleep(0.1)
-    raise RuntimeError(f"gunicorn did not start on {url}")
-
-
 def process_env(tmp_path: Path, store_env: dict[str, str]) -> dict[str, str]:
     db = settings.DATABASES["default"]
     return {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
@@ -73,11 +63,11 @@ def start_replicas(env: dict[str, str], tmp_path: Path, processes: list[subproce
         log = (tmp_path / f"api{number}.log").open("wb")
         processes.append(subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
-            cwd=ROOT, env={**env, **own}, stdout=log, stderr=subprocess.STDOUT,
+            cwd=PROJECT_ROOT, env={**env, **own}, stdout=log, stderr=subprocess.STDOUT,
         ))
         urls.append(f"http://127.0.0.1:{port}")
     for url, process in zip(urls, processes[-2:], strict=True):
-        wait_until_up(f"{url}/healthz", process)
+        wait_serving(process, f"{url}/healthz", "gunicorn", timeout=30)
     return urls
 
 
@@ -142,18 +132,18 @@ def test_replicas_and_worker_sharing_only_s3(
     worker_log = tmp_path / "worker.log"
     processes.append(subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "1", "--purge"],
-        cwd=ROOT, env={**env, "CATALOG_STORE_DIR": str(tmp_path / "worker-scratch")},
+        cwd=PROJECT_ROOT, env={**env, "CATALOG_STORE_DIR": str(tmp_path / "worker-scratch")},
         stdout=worker_log.open("wb"), stderr=subprocess.STDOUT,
     ))
     replicas = start_replicas(env, tmp_path, processes)
     catalog = Catalog.objects.create(name="shared", image_ref=f"{registry.host}/{repository}:v1")
     Catalog.objects.create(name="pending", image_ref="r.io/b:v1", availability_mode="Unavailable")
-    deadline = time.monotonic() + 60
-    while not catalog.content_digest:
-        assert time.monotonic() < deadline, f"the worker did not unpack the catalog:\n{worker_log.read_text()[-3000:]}"
+    def unpacked() -> str:
         send("workers.tasks.reconcile_catalog", catalog.pk)  # until the worker is up; passes are idempotent
-        time.sleep(1)
         catalog.refresh_from_db()
+        return catalog.content_digest
+
+    wait_until(unpacked, lambda: f"the worker to unpack the catalog:\n{worker_log.read_text()[-3000:]}", 60, 1)
     Catalog.objects.filter(name="pending").update(availability_mode="Available")
     assert not any((tmp_path / f"api{n}-scratch" / "content").exists() for n in range(2))
     assert_alike(replicas, expected_lines("v1"))

@@ -13,7 +13,6 @@ from prometheus_client import REGISTRY, generate_latest
 
 from tests.fixtures.alerts import (
     DASHBOARD,
-    HELM,
     alerts,
     dashboard_exprs,
     evaluate,
@@ -26,8 +25,6 @@ from tests.fixtures.alerts import (
 
 pytestmark = pytest.mark.integration
 
-if not HELM.exists():
-    pytest.skip("helm binary not installed in .tools/", allow_module_level=True)
 
 API_PODS = ({"instance": "10.0.0.1:8000"}, {"instance": "10.0.0.2:8000"})
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -15,9 +14,9 @@ from controlplane.models import ManagedCluster
 from controlplane.queues import queue_names
 from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster
-from tests.fixtures.stack import wait_for
+from tests.waiting import wait_until
 from workers import queued_passes
-from workers.watcher.service import ClusterWatch, Watcher
+from workers.watcher.service import ClusterWatch, Watcher, watch_targets
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -92,9 +91,11 @@ def test_a_changed_release_record_enqueues_one_pass_for_its_gateway(
     thread = threading.Thread(target=watcher.run, args=(stop,))
     thread.start()
     try:
-        wait_for(lambda: ("workers.tasks.resync_cluster", f"['{cluster.pk}']") in queued(broker),
+        wait_until(lambda: ("workers.tasks.resync_cluster", f"['{cluster.pk}']") in queued(broker),
                  "the resync a fresh watch starts with")
-        time.sleep(1.0)  # the watches are listening
+        targets = len(watch_targets(cluster))
+        wait_until(lambda: sum(n for agent, n in devcluster.in_flight()["current"].items()
+                               if not agent.startswith("Python-urllib")) >= targets, "the watches to be listening")
         broker.delete(*queue_names(settings.GATEWAY_TENANT_QUEUES))
         for revision in (1, 2, 3):  # three changes in quick succession
             devcluster.call("POST", f"/api/v1/namespaces/{namespace}/secrets", {
@@ -104,8 +105,9 @@ def test_a_changed_release_record_enqueues_one_pass_for_its_gateway(
                 "data": {},
             })
         expected = ("workers.tasks.reconcile_gateway", f"['{gateway.pk}']")
-        wait_for(lambda: expected in queued(broker), "a pass for the changed gateway")
-        time.sleep(0.5)
+        wait_until(lambda: expected in queued(broker), "a pass for the changed gateway")
+        flushed = watcher.flushes
+        wait_until(lambda: watcher.flushes >= flushed + 2, "two more flushes, for any change still on its way")
         passes = [args for task, args in queued(broker) if task == "workers.tasks.reconcile_gateway"]
         assert set(passes) == {expected[1]} and str(other.pk) not in "".join(passes)
         assert len(passes) <= 2  # coalesced per flush, not one per event

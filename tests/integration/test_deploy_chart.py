@@ -14,11 +14,10 @@ import pytest
 import yaml
 
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.paths import HELM, PROJECT_ROOT
 
 pytestmark = pytest.mark.integration
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-HELM = PROJECT_ROOT / ".tools" / "helm"
 CHART = PROJECT_ROOT / "deploy" / "chart"
 FERNET_KEY = "YnVpbGQtb25seS1rZXktbmV2ZXItdXNlZC1hdC1ydW4="
 VALUES = {
@@ -37,8 +36,6 @@ VALUES = {
 }
 ROLES = ("api", "content", "worker", "beat", "watcher")
 
-if not HELM.exists():
-    pytest.skip("helm binary not installed in .tools/", allow_module_level=True)
 
 
 def run_helm(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from tests.fixtures.devcluster import DevCluster, DevClusterError
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -25,13 +25,8 @@ def _kinds(cluster: DevCluster, group_version: str) -> set[str]:
 
 
 def _wait_for_status(cluster: DevCluster, path: str, timeout: float = 10.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        obj = cluster.call("GET", path)
-        if obj.get("status"):
-            return obj
-        assert time.monotonic() < deadline, f"{path} never got a status"
-        time.sleep(0.05)
+    return wait_until(lambda: (obj := cluster.call("GET", path)).get("status") and obj, f"{path} to get a status",
+                      timeout, 0.05)
 
 
 def test_kubernetes_flavour_serves_gateway_api_and_cert_manager(devcluster: DevCluster) -> None:

@@ -12,17 +12,14 @@ from typing import Any
 import pytest
 
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.paths import HELM, PROJECT_ROOT
 
 pytestmark = pytest.mark.integration
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-HELM = PROJECT_ROOT / ".tools" / "helm"
 CHART = PROJECT_ROOT / "tests" / "charts" / "smallapp"
 # Workloads turn ready this long after they are first seen, so `--wait` has something to wait for.
 READY_DELAY = 0.6
 
-if not HELM.exists():
-    pytest.skip("helm binary not installed in .tools/", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")

@@ -12,13 +12,11 @@ from typing import Any
 import pytest
 
 from tests.fixtures.devcluster import DevCluster
+from tests.paths import KUBECTL
 
 pytestmark = pytest.mark.integration
 
-KUBECTL = Path(__file__).resolve().parents[2] / ".tools" / "kubectl"
 
-if not KUBECTL.exists():
-    pytest.skip("kubectl binary not installed in .tools/", allow_module_level=True)
 
 MANIFEST = """\
 apiVersion: v1

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from kubernetes import client, config
 from kubernetes.client.rest import ApiException
 
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -153,8 +153,9 @@ def test_continue_token_expires_after_the_window(quick_cluster: DevCluster) -> N
     _, first = _get(quick_cluster, path, limit=1)
     _, second = _get(quick_cluster, path, limit=1, **{"continue": first["metadata"]["continue"]})
     assert _names(second) == ["b"]
-    time.sleep(1.2)
-    status, body = _get(quick_cluster, path, limit=1, **{"continue": second["metadata"]["continue"]})
+    token = second["metadata"]["continue"]
+    status, body = wait_until(lambda: (got := _get(quick_cluster, path, limit=1, **{"continue": token}))[0] != 200
+                              and got, "the continue token to expire", timeout=10, interval=0.1)
     assert (status, body["reason"]) == (410, "Expired")
 
 
@@ -242,7 +243,7 @@ def test_bookmarks_arrive_while_other_resources_change_and_only_move_forward(qui
         while not stop.is_set():
             quick_cluster.call("POST", f"/api/v1/namespaces/{ns}/secrets", {"metadata": {"name": f"s{index}"}})
             index += 1
-            time.sleep(0.02)
+            stop.wait(0.02)  # a write every 20 ms until told to stop
 
     writer = threading.Thread(target=churn)
     writer.start()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,25 +15,13 @@ import yaml
 from kubernetes import client, config
 
 from tests.fixtures.devcluster import DevCluster
+from tests.paths import HELM, KUBECTL, PROJECT_ROOT
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-KUBECTL = PROJECT_ROOT / ".tools" / "kubectl"
-HELM = PROJECT_ROOT / ".tools" / "helm"
 CHART = PROJECT_ROOT / "tests" / "charts" / "smallapp"
 
-if not KUBECTL.exists() or not HELM.exists():
-    pytest.skip("kubectl and helm binaries not installed in .tools/", allow_module_level=True)
-
-
-def poll(check: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
-    """`check()`'s first truthy result, asking again until the deadline."""
-    deadline = time.monotonic() + timeout
-    while not (result := check()):
-        assert time.monotonic() < deadline, f"{what} not reached within {timeout}s"
-        time.sleep(0.05)
-    return result
 
 
 @pytest.fixture
@@ -123,7 +110,7 @@ def test_deployment_pods_turn_ready_and_scale_down_removes_pods(kubectl: Callabl
         status = get(kubectl, "deployment", "web")["status"]
         return status if status.get("readyReplicas") == 3 and status.get("updatedReplicas") == 3 else None
 
-    status = poll(rolled_out, what="3 ready replicas")
+    status = wait_until(rolled_out, "3 ready replicas")
     assert status["observedGeneration"] == 1 and status["availableReplicas"] == 3
     assert {c["type"]: c["status"] for c in status["conditions"]} == {"Available": "True", "Progressing": "True"}
     (replica_set,) = get(kubectl, "replicasets", "-l", "app=web")["items"]
@@ -141,8 +128,8 @@ def test_deployment_pods_turn_ready_and_scale_down_removes_pods(kubectl: Callabl
         assert pod["status"]["containerStatuses"][0]["state"]["running"]
 
     kubectl("patch", "deployment", "web", "-p", '{"spec": {"replicas": 1}}')
-    poll(lambda: len(pods(kubectl, "app=web")) == 1, what="scale down to one pod")
-    poll(lambda: get(kubectl, "deployment", "web")["status"].get("replicas") == 1, what="status of one replica")
+    wait_until(lambda: len(pods(kubectl, "app=web")) == 1, "scale down to one pod")
+    wait_until(lambda: get(kubectl, "deployment", "web")["status"].get("replicas") == 1, "status of one replica")
     assert get(kubectl, "replicaset", replica_set["metadata"]["name"])["status"]["readyReplicas"] == 1
 
 
@@ -160,7 +147,7 @@ def test_a_new_workload_is_answered_with_an_empty_status_the_client_cannot_set(k
 
 def test_template_change_rolls_a_deployment_to_a_new_replica_set(kubectl: Callable[..., str]) -> None:
     apply(kubectl, deployment("api", 2))
-    poll(lambda: (get(kubectl, "deployment", "api").get("status") or {}).get("readyReplicas") == 2,
+    wait_until(lambda: (get(kubectl, "deployment", "api").get("status") or {}).get("readyReplicas") == 2,
          what="first rollout")
     first = {p["metadata"]["uid"] for p in pods(kubectl, "app=api")}
     apply(kubectl, deployment("api", 2, {"containers": [container(env=[{"name": "LEVEL", "value": "2"}])]}))
@@ -175,7 +162,7 @@ def test_template_change_rolls_a_deployment_to_a_new_replica_set(kubectl: Callab
             and not first & {p["metadata"]["uid"] for p in current}
         )
 
-    poll(rolled, what="the second rollout")
+    wait_until(rolled, "the second rollout")
     replica_sets = {
         rs["metadata"]["name"]: rs["spec"]["replicas"] for rs in get(kubectl, "rs", "-l", "app=api")["items"]
     }
@@ -213,7 +200,7 @@ def test_statefulset_ordinals_claims_and_rolling_update(
         status = apps.read_namespaced_stateful_set("db", ns).status
         return status.ready_replicas == 3 and status.current_revision == status.update_revision
 
-    poll(all_ready, what="3 ready ordinal pods")
+    wait_until(all_ready, "3 ready ordinal pods")
     listed = core.list_namespaced_pod(ns, label_selector="app=db").items
     assert sorted(p.metadata.name for p in listed) == ["db-0", "db-1", "db-2"]
     by_name = {p.metadata.name: p for p in listed}
@@ -244,12 +231,12 @@ def test_statefulset_ordinals_claims_and_rolling_update(
             and not old_uids & {p.metadata.uid for p in current}
         )
 
-    poll(rolled, timeout=20, what="the rolling update")
+    wait_until(rolled, "the rolling update", timeout=20)
     deletions = [e["message"] for e in events(kubectl, "db", "SuccessfulDelete")]
     assert [m.split()[2] for m in deletions] == ["db-2", "db-1", "db-0"], "highest ordinal first"
 
     apps.delete_namespaced_stateful_set("db", ns)
-    poll(lambda: not core.list_namespaced_pod(ns, label_selector="app=db").items, what="pods removed with the set")
+    wait_until(lambda: not core.list_namespaced_pod(ns, label_selector="app=db").items, "pods removed with the set")
     assert len(core.list_namespaced_persistent_volume_claim(ns).items) == 3, "claims are retained"
 
 
@@ -261,7 +248,7 @@ def test_job_pod_succeeds_and_the_job_completes(kubectl: Callable[..., str]) -> 
         "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [container()]}}},
     }
     apply(kubectl, job)
-    done = poll(
+    done = wait_until(
         lambda: (s := get(kubectl, "job", "migrate")["status"]).get("succeeded") == 1 and s, what="job completion"
     )
     assert {(c["type"], c["status"], c["reason"]) for c in done["conditions"]} == {
@@ -294,8 +281,8 @@ def test_job_whose_pod_cannot_start_fails_at_its_deadline(kubectl: Callable[...,
         statuses = listed[0]["status"].get("containerStatuses") if listed else None
         return bool(statuses) and statuses[0]["state"].get("waiting", {}).get("reason") == "CreateContainerConfigError"
 
-    poll(config_error, what="the job's pod waiting for its Secret")
-    failed = poll(
+    wait_until(config_error, "the job's pod waiting for its Secret")
+    failed = wait_until(
         lambda: next(
             (c for c in get(kubectl, "job", "stuck")["status"].get("conditions") or [] if c["type"] == "Failed"), None
         ),
@@ -304,14 +291,14 @@ def test_job_whose_pod_cannot_start_fails_at_its_deadline(kubectl: Callable[...,
     )
     assert (failed["status"], failed["reason"]) == ("True", "DeadlineExceeded")
     assert failed["message"] == "Job was active longer than specified deadline"
-    poll(lambda: not pods(kubectl, "job-name=stuck"), what="active pods deleted")
+    wait_until(lambda: not pods(kubectl, "job-name=stuck"), "active pods deleted")
     assert events(kubectl, "stuck", "DeadlineExceeded")
 
 
 def test_missing_secret_volume_keeps_a_pod_pending_until_the_secret_exists(kubectl: Callable[..., str]) -> None:
     volumes = [{"name": "tls", "secret": {"secretName": "server-tls"}}]
     apply(kubectl, bare_pod("server", volumes=volumes))
-    (event,) = poll(lambda: events(kubectl, "server", "FailedMount"), what="FailedMount")
+    (event,) = wait_until(lambda: events(kubectl, "server", "FailedMount"), "FailedMount")
     assert event["message"] == 'MountVolume.SetUp failed for volume "tls" : secret "server-tls" not found'
     assert event["type"] == "Warning" and event["source"]["component"] == "kubelet"
     pod = get(kubectl, "pod", "server")
@@ -321,11 +308,11 @@ def test_missing_secret_volume_keeps_a_pod_pending_until_the_secret_exists(kubec
     kubectl("create", "secret", "generic", "unrelated", "--from-literal=x=y")
     assert get(kubectl, "pod", "server")["status"]["phase"] == "Pending"
     kubectl("create", "secret", "generic", "server-tls", "--from-literal=tls.crt=c", "--from-literal=tls.key=k")
-    poll(lambda: ready(get(kubectl, "pod", "server")), what="Running once the Secret exists")
+    wait_until(lambda: ready(get(kubectl, "pod", "server")), "Running once the Secret exists")
 
     kubectl("delete", "secret", "server-tls")
     kubectl("create", "configmap", "nudge", "--from-literal=a=b")  # another change in the namespace
-    poll(lambda: get(kubectl, "configmap", "nudge"))
+    wait_until(lambda: get(kubectl, "configmap", "nudge"), "the nudge ConfigMap")
     assert ready(get(kubectl, "pod", "server")), "a mounted volume stays mounted"
 
 
@@ -338,21 +325,22 @@ def test_missing_secret_key_ref_is_a_create_container_config_error(kubectl: Call
         state = statuses[0].get("state", {}).get("waiting", {})
         return state if state.get("reason") == "CreateContainerConfigError" else None
 
-    assert poll(waiting, what="CreateContainerConfigError")["message"] == 'secret "creds" not found'
-    (event,) = poll(lambda: events(kubectl, "client", "Failed"), what="the Failed event")
+    assert wait_until(waiting, what="CreateContainerConfigError")["message"] == 'secret "creds" not found'
+    (event,) = wait_until(lambda: events(kubectl, "client", "Failed"), "the Failed event")
     assert (event["type"], event["message"]) == ("Warning", 'Error: secret "creds" not found')
 
     kubectl("create", "secret", "generic", "creds", "--from-literal=other=x")
     ns = get(kubectl, "pod", "client")["metadata"]["namespace"]
-    poll(lambda: (w := waiting()) and w["message"] == f"couldn't find key token in Secret {ns}/creds", what="key error")
+    missing_key = f"couldn't find key token in Secret {ns}/creds"
+    wait_until(lambda: (w := waiting()) and w["message"] == missing_key, "key error")
     kubectl("patch", "secret", "creds", "-p", '{"stringData": {"token": "t"}}')
-    poll(lambda: ready(get(kubectl, "pod", "client")), what="Running once the key exists")
+    wait_until(lambda: ready(get(kubectl, "pod", "client")), "Running once the key exists")
 
 
 def test_missing_claim_leaves_a_pod_unschedulable(kubectl: Callable[..., str]) -> None:
     volumes = [{"name": "data", "persistentVolumeClaim": {"claimName": "cache"}}]
     apply(kubectl, bare_pod("worker", volumes=volumes))
-    (event,) = poll(lambda: events(kubectl, "worker", "FailedScheduling"), what="FailedScheduling")
+    (event,) = wait_until(lambda: events(kubectl, "worker", "FailedScheduling"), "FailedScheduling")
     assert event["message"] == '0/1 nodes are available: persistentvolumeclaim "cache" not found.'
     pod = get(kubectl, "pod", "worker")
     assert "nodeName" not in pod["spec"]
@@ -366,7 +354,7 @@ def test_missing_claim_leaves_a_pod_unschedulable(kubectl: Callable[..., str]) -
         "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
     }
     apply(kubectl, claim)
-    poll(lambda: ready(get(kubectl, "pod", "worker")), what="Running once the claim exists")
+    wait_until(lambda: ready(get(kubectl, "pod", "worker")), "Running once the claim exists")
 
 
 def test_refused_pods_are_failed_create_events_and_zero_ready_replicas(
@@ -374,14 +362,14 @@ def test_refused_pods_are_failed_create_events_and_zero_ready_replicas(
 ) -> None:
     kubectl("label", "namespace", devcluster_namespace, "pod-security.kubernetes.io/enforce=restricted")
     apply(kubectl, deployment("locked", 1))
-    (rs,) = poll(lambda: get(kubectl, "rs", "-l", "app=locked")["items"], what="the ReplicaSet")
+    (rs,) = wait_until(lambda: get(kubectl, "rs", "-l", "app=locked")["items"], "the ReplicaSet")
     name = rs["metadata"]["name"]
-    (event,) = poll(lambda: events(kubectl, name, "FailedCreate"), what="FailedCreate")
+    (event,) = wait_until(lambda: events(kubectl, name, "FailedCreate"), "FailedCreate")
     assert event["type"] == "Warning" and event["source"]["component"] == "replicaset-controller"
     prefix = f'Error creating: pods "{name}-" is forbidden: violates PodSecurity "restricted:latest": '
     assert event["message"].startswith(prefix), event["message"]
     # The controller retries with a backoff; repeats raise the count of the one Event.
-    (repeated,) = poll(lambda: [e for e in events(kubectl, name, "FailedCreate") if e["count"] >= 2], what="a retry")
+    (repeated,) = wait_until(lambda: [e for e in events(kubectl, name, "FailedCreate") if e["count"] >= 2], "a retry")
     assert repeated["metadata"]["name"] == event["metadata"]["name"]
     assert repeated["count"] <= 4, "retries back off instead of running every tick"
 
@@ -407,8 +395,8 @@ def test_deleted_pod_is_recreated_and_deleting_the_owner_removes_its_pods(kubect
         },
     }
     apply(kubectl, deployment("keep", 2), daemon)
-    poll(lambda: get(kubectl, "daemonset", "agent")["status"].get("numberReady") == 1, what="the daemon pod")
-    poll(lambda: len([p for p in pods(kubectl, "app=keep") if ready(p)]) == 2, what="two ready pods")
+    wait_until(lambda: get(kubectl, "daemonset", "agent")["status"].get("numberReady") == 1, "the daemon pod")
+    wait_until(lambda: len([p for p in pods(kubectl, "app=keep") if ready(p)]) == 2, "two ready pods")
     victim = pods(kubectl, "app=keep")[0]["metadata"]["name"]
     kubectl("delete", "pod", victim)
 
@@ -416,14 +404,15 @@ def test_deleted_pod_is_recreated_and_deleting_the_owner_removes_its_pods(kubect
         current = [p for p in pods(kubectl, "app=keep") if ready(p)]
         return len(current) == 2 and victim not in {p["metadata"]["name"] for p in current}
 
-    poll(replaced, what="a replacement pod")
+    wait_until(replaced, "a replacement pod")
     daemon_pod = pods(kubectl, "app=agent")[0]["metadata"]["name"]
     kubectl("delete", "pod", daemon_pod)
-    poll(lambda: [p for p in pods(kubectl, "app=agent") if p["metadata"]["name"] != daemon_pod and ready(p)])
+    wait_until(lambda: [p for p in pods(kubectl, "app=agent") if p["metadata"]["name"] != daemon_pod and ready(p)],
+               "a new ready daemon pod")
 
     kubectl("delete", "deployment", "keep")
     kubectl("delete", "daemonset", "agent")
-    poll(lambda: not pods(kubectl, "app in (keep,agent)"), what="pods collected with their owners")
+    wait_until(lambda: not pods(kubectl, "app in (keep,agent)"), "pods collected with their owners")
 
 
 def test_helm_install_wait_sees_pods_running(devcluster: DevCluster, devcluster_namespace: str, tmp_path: Path) -> None:
@@ -471,7 +460,7 @@ def test_statefulset_pod_refused_for_a_missing_service_account(
         },
     }
     apply(kubectl, sts)
-    (event,) = poll(lambda: events(kubectl, "gw", "FailedCreate"), what="FailedCreate")
+    (event,) = wait_until(lambda: events(kubectl, "gw", "FailedCreate"), "FailedCreate")
     ns = devcluster_namespace
     assert event["message"] == (
         f'create Pod gw-0 in StatefulSet gw failed error: pods "gw-0" is forbidden: '
@@ -479,7 +468,7 @@ def test_statefulset_pod_refused_for_a_missing_service_account(
     )
     assert get(kubectl, "statefulset", "gw")["status"].get("readyReplicas", 0) == 0
     apply(kubectl, {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "gateway"}})
-    poll(lambda: get(kubectl, "statefulset", "gw")["status"].get("readyReplicas") == 1, what="ready after the retry")
+    wait_until(lambda: get(kubectl, "statefulset", "gw")["status"].get("readyReplicas") == 1, "ready after the retry")
     assert get(kubectl, "serviceaccount", "default")["metadata"]["name"] == "default"
 
 
@@ -496,8 +485,8 @@ def test_certificate_is_ready_only_once_its_secret_exists(kubectl: Callable[...,
         conditions = get(kubectl, "certificate", "server").get("status", {}).get("conditions") or []
         return next((c for c in conditions if c["type"] == "Ready"), None)
 
-    waiting = poll(ready_condition, what="a Ready condition")
+    waiting = wait_until(ready_condition, "a Ready condition")
     assert (waiting["status"], waiting["reason"]) == ("False", "DoesNotExist")
     assert waiting["message"] == "Issuing certificate as Secret does not exist"
     kubectl("create", "secret", "generic", "server-tls", "--from-literal=tls.crt=c", "--from-literal=tls.key=k")
-    poll(lambda: ready_condition()["status"] == "True", what="Ready once the Secret exists")
+    wait_until(lambda: ready_condition()["status"] == "True", "Ready once the Secret exists")

@@ -13,7 +13,8 @@ import pytest
 import requests
 
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
-from tests.fixtures.stack import wait_for
+from tests.paths import PROJECT_ROOT
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -29,7 +30,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
 @pytest.fixture
 def namespace(cluster: DevCluster) -> Iterator[str]:
     name = cluster.create_namespace("proc")
-    wait_for(lambda: _get(cluster, f"/api/v1/namespaces/{name}/serviceaccounts/default"), "the default account")
+    wait_until(lambda: _get(cluster, f"/api/v1/namespaces/{name}/serviceaccounts/default"), "the default account")
     yield name
     cluster.delete_namespace(name)
 
@@ -99,7 +100,7 @@ def test_environment_volumes_probes_and_a_service(cluster: DevCluster, namespace
         "type": "NodePort", "selector": {"app": "web"}, "ports": [{"name": "http", "port": 80, "targetPort": "http"}]}}
     created = cluster.call("POST", f"/api/v1/namespaces/{namespace}/services", service)
     node_port = created["spec"]["ports"][0]["nodePort"]
-    wait_for(lambda: all(ready(pod(cluster, namespace, n)) for n in ("web-a", "web-b")), "both pods Ready")
+    wait_until(lambda: all(ready(pod(cluster, namespace, n)) for n in ("web-a", "web-b")), "both pods Ready")
 
     assert pod(cluster, namespace, "web-a")["status"]["podIP"] == "127.0.0.1"
     assert "read-only root\n10001\n" in log(cluster, namespace, "web-a")
@@ -109,7 +110,7 @@ def test_environment_volumes_probes_and_a_service(cluster: DevCluster, namespace
     service_url = f"{cluster.url}/api/v1/namespaces/{namespace}/services/web:http/proxy/web-a"
     assert requests.get(service_url, timeout=10).text == "hello from web-a, $(WORD)\n"
     # The NodePort alternates between the Ready pods, a connection each.
-    wait_for(lambda: _answers(f"http://127.0.0.1:{node_port}/web-a"), "the NodePort listener")
+    wait_until(lambda: _answers(f"http://127.0.0.1:{node_port}/web-a"), "the NodePort listener")
     for _ in range(4):
         assert requests.get(f"http://127.0.0.1:{node_port}/web-b", timeout=10, headers={"Connection": "close"}).ok
     assert all("GET /web-b" in log(cluster, namespace, n) for n in ("web-a", "web-b"))
@@ -122,13 +123,13 @@ def test_environment_volumes_probes_and_a_service(cluster: DevCluster, namespace
         container("touch /fresh/x || echo denied; exec sleep 100",
                   volumeMounts=[{"name": "fresh", "mountPath": "/fresh"}])],
         "volumes": [{"name": "fresh", "persistentVolumeClaim": {"claimName": "fresh"}}]})
-    wait_for(lambda: "denied" in log(cluster, namespace, "no-group"), "the write to be refused")
+    wait_until(lambda: "denied" in log(cluster, namespace, "no-group"), "the write to be refused")
 
     # A terminating pod leaves the Service at once; SIGTERM ends it and the pod goes.
     cluster.call("DELETE", f"/api/v1/namespaces/{namespace}/pods/web-a")
     for _ in range(3):
         assert requests.get(service_url, timeout=10).ok
-    wait_for(lambda: pod(cluster, namespace, "web-a") is None, "web-a to go")
+    wait_until(lambda: pod(cluster, namespace, "web-a") is None, "web-a to go")
 
 
 def _answers(url: str) -> bool:
@@ -140,7 +141,7 @@ def _answers(url: str) -> bool:
 
 def test_restarts_back_off_and_liveness(cluster: DevCluster, namespace: str) -> None:
     create_pod(cluster, namespace, "crash", {"containers": [container("echo crashed; exit 3")]})
-    crashed = wait_for(lambda: (p := pod(cluster, namespace, "crash")) and p["status"].get("containerStatuses")
+    crashed = wait_until(lambda: (p := pod(cluster, namespace, "crash")) and p["status"].get("containerStatuses")
                        and p["status"]["containerStatuses"][0]["restartCount"] >= 2
                        and "waiting" in p["status"]["containerStatuses"][0]["state"] and p, "a crash loop")
     status = crashed["status"]["containerStatuses"][0]
@@ -151,7 +152,7 @@ def test_restarts_back_off_and_liveness(cluster: DevCluster, namespace: str) -> 
     liveness = {"exec": {"command": ["test", "-e", "/tmp/never"]}, "periodSeconds": 1, "failureThreshold": 2}
     create_pod(cluster, namespace, "unhealthy", {"terminationGracePeriodSeconds": 1, "containers": [
         container("exec sleep 1000", livenessProbe=liveness)]})
-    wait_for(lambda: ((pod(cluster, namespace, "unhealthy") or {}).get("status", {}).get("containerStatuses")
+    wait_until(lambda: ((pod(cluster, namespace, "unhealthy") or {}).get("status", {}).get("containerStatuses")
                       or [{}])[0].get("restartCount", 0) >= 1, "the liveness probe to restart the container")
     events = cluster.call("GET", f"/api/v1/namespaces/{namespace}/events")["items"]
     reasons = {(e["involvedObject"]["name"], e["reason"], e["message"]) for e in events}
@@ -167,7 +168,7 @@ def test_graceful_deletion_sends_sigterm_then_sigkill(cluster: DevCluster, names
     create_pod(cluster, namespace, "stubborn", {"terminationGracePeriodSeconds": 2, "containers": [
         container("trap '' TERM; echo up; while :; do sleep 0.1; done")]})
     for name in ("polite", "stubborn"):
-        wait_for(lambda name=name: "up" in log(cluster, namespace, name), f"{name} to start")
+        wait_until(lambda name=name: "up" in log(cluster, namespace, name), f"{name} to start")
     logs = {name: next(Path(cluster.workdir, "process-runtime", "pods").glob(f"{namespace}_{name}_*/logs/main.log"))
             for name in ("polite", "stubborn")}
     pids = {name: int(pod(cluster, namespace, name)["status"]["containerStatuses"][0]["containerID"].split("//")[1])
@@ -176,10 +177,10 @@ def test_graceful_deletion_sends_sigterm_then_sigkill(cluster: DevCluster, names
         cluster.call("DELETE", f"/api/v1/namespaces/{namespace}/pods/{name}")
     terminating = pod(cluster, namespace, "stubborn")
     assert terminating is not None and terminating["metadata"]["deletionGracePeriodSeconds"] == 2
-    wait_for(lambda: pod(cluster, namespace, "polite") is None, "the polite pod to go")
+    wait_until(lambda: pod(cluster, namespace, "polite") is None, "the polite pod to go")
     assert "got TERM" in logs["polite"].read_text()
     assert pod(cluster, namespace, "stubborn") is not None  # still within its grace period
-    wait_for(lambda: pod(cluster, namespace, "stubborn") is None, "the stubborn pod to be killed", timeout=10)
+    wait_until(lambda: pod(cluster, namespace, "stubborn") is None, "the stubborn pod to be killed", timeout=10)
     assert not [name for name, pid in pids.items() if _group_alive(pid)]
 
 
@@ -203,8 +204,8 @@ def test_jobs_see_real_exit_codes(cluster: DevCluster, namespace: str) -> None:
         status = (_get(cluster, f"/apis/batch/v1/namespaces/{namespace}/jobs/{name}") or {}).get("status") or {}
         return next((c for c in status.get("conditions") or [] if c["type"] in ("Complete", "Failed")), None)
 
-    assert wait_for(lambda: finished("works"), "the job to complete")["type"] == "Complete"
-    failed = wait_for(lambda: finished("fails"), "the job to fail")
+    assert wait_until(lambda: finished("works"), "the job to complete")["type"] == "Complete"
+    failed = wait_until(lambda: finished("fails"), "the job to fail")
     assert (failed["type"], failed["reason"]) == ("Failed", "BackoffLimitExceeded")
     pods = cluster.call("GET", f"/api/v1/namespaces/{namespace}/pods?labelSelector=job-name%3Dfails")["items"]
     assert [p["status"]["phase"] for p in pods] == ["Failed", "Failed"]
@@ -213,7 +214,7 @@ def test_jobs_see_real_exit_codes(cluster: DevCluster, namespace: str) -> None:
 
 def test_other_images_keep_the_simulated_kubelet(cluster: DevCluster, namespace: str) -> None:
     create_pod(cluster, namespace, "other", {"containers": [{"name": "main", "image": "nginx:1.27"}]})
-    running = wait_for(lambda: ready(p := pod(cluster, namespace, "other")) and p, "the simulated pod")
+    running = wait_until(lambda: ready(p := pod(cluster, namespace, "other")) and p, "the simulated pod")
     assert running["status"]["podIP"] != "127.0.0.1"
     assert running["status"]["containerStatuses"][0]["containerID"].startswith("containerd://")
 
@@ -223,17 +224,17 @@ def test_a_checkout_other_users_cannot_enter_still_serves_the_pods_user(tmp_path
     is. The checkout here is a 0700 directory of links to this checkout's entries."""
     root = tmp_path / "closed-checkout"
     root.mkdir(mode=0o700)
-    for entry in Path(__file__).resolve().parents[2].iterdir():
+    for entry in PROJECT_ROOT.iterdir():
         (root / entry.name).symlink_to(entry)
     with start_devcluster(tmp_path / "dc", pki=False, process_image_repository=IMAGE, process_root=root) as dc:
         namespace = dc.create_namespace("proc")
-        wait_for(lambda: _get(dc, f"/api/v1/namespaces/{namespace}/serviceaccounts/default"), "the default account")
+        wait_until(lambda: _get(dc, f"/api/v1/namespaces/{namespace}/serviceaccounts/default"), "the default account")
         script = "id -u; ls -ld /opt/controlplane; python -c 'import gateways.values as m; print(m.__file__)'"
         spec = {"restartPolicy": "Never", "securityContext": {"runAsUser": 10001, "runAsGroup": 10001},
                 "containers": [container(script, securityContext={"readOnlyRootFilesystem": True})]}
         create_pod(dc, namespace, "closed", spec)
         finished = ("Succeeded", "Failed")
-        done = wait_for(lambda: (p := pod(dc, namespace, "closed")) and p["status"].get("phase") in finished and p,
+        done = wait_until(lambda: (p := pod(dc, namespace, "closed")) and p["status"].get("phase") in finished and p,
                         "the pod to finish")
         output = log(dc, namespace, "closed")
         assert done["status"]["phase"] == "Succeeded", output
@@ -247,9 +248,9 @@ def test_shutdown_leaves_no_process(tmp_path: Path) -> None:
     dc = start_devcluster(tmp_path, pki=False, process_image_repository=IMAGE)
     with dc:
         namespace = dc.create_namespace("proc")
-        wait_for(lambda: _get(dc, f"/api/v1/namespaces/{namespace}/serviceaccounts/default"), "the default account")
+        wait_until(lambda: _get(dc, f"/api/v1/namespaces/{namespace}/serviceaccounts/default"), "the default account")
         create_pod(dc, namespace, "forever", {"containers": [container("sh -c 'sleep 1000' & exec sleep 1000")]})
-        running = wait_for(lambda: ready(p := pod(dc, namespace, "forever")) and p, "the pod to run")
+        running = wait_until(lambda: ready(p := pod(dc, namespace, "forever")) and p, "the pod to run")
         group = int(running["status"]["containerStatuses"][0]["containerID"].split("//")[1])
         assert _group_alive(group)
         assert dc.stop() == 0

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from kubernetes.client.rest import ApiException
 from kubernetes.dynamic import DynamicClient
 
 from tests.fixtures.devcluster import DevCluster, DevClusterError
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -25,13 +25,6 @@ def api(devcluster: DevCluster) -> Iterator[client.ApiClient]:
 
 def _config_map(name: str, labels: dict[str, str] | None = None, data: dict[str, str] | None = None) -> Any:
     return client.V1ConfigMap(metadata=client.V1ObjectMeta(name=name, labels=labels), data=data or {"k": "v"})
-
-
-def _poll(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "condition not reached before the deadline"
-        time.sleep(0.05)
 
 
 def test_create_get_list_by_label_and_delete(api: client.ApiClient, devcluster_namespace: str) -> None:
@@ -145,7 +138,7 @@ def test_namespace_delete_cascades(api: client.ApiClient, devcluster: DevCluster
             return exc.status == 404
         return False
 
-    _poll(namespace_gone)
+    wait_until(namespace_gone, "the namespace to go")
     assert [c for c in core.list_config_map_for_all_namespaces().items if c.metadata.namespace == ns] == []
     assert [d for d in apps.list_deployment_for_all_namespaces().items if d.metadata.namespace == ns] == []
 

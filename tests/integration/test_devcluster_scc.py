@@ -7,19 +7,18 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.paths import KUBECTL
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
-KUBECTL = Path(__file__).resolve().parents[2] / ".tools" / "kubectl"
 NAMESPACE = "scc-demo"
 ACCOUNT = f"system:serviceaccount:{NAMESPACE}:default"
 
@@ -46,14 +45,6 @@ def kubectl(
 def ok(result: subprocess.CompletedProcess) -> str:
     assert result.returncode == 0, f"{result.args}:\n{result.stdout}\n{result.stderr}"
     return result.stdout
-
-
-def poll(check: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (found := check()):
-        assert time.monotonic() < deadline, f"{what} not seen within {timeout}s"
-        time.sleep(0.05)
-    return found
 
 
 def pod(name: str, run_as_user: int | None = None) -> dict[str, Any]:
@@ -97,7 +88,7 @@ def test_a_controllers_refused_pod_is_a_failed_create_until_anyuid_is_granted(ku
         events = json.loads(ok(kubectl("-n", NAMESPACE, "get", "events", "-o", "json")))["items"]
         return [e for e in events if e["reason"] == "FailedCreate"]
 
-    (event, *_) = poll(failed_create, "FailedCreate")
+    (event, *_) = wait_until(failed_create, "FailedCreate")
     assert event["involvedObject"]["kind"] == "ReplicaSet"
     assert "restricted-v2" in event["message"] and "runAsUser: Invalid value: 1000" in event["message"]
 
@@ -107,6 +98,6 @@ def test_a_controllers_refused_pod_is_a_failed_create_until_anyuid_is_granted(ku
     def admitted() -> list[dict[str, Any]]:
         return json.loads(ok(kubectl("-n", NAMESPACE, "get", "pods", "-l", "app=web", "-o", "json")))["items"]
 
-    (running,) = poll(admitted, "the pod admitted once anyuid is granted")
+    (running,) = wait_until(admitted, "the pod admitted once anyuid is granted")
     assert running["metadata"]["annotations"]["openshift.io/scc"] == "anyuid"
     assert running["spec"]["containers"][0]["securityContext"]["runAsUser"] == 1000

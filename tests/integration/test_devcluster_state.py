@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
-from tests.fixtures.stack import free_port, wait_for
+from tests.ports import free_port
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -58,7 +59,7 @@ def test_sigkill_keeps_what_the_last_periodic_save_held(tmp_path: Path) -> None:
     first.call("POST", "/api/v1/namespaces/default/configmaps", config_map("saved"))
     saved_rv = first.call("GET", "/api/v1/namespaces/default/configmaps/saved")["metadata"]["resourceVersion"]
     state = tmp_path / "state.json"
-    wait_for(lambda: state.exists() and f'"resourceVersion":"{saved_rv}"' in state.read_text(), "a periodic save")
+    wait_until(lambda: state.exists() and f'"resourceVersion":"{saved_rv}"' in state.read_text(), "a periodic save")
     first.process.send_signal(signal.SIGKILL)
     first.process.wait()
     first.stop()  # its PKI player too: it would outlive the test and play against the next server on this port

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import stat
 import subprocess
 import time
@@ -13,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.helpers import closed_port_kubeconfig
+from tests.paths import HELM, PROJECT_ROOT
+from tests.waiting import wait_until
 from workers.drivers import errors
 from workers.drivers import helm as helm_module
 from workers.drivers.helm import Helm, HelmConfig, HelmTarget
@@ -23,19 +24,7 @@ from workers.drivers.kube import KubeClient
 
 pytestmark = pytest.mark.integration
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-HELM_BINARY = Path(os.environ.get("HELM_BINARY", PROJECT_ROOT / ".tools" / "helm"))
 CHART = str(PROJECT_ROOT / "tests" / "charts" / "smallapp")
-
-
-def closed_port_kubeconfig(kubeconfig: str) -> str:
-    """The same kubeconfig pointed at a local port nothing listens on."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    config = yaml.safe_load(kubeconfig)
-    config["clusters"][0]["cluster"]["server"] = f"http://127.0.0.1:{port}"
-    return yaml.safe_dump(config)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +37,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
 def helm(tmp_path_factory: pytest.TempPathFactory) -> Helm:
     homes = tmp_path_factory.mktemp("helm-homes")
     return Helm(HelmConfig(
-        binary=HELM_BINARY, timeout_seconds=60,
+        binary=HELM, timeout_seconds=60,
         cache_home=homes / "cache", config_home=homes / "config", data_home=homes / "data",
     ))
 
@@ -225,7 +214,7 @@ def test_wait_timeout_and_operation_in_progress(helm: Helm, tmp_path: Path) -> N
 
 def _leave_pending_install(kubeconfig: Path, namespace: str, release: str) -> None:
     """Start a waiting `helm install` and SIGKILL it once the release is pending."""
-    argv = [str(HELM_BINARY), "install", release, CHART, f"--kubeconfig={kubeconfig}",
+    argv = [str(HELM), "install", release, CHART, f"--kubeconfig={kubeconfig}",
             f"--namespace={namespace}", "--wait", "--timeout=120s"]
     homes = kubeconfig.parent / "helm-homes"
     env = {**os.environ, "HELM_DRIVER": "secret", "HELM_CACHE_HOME": str(homes / "cache"),
@@ -233,10 +222,8 @@ def _leave_pending_install(kubeconfig: Path, namespace: str, release: str) -> No
     with subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
         try:
             with KubeClient(kubeconfig.read_text()) as kube:
-                deadline = time.monotonic() + 20
-                while not kube.list_objects("v1", "secrets", namespace, f"owner=helm,name={release}"):
-                    assert time.monotonic() < deadline, "helm never stored the release"
-                    time.sleep(0.05)
+                wait_until(lambda: kube.list_objects("v1", "secrets", namespace, f"owner=helm,name={release}"),
+                           "helm to store the release", 20, 0.05)
         finally:
             proc.kill()
 

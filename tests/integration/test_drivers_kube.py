@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import base64
-import socket
 import time
 from collections.abc import Iterator
 
 import pytest
-import yaml
 
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.helpers import closed_port_kubeconfig
+from tests.waiting import wait_until
 from workers.drivers import errors
 from workers.drivers import kube as kube_module
 from workers.drivers.kube import KubeClient
@@ -42,15 +42,6 @@ def namespace(cluster: DevCluster) -> Iterator[str]:
     cluster.delete_namespace(name)
 
 
-def dead_kubeconfig(cluster: DevCluster) -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    config = yaml.safe_load(cluster.kubeconfig.read_text())
-    config["clusters"][0]["cluster"]["server"] = f"http://127.0.0.1:{port}"
-    return yaml.safe_dump(config)
-
-
 def test_version_and_discovery(kube: KubeClient) -> None:
     version = kube.version()
     assert version["gitVersion"].startswith("v1.") and "/" in version["platform"]
@@ -68,10 +59,8 @@ def test_ensure_namespace_creates_then_merges_labels(kube: KubeClient) -> None:
     assert kube.namespace_exists(name)
     kube.delete_namespace(name)
     kube.delete_namespace(name)
-    deadline = time.monotonic() + 10  # namespaces are finalized asynchronously, as in Kubernetes
-    while kube.namespace_exists(name):
-        assert time.monotonic() < deadline, "the namespace was not finalized"
-        time.sleep(0.05)
+    # Namespaces are finalized asynchronously, as in Kubernetes.
+    wait_until(lambda: not kube.namespace_exists(name), "the namespace to be finalized", 10, 0.05)
 
 
 def test_apply_secret_is_idempotent_and_exact(kube: KubeClient, namespace: str) -> None:
@@ -171,17 +160,15 @@ def test_deployment_status(kube: KubeClient, cluster: DevCluster, namespace: str
                          "spec": {"containers": [{"name": "web", "image": "nginx"}]}},
         },
     })
-    deadline = time.monotonic() + 10
-    while not (status := kube.get_deployment_status(namespace, "web")).ready:
-        assert time.monotonic() < deadline, status
-        time.sleep(0.1)
+    status = wait_until(lambda: (s := kube.get_deployment_status(namespace, "web")).ready and s, "the Deployment",
+                        10, 0.1)
     assert (status.replicas, status.available_replicas) == (2, 2)
     assert status.conditions.get("Available") == "True"
 
 
 def test_dead_port_is_cluster_unreachable_and_fails_closed(cluster: DevCluster) -> None:
     started = time.monotonic()
-    with KubeClient(dead_kubeconfig(cluster)) as dead:
+    with KubeClient(closed_port_kubeconfig(cluster.kubeconfig.read_text())) as dead:
         with pytest.raises(errors.ClusterUnreachable):
             dead.namespace_exists("default")
         with pytest.raises(errors.ClusterUnreachable):

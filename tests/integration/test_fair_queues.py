@@ -16,7 +16,8 @@ from controlplane.tasks import TaskName
 from gateways import operations
 from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster
-from tests.fixtures.stack import Stack, stack_env, wait_for
+from tests.fixtures.stack import Stack, stack_env
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -64,7 +65,7 @@ def test_a_tenants_burst_delays_neither_another_tenants_pass_nor_an_admins(
     stack = Stack("", worker_env(tmp_path_factory), tmp_path_factory.mktemp("fair-logs"))
     stack.start_worker(concurrency=1)
     try:
-        (untouched,) = wait_for(untouched_once_both_passed, "bob's pass and the admin's retry", timeout=120)
+        (untouched,) = wait_until(untouched_once_both_passed, "bob's pass and the admin's retry", timeout=120)
     finally:
         stack.stop_all()
     assert untouched >= BURST - TAKEN_AHEAD, f"only {untouched} of alice's {BURST} passes were still waiting"

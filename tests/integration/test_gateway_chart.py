@@ -12,7 +12,6 @@ import base64
 import json
 import os
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -33,11 +32,11 @@ from gateways.values import (
     sandbox_service_account,
 )
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
+from tests.paths import HELM, PROJECT_ROOT
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-HELM = PROJECT_ROOT / ".tools" / "helm"
 CHART = PROJECT_ROOT / "tests" / "charts" / "gateway"
 AGENTS_API = "agents.x-k8s.io/v1alpha1"
 HEX = "0123456789abcdef" * 4
@@ -79,8 +78,6 @@ STANDARD_LABELS = {
     "app.kubernetes.io/managed-by": "Helm",
 }
 
-if not HELM.exists():
-    pytest.skip("helm binary not installed in .tools/", allow_module_level=True)
 
 
 # ---------------------------------------------------------------- helpers and fixtures
@@ -131,10 +128,7 @@ def serve_agent_sandbox_api(cluster: DevCluster) -> None:
     except DevClusterError as exc:
         if "409" not in str(exc):
             raise
-    deadline = time.monotonic() + 10
-    while not _serves(cluster, AGENTS_API):
-        assert time.monotonic() < deadline, "the Agent Sandbox CRD never became served"
-        time.sleep(0.05)
+    wait_until(lambda: _serves(cluster, AGENTS_API), "the Agent Sandbox CRD to be served", 10, 0.05)
 
 
 def _serves(cluster: DevCluster, group_version: str) -> bool:
@@ -533,10 +527,7 @@ def test_preflight_fails_the_install_until_the_agent_sandbox_api_is_served(
 
         # And an upgrade fails again when the API goes away: the preflight guards upgrades too.
         cluster.call("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/sandboxes.agents.x-k8s.io")
-        deadline = time.monotonic() + 10
-        while _serves(cluster, AGENTS_API):
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        wait_until(lambda: not _serves(cluster, AGENTS_API), "the Agent Sandbox API to go", 10, 0.05)
         failed = helm.run(
             "upgrade", "gw", str(CHART), "-n", namespace, "--reset-values", "-f", values_file, check=False
         )

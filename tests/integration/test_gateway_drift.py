@@ -18,7 +18,6 @@ from controlplane.models import ManagedCluster
 from gateways.models import Gateway, GatewayEvent
 from gateways.values import chart_fullname
 from tests.fixtures.devcluster import DevCluster, start_devcluster
-from tests.fixtures.stack import wait_for
 from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstream_worker is a fixture)
     GATEWAY_IMAGE,
     converge,
@@ -29,6 +28,8 @@ from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstr
     statefulset_of,
     upstream_worker,
 )
+from tests.paths import DEVCLUSTER_PRESETS
+from tests.waiting import wait_until
 from workers import cluster_probe
 from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.cluster_reads import FETCH_ONE_BY_ONE
@@ -41,7 +42,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 def fullname(gateway: Gateway) -> str:
     """The chart's name for the gateway's objects: `<release>-openshell` (the release is `<name>-<id8>`)."""
     return chart_fullname(gateway.helm_release)
-AGENT_SANDBOX_CRD = Path(__file__).resolve().parents[2] / "devcluster" / "presets" / "agent-sandbox.yaml"
+AGENT_SANDBOX_CRD = DEVCLUSTER_PRESETS / "agent-sandbox.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +128,7 @@ def set_image(dc: DevCluster, gateway: Gateway, image: str) -> None:
         return status.get("observedGeneration", 0) >= current["metadata"]["generation"] and status.get(
             "readyReplicas", 0) >= 1
 
-    wait_for(rolled_out, "the edited StatefulSet to roll out", timeout=20)
+    wait_until(rolled_out, "the edited StatefulSet to roll out", timeout=20)
 
 
 def image_of(dc: DevCluster, gateway: Gateway) -> str:
@@ -180,7 +181,7 @@ def assert_reported(gateway: Gateway, cluster: ManagedCluster, dc: DevCluster, w
 
     Both resyncs run once the cluster is steady: a changed image rolls the pod, a deleted Service turns its
     BackendTLSPolicy unaccepted, and either is news."""
-    wait_for(lambda: rolled_out(dc, gateway) and policies_settled(dc, gateway), "the cluster to settle")
+    wait_until(lambda: rolled_out(dc, gateway) and policies_settled(dc, gateway), "the cluster to settle")
     revision, events = Gateway.objects.get(pk=gateway.pk).release_revision, len(drift_events(gateway))
     report, enqueued = resync(cluster, dc)
     assert (enqueued, report.written) == ([], 1), report

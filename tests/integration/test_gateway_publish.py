@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from gateways.chart_keys import defaults_from_yaml
 from gateways.models import Gateway
+from tests.paths import MIRROR_CHART
 from workers.charts import Chart
 from workers.reconcile.gateway.publish import changed_fields, publish
 from workers.reconcile.gateway.request_from_rows import build_request
@@ -17,10 +17,9 @@ from workers.reconcile.outcome import Outcome
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
-CHART_DIR = Path(__file__).resolve().parents[1] / "charts" / "gateway"
 CHART = Chart(
-    ref=str(CHART_DIR), version=None, chart_version="0.1.0",
-    defaults=defaults_from_yaml((CHART_DIR / "values.yaml").read_text()),
+    ref=str(MIRROR_CHART), version=None, chart_version="0.1.0",
+    defaults=defaults_from_yaml((MIRROR_CHART / "values.yaml").read_text()),
 )
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import threading
-import time
 from datetime import timedelta
 
 import pytest
 
 from gateways.models import Gateway
+from tests.waiting import repeat_for
 from workers.reconcile.lease import held_lease
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -36,13 +36,14 @@ def test_a_pass_longer_than_the_lease_keeps_it(gateway) -> None:
     worker = threading.Thread(target=long_pass)
     worker.start()
     assert holding.wait(5)
-    started = time.monotonic()
     expiries = set()
-    while time.monotonic() - started < 3 * TTL.total_seconds():  # twice the lease duration and more
+
+    def no_second_lease() -> None:
         with held_lease(Gateway, gateway.pk, TTL) as second:
             assert second is None, "a second pass won a lease that was being renewed"
         expiries.add(Gateway.objects.values_list("lease_expires_at", flat=True).get(pk=gateway.pk))
-        time.sleep(0.1)
+
+    repeat_for(3 * TTL.total_seconds(), no_second_lease, interval=0.1)  # twice the lease duration and more
     done.set()
     worker.join()
     assert len(expiries) >= 3  # renewed, not merely long

@@ -11,7 +11,7 @@ import pytest
 from notifications.addresses import UnresolvableHost
 from notifications.transport import RefusedUrl, SendFailed, TransportPolicy, post
 from tests.fixtures.receiver import Receiver
-from tests.fixtures.stack import free_port
+from tests.ports import free_port
 
 pytestmark = pytest.mark.integration
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import os
 import subprocess
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,17 +23,15 @@ from devcluster.pki_player import certgen_args
 from tests.fixtures.charts import require_upstream_chart
 from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devcluster
 from tests.fixtures.tls import cert, public_key_pem, sans, verify_client, verify_server
+from tests.paths import HELM
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-HELM = PROJECT_ROOT / ".tools" / "helm"
 # Releases of one name share the chart's ClusterRole across namespaces, so each test has its own.
 DEADLINE_SECONDS = 20.0
 SPKI_PEM = (serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
-if not HELM.exists():
-    pytest.skip("helm binary not installed in .tools/", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
@@ -75,13 +72,9 @@ def secret(cluster: DevCluster, namespace: str, name: str) -> dict[str, Any] | N
 
 
 def wait_for_secret(cluster: DevCluster, namespace: str, name: str) -> dict[str, Any]:
-    deadline = time.monotonic() + DEADLINE_SECONDS
-    while (found := secret(cluster, namespace, name)) is None:
-        assert time.monotonic() < deadline, f"secret {namespace}/{name} never appeared; player stderr:\n" + (
-            cluster.player_stderr_path.read_text()
-        )
-        time.sleep(0.05)
-    return found
+    return wait_until(lambda: secret(cluster, namespace, name),
+                      lambda: f"secret {namespace}/{name}; player stderr:\n{cluster.player_stderr_path.read_text()}",
+                      DEADLINE_SECONDS, 0.05)
 
 
 def data(obj: dict[str, Any]) -> dict[str, bytes]:

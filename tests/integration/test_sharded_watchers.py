@@ -22,7 +22,9 @@ from django.conf import settings
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster, start_devcluster
-from tests.fixtures.stack import Stack, free_port, stack_env, wait_for
+from tests.fixtures.stack import Stack, stack_env
+from tests.ports import free_port
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -94,33 +96,33 @@ def test_two_watchers_split_the_clusters_and_the_survivor_takes_over(devclusters
     for name in WATCHERS:
         watch(stack, name)
     split = ["watcher-a"] * 2 + ["watcher-b"] * 2
-    wait_for(lambda: sorted(owners().values()) == split, f"each watcher to hold two clusters: {owners()}", timeout=60)
-    wait_for(lambda: all(" ready." in stack.log(name) for name in WORKERS), "both workers", timeout=60)
+    wait_until(lambda: sorted(owners().values()) == split, f"each watcher to hold two clusters: {owners()}", timeout=60)
+    wait_until(lambda: all(" ready." in stack.log(name) for name in WORKERS), "both workers", timeout=60)
 
     # Every cluster's change reaches a worker, through the one watcher that holds it.
     before = {g.name: passes(stack, g) for g in gateways}
     for devcluster, gateway in zip(devclusters, gateways, strict=True):
         change_release_record(devcluster, gateway, 1)
     for gateway in gateways:
-        wait_for(lambda g=gateway: passes(stack, g) > before[g.name], f"a pass for {gateway.name}", timeout=60)
+        wait_until(lambda g=gateway: passes(stack, g) > before[g.name], f"a pass for {gateway.name}", timeout=60)
     assert sorted(owners().values()) == split, "no cluster changed hands meanwhile"
 
     # Killed: watcher-a's leases lapse, and watcher-b takes its clusters.
     held_by_a = [g for g in gateways if owners()[g.cluster.name] == "watcher-a"]
     stack.stop("watcher-a", sig=signal.SIGKILL)
-    wait_for(lambda: set(owners().values()) == {"watcher-b"}, f"watcher-b to take every cluster: {owners()}",
+    wait_until(lambda: set(owners().values()) == {"watcher-b"}, f"watcher-b to take every cluster: {owners()}",
              timeout=LEASE_SECONDS * 10)
     for gateway in held_by_a:
         count = passes(stack, gateway)
         change_release_record(devclusters[gateways.index(gateway)], gateway, 2)
-        wait_for(lambda g=gateway, c=count: passes(stack, g) > c, f"a pass for {gateway.name} after failover",
+        wait_until(lambda g=gateway, c=count: passes(stack, g) > c, f"a pass for {gateway.name} after failover",
                  timeout=60)
 
     # Stopped: a watcher gives its leases back at once, and a new replica takes its share.
     watch(stack, "watcher-c")
-    wait_for(lambda: sorted(owners().values()) == ["watcher-b"] * 2 + ["watcher-c"] * 2,
+    wait_until(lambda: sorted(owners().values()) == ["watcher-b"] * 2 + ["watcher-c"] * 2,
              f"watcher-c to take its share: {owners()}", timeout=LEASE_SECONDS * 10)
     stack.stop("watcher-b", sig=signal.SIGTERM)
     assert "watcher-b" not in owners().values(), "a stopped watcher gives its leases back on the way out"
-    wait_for(lambda: set(owners().values()) == {"watcher-c"}, f"watcher-c to take every cluster: {owners()}",
+    wait_until(lambda: set(owners().values()) == {"watcher-c"}, f"watcher-c to take every cluster: {owners()}",
              timeout=LEASE_SECONDS * 10)

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalogs.content.index import CatalogIndex, parse_index
-from tests.fixtures.registry import FBC_DIR, expected_lines
+from tests.fixtures.registry import expected_lines
+from tests.paths import FBC_DIR
 from workers.fbc.jsonl import write_catalog
 from workers.fbc.parse import CONFIGS_LABEL, FBCError, find_configs_dir, iter_metas, meta_of
 

@@ -12,9 +12,9 @@ from django.core.exceptions import ImproperlyConfigured
 
 from catalogs.store.s3 import S3Config, windows
 from controlplane.catalog_store_env import S3_VARIABLES, catalog_s3_env
+from tests.paths import PROJECT_ROOT, PYPROJECT
 
 SECRET = "very-secret-value-123"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +66,7 @@ def test_own_keys_win_and_a_ca_bundle_is_the_verify_path(clean_env: pytest.Monke
         ("s3", {"CATALOG_S3_ACCESS_KEY_ID": "own"}, "CATALOG_S3_SECRET_ACCESS_KEY"),
         ("s3", {"AWS_SECRET_ACCESS_KEY": SECRET}, "AWS_ACCESS_KEY_ID"),
         ("s3", {"CATALOG_S3_CA_BUNDLE": "/no/such/ca.pem"}, "CATALOG_S3_CA_BUNDLE"),
-        ("s3", {"CATALOG_S3_CA_BUNDLE": __file__, "CATALOG_S3_VERIFY_TLS": "false"}, "CATALOG_S3_CA_BUNDLE"),
+        ("s3", {"CATALOG_S3_CA_BUNDLE": str(PYPROJECT), "CATALOG_S3_VERIFY_TLS": "false"}, "CATALOG_S3_CA_BUNDLE"),
         ("s3", {"CATALOG_S3_ENDPOINT_URL": "http://127.0.0.1:9000", "CATALOG_S3_VERIFY_TLS": "false"},
          "CATALOG_S3_VERIFY_TLS"),
         ("s3", {"CATALOG_S3_VERIFY_TLS": "maybe"}, "CATALOG_S3_VERIFY_TLS"),
@@ -88,8 +88,8 @@ def test_invalid_settings_fail_naming_the_variable(
 def test_start_up_fails_with_the_message(clean_env: pytest.MonkeyPatch) -> None:
     env = {**os.environ, "CATALOG_STORE": "s3", "DJANGO_SETTINGS_MODULE": "controlplane.settings"}
     done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=60,
+        [sys.executable, "-c", "import django; django.setup()"], cwd=PROJECT_ROOT, env=env, capture_output=True,
+        text=True, timeout=60,
     )
     assert done.returncode != 0 and "CATALOG_S3_BUCKET is not set" in done.stderr
 

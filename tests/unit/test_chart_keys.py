@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +18,8 @@ from gateways.chart_keys import (
     unknown_keys,
 )
 from gateways.values import ClusterFacts, GatewaySpec, RoutingConfig, gateway_values
+from tests.paths import MIRROR_CHART
 
-CHART = Path(__file__).resolve().parents[2] / "tests" / "charts" / "gateway"
 HEX = "ab" * 32
 
 DEFAULTS: dict[str, Any] = {
@@ -125,7 +124,7 @@ def test_defaults_from_yaml() -> None:
 
 
 def chart_defaults() -> dict[str, Any]:
-    return yaml.safe_load((CHART / "values.yaml").read_text())
+    return yaml.safe_load((MIRROR_CHART / "values.yaml").read_text())
 
 
 MAXIMAL_SPEC = GatewaySpec(
@@ -186,7 +185,7 @@ def test_maximal_values_cover_the_chart_interface() -> None:
 def test_the_chart_schema_covers_exactly_the_default_keys() -> None:
     """values.schema.json declares every key of values.yaml, rejects unknown keys at every object level
     (except the free-form annotations), and vice versa."""
-    schema = json.loads((CHART / "values.schema.json").read_text())
+    schema = json.loads((MIRROR_CHART / "values.schema.json").read_text())
 
     def resolve(node: dict[str, Any]) -> dict[str, Any]:
         ref = node.get("$ref")

@@ -18,9 +18,7 @@ from devcluster.runtime.probes import Probe
 from devcluster.runtime.proxy import endpoints
 from devcluster.runtime.runtime import command_of, image_mounts
 from devcluster.runtime.volumes import DirectoryKind, Mount, VolumeError, plan_volumes
-
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-HELM = PROJECT_ROOT / ".tools" / "helm"
+from tests.paths import HELM, PROJECT_ROOT
 
 OBJECTS: dict[tuple[str, str], dict[str, Any]] = {
     ("secrets", "creds"): {"data": {"password": base64.b64encode(b"s3cret").decode(),
@@ -184,7 +182,6 @@ def _catalog_source(pod: dict[str, Any]) -> str:
     return next(m.source for m in plan.mounts if m.target == "/var/lib/controlplane/catalogs")
 
 
-@pytest.mark.skipif(not HELM.exists(), reason="helm binary not installed in .tools/")
 def test_catalog_content_is_shared_only_through_the_claim(tmp_path: Path) -> None:
     """The API and the workers see one catalog directory through the chart's claim; an emptyDir per pod (what
     the chart refuses to render) would give each its own, and the API would serve nothing the workers unpack."""

@@ -14,7 +14,6 @@ from devcluster.admission.scc import choose
 from devcluster.admission.scc_provider import FieldError, aggregate, assign, provider_for, sort_key
 from devcluster.presets import PRESETS_DIR
 
-OPENSHELL_VALUES = Path("/work/shared/charts/openshell/values.yaml")
 SCCS = {
     doc["metadata"]["name"]: doc
     for doc in yaml.safe_load_all((PRESETS_DIR / "openshift.yaml").read_text())
@@ -220,9 +219,8 @@ def test_provider_needs_the_namespace_annotations() -> None:
         provider_for(SCCS["restricted-v2"], {"metadata": {"name": "bare"}})
 
 
-def _openshell_gateway_pod(fs_group: Any, run_as_user: Any) -> dict[str, Any]:
+def _openshell_gateway_pod(values: dict[str, Any], fs_group: Any, run_as_user: Any) -> dict[str, Any]:
     """The gateway pod's security settings from the OpenShell chart's defaults, with the two IDs overridden."""
-    values = yaml.safe_load(OPENSHELL_VALUES.read_text())
     pod_sc = {**values["podSecurityContext"], "fsGroup": fs_group}
     container_sc = {**copy.deepcopy(values["securityContext"]), "runAsUser": run_as_user}
     return {
@@ -241,10 +239,11 @@ def _openshell_gateway_pod(fs_group: Any, run_as_user: Any) -> dict[str, Any]:
     }
 
 
-@pytest.mark.skipif(not OPENSHELL_VALUES.exists(), reason="the OpenShell chart is not in /work/shared/charts")
-def test_openshell_gateway_defaults_are_refused_under_restricted_v2() -> None:
-    values = yaml.safe_load(OPENSHELL_VALUES.read_text())
-    defaults = _openshell_gateway_pod(values["podSecurityContext"]["fsGroup"], values["securityContext"]["runAsUser"])
+def test_openshell_gateway_defaults_are_refused_under_restricted_v2(upstream_chart: Path) -> None:
+    values = yaml.safe_load((upstream_chart / "values.yaml").read_text())
+    defaults = _openshell_gateway_pod(
+        values, values["podSecurityContext"]["fsGroup"], values["securityContext"]["runAsUser"]
+    )
     providers = [provider_for(scc, NAMESPACE) for scc in sorted(SCCS.values(), key=sort_key)]
     admitted, _, failures = choose(providers, {"restricted-v2": "serviceaccount"}, defaults)
     assert admitted is None
@@ -257,7 +256,7 @@ def test_openshell_gateway_defaults_are_refused_under_restricted_v2() -> None:
     )
     assert message.endswith('provider "privileged": Forbidden: not usable by user or serviceaccount]')
 
-    nulled = _openshell_gateway_pod(None, None)
+    nulled = _openshell_gateway_pod(values, None, None)
     admitted, chosen, failures = choose(providers, {"restricted-v2": "serviceaccount"}, nulled)
     assert chosen == "restricted-v2" and admitted is not None
     assert admitted["metadata"]["annotations"]["openshift.io/scc"] == "restricted-v2"

@@ -6,7 +6,6 @@ import copy
 import subprocess
 import sys
 from dataclasses import replace
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -30,8 +29,8 @@ from gateways.values import (
     sandbox_service_account,
     trusted_ca_unmounted,
 )
+from tests.paths import PROJECT_ROOT
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 HEX = "0123456789abcdef" * 4
 DIGITS = "1234567890" * 6 + "1234"
 HEX512 = "fedcba9876543210" * 8

@@ -10,7 +10,6 @@ import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -193,10 +192,8 @@ def test_kubeconfig_token_redacted_from_errors(run_fake: Run) -> None:
 
 
 def test_subprocess_timeout_raises_helm_timeout(run_fake: Run) -> None:
-    started = time.monotonic()
-    with pytest.raises(errors.HelmTimeout):
+    with pytest.raises(errors.HelmTimeout):  # a helm that outlived the timeout would answer, and raise nothing
         run_fake(lambda helm: helm.status(TARGET, "web"), sleep=10, timeout=0.5)
-    assert time.monotonic() - started < 5
 
 
 def test_missing_binary_raises_helm_error(tmp_path: Path) -> None:

@@ -7,21 +7,21 @@ import json
 import re
 import shlex
 import subprocess
-from pathlib import Path
 
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-ENTRYPOINT = ROOT / "scripts" / "entrypoint.sh"
-PIN = ROOT / "scripts" / "gateway_chart.pin"
+from tests.paths import PROJECT_ROOT
+
+ENTRYPOINT = PROJECT_ROOT / "scripts" / "entrypoint.sh"
+PIN = PROJECT_ROOT / "scripts" / "gateway_chart.pin"
 EMBEDDED = "/opt/controlplane/charts/gateway-chart.tgz"
 
 
 def instructions() -> list[tuple[str, str]]:
     """The Dockerfile's instructions as (KEYWORD, arguments), continuation lines joined, comments dropped."""
     logical, parsed = "", []
-    for line in (ROOT / "Dockerfile").read_text().splitlines():
+    for line in (PROJECT_ROOT / "Dockerfile").read_text().splitlines():
         if not logical and (not line.strip() or line.lstrip().startswith("#")):
             continue
         logical += line.rstrip()
@@ -58,10 +58,11 @@ def test_dependencies_and_tools_are_checked_by_sha256() -> None:
     assert any("pip install" in r and "--require-hashes" in r and "requirements.lock" in r for r in runs)
     assert not any("pip install" in r and "--require-hashes" not in r for r in runs)
     assert any("scripts/install_helm.py" in r for r in runs)
+    lock = (PROJECT_ROOT / "requirements.lock").read_text()
     hashed = {normalise(name): version for name, version in re.findall(
-        r"^([A-Za-z0-9_.-]+)==(\S+) \\\n\s+--hash=sha256:[0-9a-f]{64}", (ROOT / "requirements.lock").read_text(), re.M)}
+        r"^([A-Za-z0-9_.-]+)==(\S+) \\\n\s+--hash=sha256:[0-9a-f]{64}", lock, re.M)}
     pinned = {normalise(name): version for name, version in re.findall(
-        r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "requirements.txt").read_text(), re.M)}
+        r"^([A-Za-z0-9_.-]+)==(\S+)$", (PROJECT_ROOT / "requirements.txt").read_text(), re.M)}
     assert pinned and hashed == pinned, "requirements.lock must hash exactly the pins of requirements.txt"
 
 
@@ -70,7 +71,7 @@ def normalise(name: str) -> str:
 
 
 def test_install_script_pins_both_binaries() -> None:
-    source = (ROOT / "scripts" / "install_helm.py").read_text()
+    source = (PROJECT_ROOT / "scripts" / "install_helm.py").read_text()
     for binary in ("helm", "kubectl"):
         assert re.search(rf'"{binary}": \("{binary}/{binary}", "[0-9a-f]{{64}}"\)', source)
 
@@ -86,22 +87,22 @@ def test_the_default_gateway_chart_is_embedded_checked_by_sha256_and_is_every_de
     assert ("COPY", "scripts/gateway_chart.pin scripts/embed_gateway_chart.py scripts/") in steps
     # Embedded before the code is copied in, and a local charts/ directory never replaces the checked archive.
     assert steps.index(("RUN", embed)) < steps.index(("COPY", ". ."))
-    assert "charts" in (ROOT / ".dockerignore").read_text().split()
-    script = (ROOT / "scripts" / "embed_gateway_chart.py").read_text()
+    assert "charts" in (PROJECT_ROOT / ".dockerignore").read_text().split()
+    script = (PROJECT_ROOT / "scripts" / "embed_gateway_chart.py").read_text()
     assert "hashlib.sha256(data).hexdigest()" in script and "actual != expected" in script
     assert pin()["ref"] == "oci://ghcr.io/nvidia/openshell/helm-chart"
     # The same archive is the settings default (BASE_DIR is the image's WORKDIR) and the deploy chart's default.
     assert only("WORKDIR") + "/charts/gateway-chart.tgz" == EMBEDDED
-    settings = (ROOT / "controlplane" / "settings.py").read_text()
+    settings = (PROJECT_ROOT / "controlplane" / "settings.py").read_text()
     assert 'GATEWAY_CHART = env_str("GATEWAY_CHART", str(BASE_DIR / "charts" / "gateway-chart.tgz"))' in settings
-    values = yaml.safe_load((ROOT / "deploy" / "chart" / "values.yaml").read_text())
+    values = yaml.safe_load((PROJECT_ROOT / "deploy" / "chart" / "values.yaml").read_text())
     assert values["gatewayChart"] == {"ref": EMBEDDED, "version": ""}
 
 
 def test_tests_stay_out_of_the_image() -> None:
     copies = [args for kw, args in instructions() if kw in ("COPY", "ADD")]
     assert not any(re.search(r"(^|\s|/)tests(/|\s|$)", c) for c in copies)
-    ignored = (ROOT / ".dockerignore").read_text().split()
+    ignored = (PROJECT_ROOT / ".dockerignore").read_text().split()
     assert "tests" in ignored and "bench" in ignored
 
 

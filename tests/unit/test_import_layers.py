@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import tomllib
-from pathlib import Path
 
 import grimp
 
-PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
+from tests.paths import PYPROJECT
 
 
 def root_packages() -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -13,9 +12,9 @@ from controlplane.celery import app
 from controlplane.queues import QueueName, queue_names, tenant_queue
 from controlplane.tasks import TaskName
 from gateways.pass_queue import asked_by, route
+from tests.paths import PROJECT_ROOT
 from workers.tasks.gateways import same_queue
 
-ROOT = Path(__file__).resolve().parents[2]
 # Every place a worker is started: none may name its queues, so each consumes all of them.
 WORKER_STARTS = (
     "scripts/run_local.py", "scripts/entrypoint.sh", "deploy/chart/templates/worker.yaml", "tests/fixtures/stack.py",
@@ -69,7 +68,7 @@ def test_the_celery_app_declares_every_queue_and_routes_gateway_passes() -> None
 
 @pytest.mark.parametrize("path", WORKER_STARTS)
 def test_no_worker_is_started_for_some_queues_only(path: str) -> None:
-    text = (ROOT / path).read_text()
+    text = (PROJECT_ROOT / path).read_text()
     assert "worker" in text
     assert not re.search(r"""(^|[\s"'])(-Q|--queues)\b""", text), f"{path} names the worker's queues"
 

@@ -22,9 +22,9 @@ from controlplane.flavours import Flavour
 from controlplane.tasks import TaskName
 from gateways import states as gateway_states
 from rollouts import states as rollout_states
+from tests.paths import PROJECT_ROOT
 from workers.drivers import kube_vocabulary
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("workers", "controlplane", "gateways", "catalogs", "rollouts", "notifications")
 
 ENUM_MODULES = {

@@ -90,6 +90,7 @@ class Watcher:
         self.lease = lease
         self.flush_seconds = flush_seconds
         self.watches: dict[str, ClusterWatch] = {}
+        self.flushes = 0  # how many flushes have run: progress another thread can wait on
 
     def run(self, stop: threading.Event) -> None:
         next_rebalance = 0.0
@@ -149,6 +150,7 @@ class Watcher:
                 for gateway_id in changed.values_list("pk", flat=True):
                     if queued_passes.mark_queued(gateway_id) and not send(TaskName.RECONCILE_GATEWAY, gateway_id):
                         queued_passes.started(gateway_id)  # none was queued after all
+        self.flushes += 1
 
     def _held(self) -> list[object]:
         return list(ManagedCluster.objects.filter(watcher_owner=self.identity).values_list("pk", flat=True))

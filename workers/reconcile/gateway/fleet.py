@@ -127,8 +127,8 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
             continue  # a pass is on it, or one is queued for the end of its backoff
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, now, release)
-        if report.outage is not None:
-            outcome: Outcome | None = unreachable(request, report.outage)
+        if snapshot is None:  # no snapshot without an outage, which report.outage names
+            outcome: Outcome | None = unreachable(request, str(report.outage))
         else:
             outcome = None if deleting or gateway.pass_requested else _judge(request, snapshot, chart)
         if outcome is None:

@@ -269,9 +269,11 @@ def summarise(
     outcome.condition(ConditionType.STALLED, ConditionStatus.FALSE, Reason.PROGRESSING, "")
     if request.prerequisites.trusted_ca:
         unmounted = request.trusted_ca_unmounted
-        mounted = (ConditionStatus.TRUE, Reason.MOUNTED, "The trusted CA is bundled into server.oidc.caConfigMapName")
-        not_mounted = (ConditionStatus.FALSE, Reason.NOT_MOUNTABLE, unmounted)
-        outcome.condition(ConditionType.TRUSTED_CA, *(not_mounted if unmounted else mounted))
+        if unmounted:
+            outcome.condition(ConditionType.TRUSTED_CA, ConditionStatus.FALSE, Reason.NOT_MOUNTABLE, unmounted)
+        else:
+            outcome.condition(ConditionType.TRUSTED_CA, ConditionStatus.TRUE, Reason.MOUNTED,
+                              "The trusted CA is bundled into server.oidc.caConfigMapName")
     if ready:
         detail = " and the route is accepted" if request.route_host else ""
         outcome.condition(ConditionType.READY, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")

@@ -149,7 +149,7 @@ def pass_kinds(request: GatewayRequest, release: StoredRelease | None) -> frozen
     if route == "GRPCRoute" or request.gateway_api:  # with no route, to find what a route left behind
         kinds.add(BACKEND_TLS_KIND)
     if release is not None and request.drift_detection is not DriftMode.DISABLED:
-        kinds |= {obj.get("kind") for obj in manifest_objects(release.manifest)} & DRIFT_KINDS.keys()
+        kinds |= {str(obj.get("kind")) for obj in manifest_objects(release.manifest)} & DRIFT_KINDS.keys()
     return frozenset(kinds)
 
 
@@ -179,7 +179,7 @@ class ClusterSnapshot:
     """Every release, and every listed object of ``kinds``, of a cluster, indexed by (namespace, release)."""
 
     releases: dict[tuple[str, str], StoredRelease]
-    objects: dict[tuple[str, str], LiveObjects]
+    objects: Mapping[tuple[str, str], LiveObjects]
     kinds: frozenset[str]
     namespaces: frozenset[str]
     warnings: Mapping[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
@@ -207,7 +207,7 @@ class ClusterSnapshot:
         )
 
 
-def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], LiveObjects]:
+def _by_instance(items: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[tuple[str, str], dict[str, Any]]]:
     grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for obj in items:
         meta = obj.get("metadata", {})

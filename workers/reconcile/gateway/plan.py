@@ -32,7 +32,7 @@ from workers.reconcile.gateway.loop import assess
 from workers.reconcile.gateway.observe import GatewayView, observe_gateway
 from workers.reconcile.gateway.plan_checks import ClusterObjects, prerequisite_checks
 from workers.reconcile.gateway.plan_decide import decide
-from workers.reconcile.gateway.plan_diff import field_changes, manifest_diff, parse_manifest
+from workers.reconcile.gateway.plan_diff import ObjectDiff, field_changes, manifest_diff, parse_manifest
 from workers.reconcile.gateway.plan_redact import Redactor
 from workers.reconcile.gateway.prerequisites import scc_binding_name
 from workers.reconcile.gateway.request import GatewayRequest
@@ -149,7 +149,8 @@ def build_plan(
         retries_exhausted=request.timing.retry.exhausted(request.failure_count),
     )
     deployed_values = redactor.tree(release.values) if release else {}
-    object_diffs, unchanged = [], 0
+    object_diffs: list[ObjectDiff] = []
+    unchanged = 0
     if rendered is not None:
         deployed = parse_manifest(release.manifest) if release else {}
         object_diffs, unchanged = manifest_diff(

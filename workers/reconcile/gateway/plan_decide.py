@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gateways.choices import PlanAction
+from gateways.states import PlanAction
 from workers.reconcile.gateway.state import State
 
 __all__ = ["Decision", "decide"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 
@@ -52,7 +53,7 @@ def timing() -> Timing:
     )
 
 
-def _value(values: dict, defaults: dict, *path: str) -> object:
+def _value(values: dict[str, Any], defaults: dict[str, Any], *path: str) -> object:
     """A values key as Helm will see it: the value set, else the chart's default (None when neither has it)."""
     for tree in (values, defaults):
         node: object = tree
@@ -63,10 +64,11 @@ def _value(values: dict, defaults: dict, *path: str) -> object:
     return None
 
 
-def backend_tls_secret(values: dict | None, defaults: dict) -> str | None:
+def backend_tls_secret(values: dict[str, Any] | None, defaults: dict[str, Any]) -> str | None:
     """The server certificate Secret a GRPCRoute's backend serves with; None without a route or without TLS."""
-    routed = values and _value(values, defaults, "grpcRoute", "enabled")
-    if not routed or _value(values, defaults, "server", "disableTls"):
+    if not values or not _value(values, defaults, "grpcRoute", "enabled"):
+        return None
+    if _value(values, defaults, "server", "disableTls"):
         return None
     secret = _value(values, defaults, "server", "tls", "certSecretName")
     return str(secret) if secret else None

@@ -16,8 +16,10 @@ def effective_values(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> 
     merged = dict(defaults)
     for key, value in values.items():
         base = merged.get(key)
-        both_maps = isinstance(base, Mapping) and isinstance(value, Mapping)
-        merged[key] = effective_values(base, value) if both_maps else value
+        if isinstance(base, Mapping) and isinstance(value, Mapping):
+            merged[key] = effective_values(base, value)
+        else:
+            merged[key] = value
     return merged
 
 

@@ -187,7 +187,7 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
 
     @admin.display(description="Gateways waiting for a window")
     def held_display(self, obj: ManagedCluster) -> int:
-        return obj.gateways.filter(window_held_until__isnull=False).count()  # type: ignore[attr-defined]
+        return obj.gateways.filter(window_held_until__isnull=False).count()
 
     @admin.display(description="Kubeconfig")
     def kubeconfig_state(self, obj: ManagedCluster) -> SafeString:

@@ -23,7 +23,7 @@ OVERRIDE_ACTION = "override-window"
 def wake_held_gateways(cluster: ManagedCluster) -> int:
     """Queue a pass now for every gateway of ``cluster`` that waits for a window (the pass judges again); how
     many. Their wait is cleared so that the pass is due."""
-    held = cluster.gateways.filter(window_held_until__isnull=False)  # type: ignore[attr-defined]
+    held = cluster.gateways.filter(window_held_until__isnull=False)
     ids = list(held.values_list("pk", flat=True))
     held.update(next_attempt_at=None)
     for gateway_id in ids:

@@ -1,6 +1,7 @@
 """Maintenance windows on devcluster: an upgrade outside its cluster's window is held (Helm history shows no new
 revision, the condition names the next window) and applied once a window is open; a rollout wave waits the same
-way, a freeze holds it inside an allowed window, and a platform admin's override starts it, audited.
+way, a freeze holds it inside an allowed window, a platform admin's override starts it, audited, and the gateway
+it started finishes after the override ended.
 
 Real parts: PostgreSQL, the worker's pass (`run_pass`) and rollout controller (`advance`), the real helm binary
 with the mirror chart, devcluster over HTTP. The windows are computed around the real clock: one that opens hours
@@ -156,6 +157,8 @@ def test_a_wave_waits_for_its_window_a_freeze_holds_it_and_an_override_starts_it
     rollout.refresh_from_db()
     assert rollout.targets.get().state == "upgrading"
     assert (condition(rollout)["status"], condition(rollout)["reason"]) == ("True", "NothingHeld")
+    # The override ends before the gateway's pass: the wave finishes the gateway it started inside the window.
+    ManagedCluster.objects.filter(pk=cluster.pk).update(window_override_until=timezone.now() - timedelta(seconds=1))
     done = converge_by_passes(gateway, lambda current: current.phase == "Running"
                               and current.deployed_release_id == v2.pk)
     assert done.release.name == "v2"

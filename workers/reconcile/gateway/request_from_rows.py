@@ -98,7 +98,8 @@ def window_verdict(gateway: Gateway, now: datetime) -> tuple[Verdict | None, boo
     if schedule.empty and cluster.window_override_until is None and not shown:
         return None, False
     window = cluster.window_verdict(now)
-    if not window.open and gateway.rollout_targets.filter(state=TargetState.UPGRADING).exists():
+    moving = gateway.release_id != gateway.deployed_release_id  # (a rollout's start moves the release first)
+    if not window.open and moving and gateway.rollout_targets.filter(state=TargetState.UPGRADING).exists():
         window = Verdict(True, now, message="A rollout wave started this change inside a maintenance window")
     return window, schedule.hold_installs_and_deletes
 

@@ -13,7 +13,7 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from controlplane.admin_site import (
@@ -35,6 +35,7 @@ from controlplane.capabilities import REQUIRED_APIS
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.models import AuditEntry, ManagedCluster
 from controlplane.tasks import TaskName
+from controlplane.window_override import wake_held_gateways
 
 __all__ = ["ManagedClusterAdmin"]
 
@@ -44,6 +45,36 @@ def reachable_badge(cluster: ManagedCluster) -> SafeString:
     if cluster.reachable is None:
         return badge("Unknown", MUTED)
     return badge("Reachable", OK) if cluster.reachable else badge("Unreachable", ERROR)
+
+
+def window_badge(cluster: ManagedCluster) -> SafeString:
+    """Open now, or closed until the next window (with its start)."""
+    status = cluster.maintenance_status
+    if status["open"]:
+        return badge("Overridden" if status["override_until"] else "Open", OK)
+    if status["next_start"] is None:
+        return badge("Closed", ERROR)
+    return format_html("{} next: {}", badge("Closed", MUTED), status["next_start"].isoformat())
+
+
+def windows_table(cluster: ManagedCluster) -> SafeString:
+    """The cluster's windows and freezes, one row each, then the verdict now and any override."""
+    data = cluster.maintenance_windows or {}
+    rows = [("window", f"{w['cron']} for {w['duration']} ({w['timezone']})") for w in data.get("windows", [])]
+    for freeze in data.get("freezes", []):
+        text = (f"{freeze['start']} until {freeze['end']}" if "start" in freeze
+                else f"{freeze['cron']} for {freeze['duration']} ({freeze['timezone']})")
+        rows.append(("freeze", text))
+    if data.get("hold_installs_and_deletes"):
+        rows.append(("holds", "new installs and deletes wait too"))
+    status = cluster.maintenance_status
+    rows.append(("now", status["message"]))
+    if status["override_until"]:
+        rows.append(("override", f"until {status['override_until'].isoformat()}: {status['override_reason']}"))
+    return format_html(
+        '<table class="cp-windows"><tbody>{}</tbody></table>',
+        format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
+    )
 
 
 def capability_badges(cluster: ManagedCluster) -> SafeString:
@@ -82,7 +113,7 @@ class ManagedClusterForm(forms.ModelForm):
 class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     form = ManagedClusterForm
     list_display = ("name", "flavour", "reachable_column", "kubernetes_version", "probed_column", "gateway_count",
-                    "base_domain")
+                    "window_column", "base_domain")
     list_filter = ("flavour", "reachable")
     search_fields = ("name", "base_domain")
     ordering = ("name",)
@@ -103,6 +134,10 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     def probed_column(self, obj: ManagedCluster) -> SafeString:
         return relative_time(obj.last_probe_at)
 
+    @admin.display(description="Maintenance window")
+    def window_column(self, obj: ManagedCluster) -> SafeString:
+        return window_badge(obj)
+
     @admin.display(description="Gateways", ordering="gateway_total")
     def gateway_count(self, obj: ManagedCluster) -> int:
         return obj.gateway_total
@@ -122,11 +157,16 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
                 "setting (GATEWAY_IMAGE_OVERRIDES). Gateways already running an image it excludes keep running, with "
                 "ImagePolicy=False."
             )}),
+            ("Maintenance windows", {"fields": ("maintenance_windows",), "description": (
+                'When upgrades and rollout waves may start: {"windows": [{"cron": "0 22 * * 1-5", "duration": "4h", '
+                '"timezone": "Europe/Berlin"}], "freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": '
+                '"2027-01-04T00:00:00+01:00"}], "hold_installs_and_deletes": false}; empty: at any time.'
+            )}),
         ]
         if obj is not None:
             fieldsets.append(("Status", {"fields": (
                 "reachable_display", "kubernetes_version", "probed_display", "probe_message",
-                "capabilities_display", ("created_at", "updated_at"),
+                "capabilities_display", "windows_display", "held_display", ("created_at", "updated_at"),
             ), "classes": ("cp-status",)}))
             fieldsets.append(("Events", {"fields": ("events_display",)}))
         return fieldsets
@@ -136,12 +176,20 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
             return ()
         return (
             "name", "kubeconfig_state", "reachable_display", "kubernetes_version", "probed_display", "probe_message",
-            "capabilities_display", "created_at", "updated_at", "events_display",
+            "capabilities_display", "windows_display", "held_display", "created_at", "updated_at", "events_display",
         )
 
     @admin.display(description="Reachability events")
     def events_display(self, obj: ManagedCluster) -> SafeString:
         return events_table(obj.events.all())
+
+    @admin.display(description="Maintenance windows")
+    def windows_display(self, obj: ManagedCluster) -> SafeString:
+        return format_html("{}<br>{}", window_badge(obj), windows_table(obj))
+
+    @admin.display(description="Gateways waiting for a window")
+    def held_display(self, obj: ManagedCluster) -> int:
+        return obj.gateways.filter(window_held_until__isnull=False).count()
 
     @admin.display(description="Kubeconfig")
     def kubeconfig_state(self, obj: ManagedCluster) -> SafeString:
@@ -163,6 +211,8 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         audit_save(request, obj, form, change)
         enqueue_on_commit(TaskName.PROBE_CLUSTER, obj.pk)
+        if change and "maintenance_windows" in form.changed_data:
+            wake_held_gateways(obj)
 
     @admin.action(description="Probe now", permissions=("change",))
     def probe_action(self, request: HttpRequest, queryset: QuerySet[ManagedCluster]) -> None:

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models, transaction
 from django.dispatch import Signal
+from django.utils import timezone
 
 from controlplane.choices import EventType, Flavour
 from controlplane.fields import EncryptedTextField
 from controlplane.image_policy import ImagePolicy, parse_policy
 from controlplane.kubeconfig import validate_kubeconfig
+from controlplane.maintenance_windows import Schedule, Verdict, parse_schedule, verdict
 from controlplane.validators import (
     validate_dns1123_label,
     validate_dns1123_subdomain,
     validate_domain_list,
     validate_image_policy,
+    validate_maintenance_windows,
     validate_pem_bundle,
 )
 
@@ -137,6 +141,14 @@ class ManagedCluster(models.Model):
     require_signed_releases = models.BooleanField(
         default=False, help_text="Gateways here run only releases with a signature_policy (verified before use).",
     )
+    maintenance_windows = models.JSONField(
+        default=dict, blank=True, validators=[validate_maintenance_windows],
+        help_text="When upgrades and rollout waves may start here: allowed windows and freezes (see "
+        "controlplane.maintenance_windows); empty: at any time.",
+    )
+    # A platform admin's override of the windows and freezes, until when and why (POST .../override-window/).
+    window_override_until = models.DateTimeField(null=True, blank=True, editable=False)
+    window_override_reason = models.CharField(max_length=1024, blank=True, editable=False)
 
     reachable = models.BooleanField(null=True, editable=False)
     kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)
@@ -170,6 +182,24 @@ class ManagedCluster(models.Model):
         if self.image_policy is None:
             return settings.GATEWAY_IMAGE_POLICY
         return parse_policy(self.image_policy, f"cluster {self.name}'s image_policy")
+
+    def maintenance_schedule(self) -> Schedule:
+        return parse_schedule(self.maintenance_windows)
+
+    @property
+    def maintenance_status(self) -> dict[str, Any]:
+        """The window now, for the API and the console."""
+        window = self.window_verdict(timezone.now())
+        return {
+            "open": window.open, "next_start": window.next_start, "message": window.message,
+            "override_until": window.overridden_until, "override_reason": self.window_override_reason
+            if window.overridden_until else "",
+        }
+
+    def window_verdict(self, now: datetime) -> Verdict:
+        """May an upgrade or a rollout wave start here at ``now`` (windows, freezes and a platform admin's
+        override)?"""
+        return verdict(self.maintenance_schedule(), now, self.window_override_until)
 
 
 class FleetSample(models.Model):

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from controlplane.image_policy import PolicyError, parse_policy
+from controlplane.maintenance_windows import WindowError, parse_schedule
 
 __all__ = [
     "validate_dns1123_label",
@@ -16,6 +17,7 @@ __all__ = [
     "validate_domain_list",
     "validate_image_policy",
     "validate_labels",
+    "validate_maintenance_windows",
     "validate_pem_bundle",
     "validate_printable",
     "validate_sha256_digest",
@@ -127,3 +129,12 @@ def validate_image_policy(value: Any) -> None:
         parse_policy(value, "the cluster")
     except PolicyError as exc:
         raise ValidationError(str(exc), code="invalid_image_policy") from None
+
+
+def validate_maintenance_windows(value: Any) -> None:
+    """A cluster's maintenance windows and freezes (see ``controlplane.maintenance_windows.parse_schedule``); the
+    message names the entry (``windows[1].timezone: ...``)."""
+    try:
+        parse_schedule(value)
+    except WindowError as exc:
+        raise ValidationError(str(exc), code="invalid_maintenance_windows") from None

@@ -15,16 +15,18 @@ from gateways.models import Gateway
 __all__ = ["FleetCollector"]
 
 RETRYING_HELP = "Gateways whose last pass failed and that will be retried (not yet Failed), by cluster."
+WAITING_HELP = "Gateways whose change waits for their cluster's maintenance window, by cluster."
 
 
 class FleetCollector(Collector):
-    """Gateways by phase and cluster (every phase, zeros included), those retrying after a failed pass, and
-    whether each cluster answered."""
+    """Gateways by phase and cluster (every phase, zeros included), those retrying after a failed pass, those
+    waiting for a maintenance window, and whether each cluster answered."""
 
     def describe(self) -> Iterator[Metric]:
         """Named up front so registering the collector never queries the database."""
         yield GaugeMetricFamily("gateways", "Gateways by phase and cluster.")
         yield GaugeMetricFamily("gateways_retrying", RETRYING_HELP)
+        yield GaugeMetricFamily("gateways_waiting_for_window", WAITING_HELP)
         yield GaugeMetricFamily("cluster_reachable", "1 when the last probe succeeded, else 0 (never probed too).")
 
     def collect(self) -> Iterator[Metric]:
@@ -37,7 +39,11 @@ class FleetCollector(Collector):
             Gateway.objects.filter(failure_count__gt=0).exclude(phase=Phase.FAILED)
             .values_list("cluster__name").annotate(n=Count("id"))
         )
+        waiting_counts = dict(
+            Gateway.objects.filter(window_held_until__isnull=False).values_list("cluster__name").annotate(n=Count("id"))
+        )
         gateways = GaugeMetricFamily("gateways", "Gateways by phase and cluster.", labels=["phase", "cluster"])
+        waiting = GaugeMetricFamily("gateways_waiting_for_window", WAITING_HELP, labels=["cluster"])
         retrying = GaugeMetricFamily("gateways_retrying", RETRYING_HELP, labels=["cluster"])
         reachable = GaugeMetricFamily(
             "cluster_reachable", "1 when the last probe succeeded, else 0 (never probed too).", labels=["cluster"]
@@ -45,8 +51,10 @@ class FleetCollector(Collector):
         for name, up in clusters.items():
             reachable.add_metric([name], 1 if up else 0)
             retrying.add_metric([name], retrying_counts.get(name, 0))
+            waiting.add_metric([name], waiting_counts.get(name, 0))
             for phase in Phase.values:
                 gateways.add_metric([phase, name], counts.get((name, phase), 0))
         yield gateways
         yield retrying
+        yield waiting
         yield reachable

@@ -249,6 +249,9 @@ class Gateway(SpecResource):
     last_reconciled_at = models.DateTimeField(null=True, blank=True, editable=False)
     # Set when a pass was asked for while another held the lease; the holder runs once more.
     pass_requested = models.BooleanField(default=False, editable=False)
+    # A change held for its cluster's maintenance window: when it may start (None: not held). The pass that
+    # held it is queued for then.
+    window_held_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ("name", "id")

@@ -35,6 +35,7 @@ class ConditionType(StrEnum):
     DRIFTED = "Drifted"
     TRUSTED_CA = "TrustedCA"
     IMAGE_POLICY = "ImagePolicy"
+    MAINTENANCE_WINDOW = "MaintenanceWindow"  # False: a change waits for the cluster's maintenance window
 
 
 class Step(StrEnum):

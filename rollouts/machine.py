@@ -11,7 +11,9 @@ the rollout counts), and is Running.
 
 Per rollout: ``Pending`` (the target release is not validated yet) -> ``Progressing``: at most
 ``max_parallel`` targets of the current wave upgrade at once; once every one is healthy or skipped
-the wave bakes for ``bake_seconds``, then the next wave starts; after the last, ``Completed``. The
+the wave bakes for ``bake_seconds``, then the next wave starts; after the last, ``Completed``. A target whose
+cluster's maintenance window is closed (``window_hold``) is not started: the wave waits for it, and the targets
+already started finish. The
 first failed target halts the rollout (``Halted``); no further gateway is started. ``Paused``,
 ``Halted``, ``Completed`` and ``Aborted`` decide nothing.
 """
@@ -54,6 +56,8 @@ class TargetView:
     gateway: GatewayObservation
     started_at: datetime | None = None
     generation: int | None = None
+    # Why its cluster's maintenance window does not let it start now (None: it may start).
+    window_hold: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,8 @@ class Decision:
     clear_baking: bool = False
     condition: tuple[str, str, str, str] | None = None  # type, status, reason, message
     events: list[tuple[str, str, bool, int | None]] = field(default_factory=list)
+    # A pending target of the wave waits for its cluster's maintenance window: the first one's reason.
+    window_wait: str | None = None
 
     def event(self, reason: str, message: str, *, warning: bool = False, wave: int | None = None) -> None:
         self.events.append((reason, message, warning, wave))
@@ -191,7 +197,9 @@ def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Deci
     for target in wave:
         if slots <= 0:
             break
-        if state[target.id] == TargetState.PENDING:
+        if state[target.id] == TargetState.PENDING and target.window_hold:
+            decision.window_wait = decision.window_wait or f"{target.gateway_name} waits: {target.window_hold}"
+        elif state[target.id] == TargetState.PENDING:
             decision.transitions.append(Transition(target.id, TargetState.UPGRADING))
             state[target.id], slots = TargetState.UPGRADING, slots - 1
     if not all(s in SETTLED for s in state.values()):

@@ -42,6 +42,7 @@ class ConditionType(StrEnum):
     HALTED = "Halted"
     ROLLED_BACK = "RolledBack"
     PAUSED = "Paused"
+    MAINTENANCE_WINDOW = "MaintenanceWindow"  # False: the wave waits for a cluster's maintenance window
 
 
 class Reason(StrEnum):

@@ -36,7 +36,7 @@ COLUMNS = (
     "route_enabled", "route_host", *(f"oidc_{key}" for key in _OIDC), "database_provider", "suspended",
     "labels", "release__name", "generation", "phase", "conditions", "observed_generation", "route_address",
     "release_name", "release_revision", "release_status", "chart_version", "deployed_release__name",
-    "failure_count", "next_attempt_at", "deletion_requested_at", "created_at", "updated_at",
+    "failure_count", "next_attempt_at", "window_held_until", "deletion_requested_at", "created_at", "updated_at",
     "release__image", "release__supervisor_image", "deployed_image", "deployed_supervisor_image",
 )
 
@@ -142,6 +142,7 @@ def represent(row: dict[str, Any], zone: tzinfo) -> dict[str, Any]:
             } if row["deployed_image"] else None,
             "failure_count": row["failure_count"],
             "next_attempt_at": _time(row["next_attempt_at"], zone),
+            "window_held_until": _time(row["window_held_until"], zone),
             "deletion_requested_at": _time(row["deletion_requested_at"], zone),
         },
         "created_at": _time(row["created_at"], zone),

@@ -96,6 +96,11 @@ class GatewayStatusSerializer(serializers.Serializer):
     )
     failure_count = StrictIntegerField(read_only=True)
     next_attempt_at = serializers.DateTimeField(allow_null=True, read_only=True)
+    window_held_until = serializers.DateTimeField(
+        allow_null=True, read_only=True,
+        help_text="A change waits for the cluster's maintenance window until then (condition MaintenanceWindow); "
+        "null: none waits.",
+    )
     deletion_requested_at = serializers.DateTimeField(allow_null=True, read_only=True)
 
     @extend_schema_field(DeployedImagesSerializer(allow_null=True))

@@ -42,7 +42,7 @@ def varied(alice, bob, cluster) -> list[Gateway]:
                 suspended=True, labels={"team": "payments", "tier": ""}, release=v2, deployed_release=v1,
                 phase=Phase.RUNNING, conditions=conditions, observed_generation=3, route_address="10.0.0.1",
                 release_name="gw-full", release_revision=4, release_status="deployed", chart_version="1.2.3",
-                failure_count=2, next_attempt_at=WHEN, deletion_requested_at=WHEN),
+                failure_count=2, next_attempt_at=WHEN, deletion_requested_at=WHEN, window_held_until=WHEN),
         gateway(bob, cluster, "released", release=v1, phase=Phase.FAILED),
     ]
 

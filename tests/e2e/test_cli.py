@@ -71,6 +71,27 @@ def test_cli_drives_gateways_and_catalogs(
     assert added["name"] == "cli" and "kubeconfig" not in added
     assert "cli.example.test" in cpctl("clusters", "list").stdout
 
+    # -- maintenance windows: a bad entry is refused, named; set, read back, overridden (audited), cleared
+    windows_file = tmp_path / "windows.yaml"
+    windows_file.write_text("windows:\n- {cron: '0 22 * * *', duration: 4h, timezone: Europe/Berln}\n")
+    refused = cpctl("clusters", "windows", "set", "cli", "-f", str(windows_file), status=1)
+    assert "windows[0].timezone" in refused.stderr and "not an IANA time zone" in refused.stderr
+    windows_file.write_text("windows:\n- {cron: '0 22 * * *', duration: 4h, timezone: Europe/Berlin}\n"
+                            "freezes:\n- {start: '2030-12-20T00:00:00+01:00', end: '2031-01-04T00:00:00+01:00'}\n")
+    cpctl("clusters", "windows", "set", "cli", "-f", str(windows_file))
+    shown = json.loads(cpctl("clusters", "windows", "get", "cli", "-o", "json").stdout)
+    assert shown["maintenance_windows"]["windows"] == [
+        {"cron": "0 22 * * *", "duration": "4h", "timezone": "Europe/Berlin"}]
+    assert shown["status"]["maintenance_window"]["next_start"] is not None
+    assert "NEXT START" in cpctl("clusters", "windows", "get", "cli").stdout
+    overridden = json.loads(cpctl("clusters", "override-window", "cli", "--reason", "cli test", "--minutes", "5",
+                                  "-o", "json").stdout)
+    assert overridden["status"]["maintenance_window"]["open"] is True
+    assert overridden["status"]["maintenance_window"]["override_reason"] == "cli test"
+    windows_file.write_text("{}\n")
+    cleared = json.loads(cpctl("clusters", "windows", "set", "cli", "-f", str(windows_file), "-o", "json").stdout)
+    assert cleared["maintenance_windows"] == {}
+
     # -- a release owns the software: chart and images; mixed provenance is refused with the API's reason
     chart, image, supervisor = str(MIRROR_CHART), "ghcr.io/nvidia/openshell/gateway:0.9.0", SUPERVISOR_IMAGE
     mixed = cpctl("releases", "create", "--name", "mixed", "--chart", chart, "--image",

@@ -5,11 +5,13 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 import redis
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from catalogs.models import Catalog
@@ -66,9 +68,11 @@ def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: ob
     """The gauges the shipped alerts read: a Failed gateway is not retrying; a Halted rollout; a catalog whose
     Serving condition is False, with its reason."""
     east = ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="e.test", reachable=True)
-    for name, phase, failures in [("a", Phase.PROVISIONING, 2), ("b", Phase.FAILED, 5), ("c", Phase.RUNNING, 0)]:
+    held = timezone.now() + timedelta(hours=3)
+    for name, phase, failures, waits in [("a", Phase.PROVISIONING, 2, None), ("b", Phase.FAILED, 5, None),
+                                         ("c", Phase.RUNNING, 0, held)]:
         gateway = Gateway(owner=admin_user, cluster=east, name=name, image="r.io/g:1", supervisor_image="r.io/s:1",
-                          phase=phase, failure_count=failures)
+                          phase=phase, failure_count=failures, window_held_until=waits)
         gateway.assign_namespace()
         gateway.save()
     release = GatewayRelease.objects.create(name="v2", chart="/charts/gateway")
@@ -81,6 +85,7 @@ def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: ob
     Catalog.objects.create(name="new", image_ref="r.io/new:v1")
     figures = scrape()
     assert by_label(figures, "gateways_retrying", "cluster") == {"east": 1}
+    assert by_label(figures, "gateways_waiting_for_window", "cluster") == {"east": 1}
     assert by_label(figures, "rollouts", "phase") == {
         phase: (1 if phase in (RolloutPhase.HALTED, RolloutPhase.COMPLETED) else 0) for phase in RolloutPhase.values
     }

@@ -103,3 +103,19 @@ def test_pending_waits_for_the_release_and_halts_on_an_invalid_one() -> None:
 def test_stopped_rollouts_decide_nothing(phase) -> None:
     decision = step(replace(ROLLOUT, phase=phase), [target(1), target(2, "upgrading", UPGRADED)], NOW)
     assert decision.transitions == [] and decision.phase is None
+
+
+HELD = "cluster east: Waiting for the next maintenance window, at 2025-01-01T22:00:00+01:00"
+
+
+def test_a_target_whose_cluster_window_is_closed_is_not_started_and_the_wave_waits() -> None:
+    decision = step(ROLLOUT, [replace(target(1), window_hold=HELD), target(2)], NOW)
+    assert states(decision) == {2: "upgrading"}
+    assert decision.window_wait == f"gw1 waits: {HELD}"
+
+
+def test_a_wave_under_way_when_its_window_closes_finishes_its_gateways_and_starts_no_new_one() -> None:
+    wave = [target(1, "upgrading", UPGRADED), replace(target(2), window_hold=HELD), target(3, wave=1)]
+    decision = step(ROLLOUT, wave, NOW)
+    assert states(decision) == {1: "healthy"}
+    assert decision.window_wait is not None and decision.phase is None and decision.current_wave is None

@@ -27,6 +27,7 @@ from workers.reconcile.gateway.pod_problems import pod_problems
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 from workers.reconcile.gateway.state import Observed, State, determine_state
+from workers.reconcile.gateway.window_gate import hold, report_not_held
 from workers.reconcile.outcome import Outcome
 
 __all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise", "unreachable"]
@@ -117,6 +118,7 @@ def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
     if early is not None:
         return early
     action_name = Step.PREPARE
+    report_not_held(request, outcome)
     try:
         ensure_prerequisites(request, io)
         outcome.condition(*REACHABLE)
@@ -132,6 +134,8 @@ def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
             if state is State.BUSY:
                 outcome.requeue_after = BUSY_REQUEUE_SECONDS
                 outcome.phase = Phase.PROVISIONING
+                return outcome
+            if hold(request, state, outcome):
                 return outcome
             action_name, action = ACTIONS[state]
             if action_name in done:
@@ -338,6 +342,9 @@ def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
     """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed. After
     the bounded failed uninstalls, or when a platform admin forces it, removes what the release left without Helm."""
     outcome.phase = Phase.DELETING
+    if hold(request, None, outcome):
+        return outcome
+    report_not_held(request, outcome)
     try:
         if request.force_deletion or request.failure_count >= request.timing.delete_max_failures:
             _purge(request, io, outcome)

@@ -10,6 +10,7 @@ from gateways.models import Gateway, GatewayEvent
 from gateways.states import ConditionType
 from workers.reconcile.fence import locked_row
 from workers.reconcile.gateway.request import GatewayRequest
+from workers.reconcile.gateway.window_gate import HELD_FIELD
 from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
 
 __all__ = ["changed_fields", "publish"]
@@ -22,7 +23,7 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
     if request.release_verified is not None and not request.deleting:
         changes.append(ConditionChange(ConditionType.VERIFIED, *request.release_verified))
     conditions = apply_conditions(gateway.conditions, changes, generation=request.generation, now=now)
-    fields: dict[str, Any] = {"conditions": conditions}
+    fields: dict[str, Any] = {"conditions": conditions, **outcome.fields}
     if outcome.phase:
         fields["phase"] = outcome.phase
     if outcome.route_address is not None:
@@ -42,7 +43,12 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
             deployed_image=outcome.deployed_images.image,
             deployed_supervisor_image=outcome.deployed_images.supervisor_image,
         )
-    applicable = request.values_error is None and request.chart_unavailable is None and not request.release_unverified
+    # A change held for its maintenance window is not applied: its generation is not observed yet.
+    held = outcome.fields.get(HELD_FIELD) is not None
+    applicable = (
+        request.values_error is None and request.chart_unavailable is None and not request.release_unverified
+        and not held
+    )
     if not request.deleting and not request.suspended and applicable and not outcome.cluster_outage:
         fields["observed_generation"] = request.generation
         if outcome.release is not None and request.release_id is not None:

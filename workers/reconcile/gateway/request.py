@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from controlplane.maintenance_windows import Verdict
 from workers.reconcile.retry import RetryPolicy
 
 __all__ = ["POD_SECURITY_ENFORCE", "DriftMode", "GatewayRequest", "Prerequisites", "Timing"]
@@ -97,6 +98,10 @@ class GatewayRequest:
     watched: bool = False
     # A platform admin asked to delete whatever helm uninstall says.
     force_deletion: bool = False
+    # The cluster's maintenance window now (see window_gate); None: the cluster has none and the gateway never
+    # waited for one. ``window_holds_all``: installs and deletes wait for it too.
+    window: Verdict | None = None
+    window_holds_all: bool = False
 
     @property
     def namespace_object_labels(self) -> dict[str, str]:

@@ -9,6 +9,7 @@ from django.conf import settings
 
 from controlplane.conditions import ConditionStatus
 from controlplane.flavours import Flavour
+from controlplane.maintenance_windows import Verdict
 from gateways.chart_keys import UnknownValuesKeys, check_values_keys
 from gateways.choices import DatabaseProvider, Phase
 from gateways.image_rules import policy_condition
@@ -26,13 +27,14 @@ from gateways.values import (
     sandbox_service_account,
     trusted_ca_unmounted,
 )
+from rollouts.states import TargetState
 from workers.charts import Chart, ReleaseInputs
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest, Prerequisites, Timing
 from workers.reconcile.gateway.required_apis import missing_apis
 from workers.reconcile.retry import RetryPolicy
 from workers.routing import routing_config
 
-__all__ = ["MANAGED_BY", "backend_tls_secret", "build_request", "timing"]
+__all__ = ["MANAGED_BY", "backend_tls_secret", "build_request", "timing", "window_verdict"]
 
 MANAGED_BY = "controlplane"
 
@@ -86,6 +88,22 @@ def _drift_reported(gateway: Gateway) -> str | None:
     return None
 
 
+def window_verdict(gateway: Gateway, now: datetime) -> tuple[Verdict | None, bool]:
+    """The cluster's maintenance window for this gateway's pass, and whether it holds installs and deletes too.
+    None when the cluster has no windows, freezes or override and the gateway never waited. A gateway that a
+    rollout wave started inside its window finishes even after the window closed."""
+    cluster = gateway.cluster
+    schedule = cluster.maintenance_schedule()
+    shown = any(c.get("type") == ConditionType.MAINTENANCE_WINDOW for c in gateway.conditions or [])
+    if schedule.empty and cluster.window_override_until is None and not shown:
+        return None, False
+    window = cluster.window_verdict(now)
+    moving = gateway.release_id != gateway.deployed_release_id  # (a rollout's start moves the release first)
+    if not window.open and moving and gateway.rollout_targets.filter(state=TargetState.UPGRADING).exists():
+        window = Verdict(True, now, message="A rollout wave started this change inside a maintenance window")
+    return window, schedule.hold_installs_and_deletes
+
+
 def build_request(
     gateway: Gateway, chart: Chart, now: datetime, release: ReleaseInputs | None = None
 ) -> GatewayRequest:
@@ -107,6 +125,7 @@ def build_request(
     except (ValuesError, UnknownValuesKeys) as exc:
         values, values_error = None, str(exc)
     external_db = gateway.database_provider == DatabaseProvider.EXTERNAL
+    window, window_holds_all = window_verdict(gateway, now)
     return GatewayRequest(
         gateway_id=str(gateway.pk),
         generation=gateway.generation,
@@ -149,6 +168,8 @@ def build_request(
         release_verified=release.verified if release else None,
         chart_retry_at=release.retry_at if release else None,
         image_policy=policy_condition(gateway),
+        window=window,
+        window_holds_all=window_holds_all,
         watched=bool(cluster.watcher_owner) and cluster.watcher_expires_at is not None
         and cluster.watcher_expires_at > now,
     )

@@ -26,6 +26,7 @@ from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.publish import publish
 from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.window_gate import requeue_in
 from workers.reconcile.lease import held_lease
 from workers.reconcile.outcome import Outcome
 
@@ -93,7 +94,7 @@ def _leased_pass(gateway_id: str, cluster_id: object) -> tuple[PassOutcome, floa
             return PassOutcome.SKIPPED, None
         now = timezone.now()
         if gateway.deletion_requested_at is None and gateway.next_attempt_at and gateway.next_attempt_at > now:
-            return PassOutcome.SKIPPED, (gateway.next_attempt_at - now).total_seconds()
+            return PassOutcome.SKIPPED, requeue_in(gateway.next_attempt_at, now)
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, now, release)
         outcome = _reconcile(gateway, request, chart)

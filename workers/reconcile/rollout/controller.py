@@ -22,6 +22,7 @@ from django.utils import timezone
 from controlplane.conditions import ConditionStatus
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.events import EventType
+from controlplane.maintenance_windows import Verdict, WindowReason
 from controlplane.queues import QueueName
 from controlplane.tasks import TaskName
 from gateways.image_rules import enforced_overrides
@@ -30,7 +31,7 @@ from gateways.states import ConditionType as GatewayCondition
 from rollouts.choices import FailurePolicy
 from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetView, step
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
-from rollouts.states import Reason, RolloutPhase, TargetState
+from rollouts.states import ConditionType, Reason, RolloutPhase, TargetState
 from workers import releases
 from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
 
@@ -141,6 +142,34 @@ def _apply_target(rollout: Rollout, target: RolloutTarget, state: str, reason: s
     )
 
 
+def _window_holds(wave: list[RolloutTarget], now: datetime) -> dict[int, str]:
+    """Why each pending target's cluster may not start a change now (targets that may are left out)."""
+    verdicts: dict[Any, Verdict] = {}
+    holds = {}
+    for target in wave:
+        if target.state != TargetState.PENDING or target.gateway is None:
+            continue
+        cluster = target.gateway.cluster
+        if cluster.pk not in verdicts:
+            verdicts[cluster.pk] = cluster.window_verdict(now)
+        if not verdicts[cluster.pk].open:
+            holds[target.pk] = f"cluster {cluster.name}: {verdicts[cluster.pk].message}"
+    return holds
+
+
+def _window_condition(rollout: Rollout, decision: Decision) -> ConditionChange | None:
+    """MaintenanceWindow=False while a target of the wave waits for its window; True again once none does."""
+    if decision.window_wait:
+        return ConditionChange(ConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW,
+                               decision.window_wait)
+    waited = any(c.get("type") == ConditionType.MAINTENANCE_WINDOW and c.get("status") == ConditionStatus.FALSE
+                 for c in rollout.conditions or [])
+    if waited:
+        return ConditionChange(ConditionType.MAINTENANCE_WINDOW, ConditionStatus.TRUE, WindowReason.NOTHING_HELD,
+                               "No target of the wave waits for a maintenance window")
+    return None
+
+
 def _outcome(decision: Decision) -> Outcome:
     """The rollout's part of ``decision`` that every kind's pass reports: its phase and condition change (the target
     transitions and the events, which name their wave, stay the machine's)."""
@@ -151,6 +180,9 @@ def _outcome(decision: Decision) -> Outcome:
 def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decision, now: datetime) -> Outcome:
     """Write ``decision``; the pass's outcome, with the rollout's phase afterwards."""
     outcome = _outcome(decision)
+    window = _window_condition(rollout, decision)
+    if window is not None:
+        outcome.conditions.append(window)
     for transition in decision.transitions:
         _apply_target(rollout, targets[transition.target_id], transition.state, transition.reason, now)
     if outcome.phase:
@@ -191,10 +223,11 @@ def advance(rollout_id: str) -> Outcome:
         if rollout.phase not in WORKING_PHASES:
             return Outcome(phase=rollout.phase)
         now = timezone.now()
-        wave = list(rollout.targets.filter(wave=rollout.current_wave).select_related("gateway"))
+        wave = list(rollout.targets.filter(wave=rollout.current_wave).select_related("gateway__cluster"))
+        holds = _window_holds(wave, now)
         views = [
             TargetView(id=t.pk, gateway_name=t.gateway_name, wave=t.wave, state=t.state, gateway=_observe(t),
-                       started_at=t.started_at, generation=t.generation)
+                       started_at=t.started_at, generation=t.generation, window_hold=holds.get(t.pk))
             for t in wave
         ]
         decision = step(_view(rollout), views, now)

@@ -50,6 +50,8 @@ from .error_detail_fields import ErrorDetailFields
 from .event_type_enum import EventTypeEnum
 from .failure_policy_enum import FailurePolicyEnum
 from .field_change import FieldChange
+from .freeze import Freeze
+from .freeze_request import FreezeRequest
 from .gateway import Gateway
 from .gateway_event import GatewayEvent
 from .gateway_labels import GatewayLabels
@@ -70,12 +72,16 @@ from .image_policy_request import ImagePolicyRequest
 from .image_source import ImageSource
 from .image_source_request import ImageSourceRequest
 from .kind_enum import KindEnum
+from .maintenance_window_status import MaintenanceWindowStatus
+from .maintenance_windows import MaintenanceWindows
+from .maintenance_windows_request import MaintenanceWindowsRequest
 from .notification_event_kind_enum import NotificationEventKindEnum
 from .notification_severity_enum import NotificationSeverityEnum
 from .object_diff import ObjectDiff
 from .objects_diff import ObjectsDiff
 from .oidc import Oidc
 from .oidc_request import OidcRequest
+from .override_window_request import OverrideWindowRequest
 from .packages_diff import PackagesDiff
 from .paginated_catalog_event_list import PaginatedCatalogEventList
 from .paginated_catalog_list import PaginatedCatalogList
@@ -111,6 +117,8 @@ from .receiver_check import ReceiverCheck
 from .receiver_kind_enum import ReceiverKindEnum
 from .receiver_request import ReceiverRequest
 from .receivers_list_kind import ReceiversListKind
+from .recurring_window import RecurringWindow
+from .recurring_window_request import RecurringWindowRequest
 from .release import Release
 from .release_event import ReleaseEvent
 from .release_status import ReleaseStatus
@@ -200,6 +208,8 @@ __all__ = (
     "EventTypeEnum",
     "FailurePolicyEnum",
     "FieldChange",
+    "Freeze",
+    "FreezeRequest",
     "Gateway",
     "GatewayEvent",
     "GatewayLabels",
@@ -220,12 +230,16 @@ __all__ = (
     "ImageSource",
     "ImageSourceRequest",
     "KindEnum",
+    "MaintenanceWindowStatus",
+    "MaintenanceWindows",
+    "MaintenanceWindowsRequest",
     "NotificationEventKindEnum",
     "NotificationSeverityEnum",
     "ObjectDiff",
     "ObjectsDiff",
     "Oidc",
     "OidcRequest",
+    "OverrideWindowRequest",
     "PackagesDiff",
     "PaginatedCatalogEventList",
     "PaginatedCatalogList",
@@ -261,6 +275,8 @@ __all__ = (
     "ReceiverKindEnum",
     "ReceiverRequest",
     "ReceiversListKind",
+    "RecurringWindow",
+    "RecurringWindowRequest",
     "Release",
     "ReleaseEvent",
     "ReleaseStatus",

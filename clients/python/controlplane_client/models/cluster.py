@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.cluster_status import ClusterStatus
     from ..models.image_policy import ImagePolicy
+    from ..models.maintenance_windows import MaintenanceWindows
 
 
 T = TypeVar("T", bound="Cluster")
@@ -45,6 +46,9 @@ class Cluster:
                 ImagePolicy=False (NotAllowed).
             require_signed_releases (bool | Unset): Gateways here run only releases with a signature_policy (verified before
                 use).
+            maintenance_windows (MaintenanceWindows | Unset): When upgrades and rollout waves may start on the cluster:
+                inside an allowed window (any time when there is none) and outside every freeze. New installs and deletes are
+                held too with hold_installs_and_deletes.
     """
 
     id: UUID
@@ -60,6 +64,7 @@ class Cluster:
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicy | None | Unset = UNSET
     require_signed_releases: bool | Unset = UNSET
+    maintenance_windows: MaintenanceWindows | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -101,6 +106,10 @@ class Cluster:
 
         require_signed_releases = self.require_signed_releases
 
+        maintenance_windows: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.maintenance_windows, Unset):
+            maintenance_windows = self.maintenance_windows.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -127,6 +136,8 @@ class Cluster:
             field_dict["image_policy"] = image_policy
         if require_signed_releases is not UNSET:
             field_dict["require_signed_releases"] = require_signed_releases
+        if maintenance_windows is not UNSET:
+            field_dict["maintenance_windows"] = maintenance_windows
 
         return field_dict
 
@@ -134,6 +145,7 @@ class Cluster:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.cluster_status import ClusterStatus
         from ..models.image_policy import ImagePolicy
+        from ..models.maintenance_windows import MaintenanceWindows
 
         d = dict(src_dict)
         id = UUID(d.pop("id"))
@@ -182,6 +194,13 @@ class Cluster:
 
         require_signed_releases = d.pop("require_signed_releases", UNSET)
 
+        _maintenance_windows = d.pop("maintenance_windows", UNSET)
+        maintenance_windows: MaintenanceWindows | Unset
+        if isinstance(_maintenance_windows, Unset):
+            maintenance_windows = UNSET
+        else:
+            maintenance_windows = MaintenanceWindows.from_dict(_maintenance_windows)
+
         cluster = cls(
             id=id,
             name=name,
@@ -196,6 +215,7 @@ class Cluster:
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
             require_signed_releases=require_signed_releases,
+            maintenance_windows=maintenance_windows,
         )
 
         cluster.additional_properties = d

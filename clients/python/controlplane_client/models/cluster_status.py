@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.cluster_capabilities import ClusterCapabilities
+    from ..models.maintenance_window_status import MaintenanceWindowStatus
 
 
 T = TypeVar("T", bound="ClusterStatus")
@@ -24,6 +25,8 @@ class ClusterStatus:
         kubernetes_version (str):
         last_probe_at (datetime.datetime | None):
         message (str):
+        maintenance_window (MaintenanceWindowStatus): Whether upgrades and rollout waves may start on the cluster now
+            and, if not, when they may next.
     """
 
     reachable: bool | None
@@ -31,6 +34,7 @@ class ClusterStatus:
     kubernetes_version: str
     last_probe_at: datetime.datetime | None
     message: str
+    maintenance_window: MaintenanceWindowStatus
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +53,8 @@ class ClusterStatus:
 
         message = self.message
 
+        maintenance_window = self.maintenance_window.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -58,6 +64,7 @@ class ClusterStatus:
                 "kubernetes_version": kubernetes_version,
                 "last_probe_at": last_probe_at,
                 "message": message,
+                "maintenance_window": maintenance_window,
             }
         )
 
@@ -66,6 +73,7 @@ class ClusterStatus:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.cluster_capabilities import ClusterCapabilities
+        from ..models.maintenance_window_status import MaintenanceWindowStatus
 
         d = dict(src_dict)
 
@@ -97,12 +105,17 @@ class ClusterStatus:
 
         message = d.pop("message")
 
+        maintenance_window = MaintenanceWindowStatus.from_dict(
+            d.pop("maintenance_window")
+        )
+
         cluster_status = cls(
             reachable=reachable,
             capabilities=capabilities,
             kubernetes_version=kubernetes_version,
             last_probe_at=last_probe_at,
             message=message,
+            maintenance_window=maintenance_window,
         )
 
         cluster_status.additional_properties = d

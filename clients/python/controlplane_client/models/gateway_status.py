@@ -37,6 +37,8 @@ class GatewayStatus:
             one is seen.
         failure_count (int):
         next_attempt_at (datetime.datetime | None):
+        window_held_until (datetime.datetime | None): A change waits for the cluster's maintenance window until then
+            (condition MaintenanceWindow); null: none waits.
         deletion_requested_at (datetime.datetime | None):
     """
 
@@ -49,6 +51,7 @@ class GatewayStatus:
     deployed_images: DeployedImages | None
     failure_count: int
     next_attempt_at: datetime.datetime | None
+    window_held_until: datetime.datetime | None
     deletion_requested_at: datetime.datetime | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -85,6 +88,12 @@ class GatewayStatus:
         else:
             next_attempt_at = self.next_attempt_at
 
+        window_held_until: None | str
+        if isinstance(self.window_held_until, datetime.datetime):
+            window_held_until = self.window_held_until.isoformat()
+        else:
+            window_held_until = self.window_held_until
+
         deletion_requested_at: None | str
         if isinstance(self.deletion_requested_at, datetime.datetime):
             deletion_requested_at = self.deletion_requested_at.isoformat()
@@ -104,6 +113,7 @@ class GatewayStatus:
                 "deployed_images": deployed_images,
                 "failure_count": failure_count,
                 "next_attempt_at": next_attempt_at,
+                "window_held_until": window_held_until,
                 "deletion_requested_at": deletion_requested_at,
             }
         )
@@ -171,6 +181,21 @@ class GatewayStatus:
 
         next_attempt_at = _parse_next_attempt_at(d.pop("next_attempt_at"))
 
+        def _parse_window_held_until(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                window_held_until_type_0 = datetime.datetime.fromisoformat(data)
+
+                return window_held_until_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        window_held_until = _parse_window_held_until(d.pop("window_held_until"))
+
         def _parse_deletion_requested_at(data: object) -> datetime.datetime | None:
             if data is None:
                 return data
@@ -198,6 +223,7 @@ class GatewayStatus:
             deployed_images=deployed_images,
             failure_count=failure_count,
             next_attempt_at=next_attempt_at,
+            window_held_until=window_held_until,
             deletion_requested_at=deletion_requested_at,
         )
 

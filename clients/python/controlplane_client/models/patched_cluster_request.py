@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.image_policy_request import ImagePolicyRequest
+    from ..models.maintenance_windows_request import MaintenanceWindowsRequest
 
 
 T = TypeVar("T", bound="PatchedClusterRequest")
@@ -38,6 +39,9 @@ class PatchedClusterRequest:
                 ImagePolicy=False (NotAllowed).
             require_signed_releases (bool | Unset): Gateways here run only releases with a signature_policy (verified before
                 use).
+            maintenance_windows (MaintenanceWindowsRequest | Unset): When upgrades and rollout waves may start on the
+                cluster: inside an allowed window (any time when there is none) and outside every freeze. New installs and
+                deletes are held too with hold_installs_and_deletes.
     """
 
     name: str | Unset = UNSET
@@ -50,6 +54,7 @@ class PatchedClusterRequest:
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicyRequest | None | Unset = UNSET
     require_signed_releases: bool | Unset = UNSET
+    maintenance_windows: MaintenanceWindowsRequest | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.image_policy_request import ImagePolicyRequest
@@ -84,6 +89,10 @@ class PatchedClusterRequest:
 
         require_signed_releases = self.require_signed_releases
 
+        maintenance_windows: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.maintenance_windows, Unset):
+            maintenance_windows = self.maintenance_windows.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -107,12 +116,15 @@ class PatchedClusterRequest:
             field_dict["image_policy"] = image_policy
         if require_signed_releases is not UNSET:
             field_dict["require_signed_releases"] = require_signed_releases
+        if maintenance_windows is not UNSET:
+            field_dict["maintenance_windows"] = maintenance_windows
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.image_policy_request import ImagePolicyRequest
+        from ..models.maintenance_windows_request import MaintenanceWindowsRequest
 
         d = dict(src_dict)
         name = d.pop("name", UNSET)
@@ -155,6 +167,15 @@ class PatchedClusterRequest:
 
         require_signed_releases = d.pop("require_signed_releases", UNSET)
 
+        _maintenance_windows = d.pop("maintenance_windows", UNSET)
+        maintenance_windows: MaintenanceWindowsRequest | Unset
+        if isinstance(_maintenance_windows, Unset):
+            maintenance_windows = UNSET
+        else:
+            maintenance_windows = MaintenanceWindowsRequest.from_dict(
+                _maintenance_windows
+            )
+
         patched_cluster_request = cls(
             name=name,
             flavour=flavour,
@@ -166,6 +187,7 @@ class PatchedClusterRequest:
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
             require_signed_releases=require_signed_releases,
+            maintenance_windows=maintenance_windows,
         )
 
         return patched_cluster_request

@@ -129,7 +129,7 @@ def test_a_wave_waits_for_its_window_a_freeze_holds_it_and_an_override_starts_it
 ) -> None:
     kubeconfig, gateway = devcluster.kubeconfig, installed
     cluster = gateway.cluster
-    v2 = GatewayRelease.objects.create(name="v2", chart=str(MIRROR_CHART), values={"networkPolicy": {"enabled": True}})
+    v2 = GatewayRelease.objects.create(name="v2", chart=str(MIRROR_CHART), values={"image": {"pullPolicy": "Always"}})
     rollout = create_rollout(Rollout(name="r", target_release=v2, wave_percentages=[100]))
     for _ in range(2):
         advance(str(rollout.pk))

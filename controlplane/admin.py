@@ -118,6 +118,7 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
                 "setting (GATEWAY_IMAGE_OVERRIDES). Gateways already running an image it excludes keep running, with "
                 "ImagePolicy=False."
             )}),
+            ("Change control", {"fields": ("rollouts_require_approval",)}),
         ]
         if obj is not None:
             fieldsets.append(("Status", {"fields": (

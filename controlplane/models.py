@@ -129,6 +129,10 @@ class ManagedCluster(models.Model):
         help_text="Whether tenants may override gateway images here, from which repositories, and whether a digest "
         "is required; null follows the platform setting (GATEWAY_IMAGE_OVERRIDES).",
     )
+    rollouts_require_approval = models.BooleanField(
+        default=False, help_text="Every rollout wave with gateways on this cluster waits for a platform admin's "
+        "approval of its plan.",
+    )
 
     reachable = models.BooleanField(null=True, editable=False)
     kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)

@@ -90,7 +90,7 @@ class ClusterSerializer(ModelCleanSerializer):
         model = ManagedCluster
         fields = (
             "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
-            "trusted_ca_pem", "image_policy", "status", "created_at", "updated_at",
+            "trusted_ca_pem", "image_policy", "rollouts_require_approval", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 

@@ -29,7 +29,7 @@ class ClusterWavePlanner:
                 found[cluster.name] = digest({
                     "apis": sorted(kube.served_api_versions()),
                     "resources": sorted(kube.served_resources(PROBED_RESOURCES)),
-                    "kubernetes": kube.version().get("gitVersion"),
+                    "server_version": kube.version().get("gitVersion"),
                 })
         return found
 

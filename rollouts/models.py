@@ -8,6 +8,7 @@ its wave at creation; its ``state`` only moves forward, so no gateway is upgrade
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -16,6 +17,7 @@ from django.db import models
 from controlplane.models import EventRecord
 from controlplane.validators import validate_dns1123_label
 from gateways.models import Gateway, GatewayRelease
+from rollouts.approval import Inputs
 from rollouts.choices import ApprovalState, FailurePolicy, RolloutPhase, TargetState
 
 __all__ = ["Rollout", "RolloutEvent", "RolloutTarget", "WavePlan"]
@@ -123,3 +125,12 @@ class WavePlan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rollout} wave {self.wave} plan {self.plan_hash[:12]} ({self.state})"
+
+    def gateways(self) -> list[dict[str, Any]]:
+        """Each planned gateway (id, name, cluster) with its plan, by cluster and name."""
+        inputs = Inputs.from_dict(self.inputs)
+        return [
+            {"gateway_id": gateway_id, "gateway": inputs.names.get(gateway_id, ""),
+             "cluster": inputs.clusters.get(gateway_id, ""), "plan": self.plans[gateway_id]}
+            for gateway_id in sorted(self.plans, key=lambda g: (inputs.clusters.get(g, ""), inputs.names.get(g, "")))
+        ]

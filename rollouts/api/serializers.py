@@ -11,7 +11,6 @@ from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictS
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
 from gateways.choices import ReleaseStatus
 from gateways.models import GatewayRelease
-from rollouts.approval import Inputs
 from rollouts.choices import ApprovalState, RolloutPhase, TargetState
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget, WavePlan
 from rollouts.status import TargetRow, summarise
@@ -202,13 +201,7 @@ class WavePlanSerializer(serializers.Serializer):
 
     @staticmethod
     def of(plan: WavePlan) -> dict[str, Any]:
-        inputs = Inputs.from_dict(plan.inputs)
-        gateways = [
-            {"gateway_id": gateway_id, "gateway": inputs.names.get(gateway_id, ""),
-             "cluster": inputs.clusters.get(gateway_id, ""), "plan": plan.plans[gateway_id]}
-            for gateway_id in sorted(plan.plans, key=lambda g: (inputs.clusters.get(g, ""), inputs.names.get(g, "")))
-        ]
-        return {**(_summary(plan) or {}), "gateways": gateways}
+        return {**(_summary(plan) or {}), "gateways": plan.gateways()}
 
 
 class ApproveSerializer(serializers.Serializer):

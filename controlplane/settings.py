@@ -178,6 +178,7 @@ SPECTACULAR_SETTINGS = {
         "EventTypeEnum": "controlplane.choices.EventType",
         "RolloutTargetStateEnum": "rollouts.choices.TargetState",
         "RolloutPhaseEnum": "rollouts.choices.RolloutPhase",
+        "WaveApprovalStateEnum": "rollouts.choices.ApprovalState",
         "ReleaseStatusEnum": "gateways.choices.ReleaseStatus",
         "ImageOverridesEnum": "controlplane.image_policy.OverrideMode",
         "KindEnum": "catalogs.diff.EDGE_KINDS",  # the upgrade edges' kind keeps its name beside receivers' kind

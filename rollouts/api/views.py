@@ -1,5 +1,5 @@
 """Rollout endpoints: create, list, get, pause, resume, abort, targets, events, and a wave's plan with its approval
-or rejection. Platform admins only: anyone else gets 403 on create, approve and reject, and 404 on a rollout."""
+or rejection. Platform admins only: anyone else gets 403 on create and 404 on a rollout."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
     queryset = Rollout.objects.none()  # for the schema; requests use get_queryset
 
     def get_permissions(self) -> list[Any]:
-        if self.action in ("create", "approve", "reject"):
+        if self.action == "create":
             return [IsPlatformAdmin()]
         return super().get_permissions()
 

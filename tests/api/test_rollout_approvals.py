@@ -70,8 +70,8 @@ def test_the_plan_is_shown_with_its_hash_and_is_a_404_before_it_is_made(admin_ap
 
 def test_only_platform_admins_approve_or_reject(alice_api, rollout) -> None:
     plan = awaiting(rollout)
-    assert alice_api.post(url(rollout, "approve"), {"plan_hash": plan.plan_hash}, format="json").status_code == 403
-    assert alice_api.post(url(rollout, "reject"), {"reason": "no"}, format="json").status_code == 403
+    assert alice_api.post(url(rollout, "approve"), {"plan_hash": plan.plan_hash}, format="json").status_code == 404
+    assert alice_api.post(url(rollout, "reject"), {"reason": "no"}, format="json").status_code == 404
     assert alice_api.get(url(rollout, "plan")).status_code == 404
     assert WavePlan.objects.get(pk=plan.pk).state == "awaiting"
 
@@ -137,3 +137,16 @@ def test_a_cluster_can_require_approval(admin_api, cluster) -> None:
     changed = admin_api.patch(f"/api/v1/clusters/{cluster.pk}/", {"rollouts_require_approval": True}, format="json")
     assert changed.status_code == 200 and changed.json()["rollouts_require_approval"] is True
     assert ManagedCluster.objects.get(pk=cluster.pk).rollouts_require_approval
+
+
+def test_the_schema_documents_the_plan_approve_and_reject(admin_api) -> None:
+    schema = admin_api.get("/api/v1/schema/?format=json").json()
+    operations = {path: {method: op.get("operationId") for method, op in ops.items()}
+                  for path, ops in schema["paths"].items()}
+    assert operations["/api/v1/rollouts/{id}/approve/"]["post"] == "rollouts_approve"
+    assert operations["/api/v1/rollouts/{id}/reject/"]["post"] == "rollouts_reject"
+    assert operations["/api/v1/rollouts/{id}/plan/"]["get"] == "rollouts_plan_retrieve"
+    components = schema["components"]["schemas"]
+    assert components["ApproveRequest"]["required"] == ["plan_hash"]
+    assert "AwaitingApproval" in components["RolloutPhaseEnum"]["enum"]
+    assert "require_approval" in components["RolloutRequest"]["properties"]

@@ -1,9 +1,12 @@
 """Rollouts that wait for approval, on the live stack: a real worker plans each wave with the real helm binary
 on devcluster, waits in AwaitingApproval, applies only the plan a second admin approved by its hash, and voids an
-approval when a target's spec changes before the wave applies (Helm's own history shows what was applied)."""
+approval when a target's spec changes before the wave applies (Helm's own history shows what was applied);
+``cpctl rollouts approve`` shows the plan and asks, ``cpctl rollouts reject`` halts."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -153,3 +156,37 @@ def test_a_spec_change_after_approval_voids_it_and_nothing_of_the_old_plan_is_ap
         assert V2_CHART not in helm_charts(fleet, other, tmp_path)
     assert started(creator, url) == []
     assert creator.post(f"{url}/abort/").status_code == 200
+
+
+def token(session: ApiSession) -> str:
+    return session.headers["Authorization"].removeprefix("Token ")
+
+
+def test_cpctl_shows_the_plan_asks_and_approves_or_rejects(
+    cpctl: Callable[..., subprocess.CompletedProcess[str]], creator, approver, fleet, live_stack: Stack
+) -> None:
+    cpctl("login", live_stack.api_url, "--token", token(creator), "--name", "creator")
+    cpctl("login", live_stack.api_url, "--token", token(approver), "--name", "approver")
+    url = start(creator, name="first", require_approval=True)
+    awaiting(creator, url)
+    rejected = cpctl("--context", "creator", "rollouts", "reject", "first", "--reason", "not this week",
+                     "-o", "json")
+    halted = json.loads(rejected.stdout)["status"]
+    assert halted["phase"] == "Halted" and halted["approval"]["reason"] == "not this week"
+    assert creator.post(f"{url}/abort/").status_code == 200
+
+    url = start(creator, name="second", require_approval=True)
+    plan_hash = awaiting(creator, url)["status"]["approval"]["plan_hash"]
+    shown = cpctl("--context", "approver", "rollouts", "plan", "second").stdout
+    assert shown.splitlines()[0] == f"Rollout second, wave 0: plan {plan_hash} (awaiting), 2 gateways"
+    assert '  ~ image.tag: "1.0.0" -> "2.0.0"' in shown
+    declined = cpctl("--context", "approver", "rollouts", "approve", "second", typed="n\n", status=1)
+    assert "gateway ap-g0 on ap-c0:" in declined.stderr and f"Approve plan {plan_hash}?" in declined.stderr
+    assert "not approved" in declined.stderr
+    assert creator.get(f"{url}/").json()["status"]["approval"]["state"] == "awaiting"
+    own = cpctl("--context", "creator", "rollouts", "approve", "second", "--yes", status=1)
+    assert "Four eyes" in own.stderr and "HTTP 403" in own.stderr
+    approved = cpctl("--context", "approver", "rollouts", "approve", "second", "-o", "json", typed="y\n")
+    assert json.loads(approved.stdout)["status"]["approval"]["decided_by"] == "second-admin"
+    listed = cpctl("--context", "approver", "rollouts", "list").stdout
+    assert "second" in listed and "approved" in listed

@@ -1,6 +1,8 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .action_enum import ActionEnum
+from .approval_summary import ApprovalSummary
+from .approve_request import ApproveRequest
 from .availability_mode_enum import AvailabilityModeEnum
 from .blocked import Blocked
 from .catalog import Catalog
@@ -101,6 +103,8 @@ from .patched_receiver_request import PatchedReceiverRequest
 from .patched_subscription_request import PatchedSubscriptionRequest
 from .patched_subscription_request_labels import PatchedSubscriptionRequestLabels
 from .plan_result import PlanResult
+from .planned_gateway import PlannedGateway
+from .planned_gateway_plan import PlannedGatewayPlan
 from .provider_enum import ProviderEnum
 from .pull_secret import PullSecret
 from .pull_secret_request import PullSecretRequest
@@ -110,6 +114,7 @@ from .receiver_check import ReceiverCheck
 from .receiver_kind_enum import ReceiverKindEnum
 from .receiver_request import ReceiverRequest
 from .receivers_list_kind import ReceiversListKind
+from .reject_request import RejectRequest
 from .release import Release
 from .release_status import ReleaseStatus
 from .release_status_enum import ReleaseStatusEnum
@@ -142,12 +147,16 @@ from .total import Total
 from .upgrade_edge import UpgradeEdge
 from .upgrade_edges_diff import UpgradeEdgesDiff
 from .urls import Urls
+from .wave_approval_state_enum import WaveApprovalStateEnum
+from .wave_plan import WavePlan
 from .wave_status import WaveStatus
 from .waves import Waves
 from .waves_request import WavesRequest
 
 __all__ = (
     "ActionEnum",
+    "ApprovalSummary",
+    "ApproveRequest",
     "AvailabilityModeEnum",
     "Blocked",
     "Catalog",
@@ -248,6 +257,8 @@ __all__ = (
     "PatchedSubscriptionRequest",
     "PatchedSubscriptionRequestLabels",
     "PlanResult",
+    "PlannedGateway",
+    "PlannedGatewayPlan",
     "ProviderEnum",
     "PullSecret",
     "PullSecretRequest",
@@ -257,6 +268,7 @@ __all__ = (
     "ReceiverKindEnum",
     "ReceiverRequest",
     "ReceiversListKind",
+    "RejectRequest",
     "Release",
     "ReleaseStatus",
     "ReleaseStatusEnum",
@@ -289,6 +301,8 @@ __all__ = (
     "UpgradeEdge",
     "UpgradeEdgesDiff",
     "Urls",
+    "WaveApprovalStateEnum",
+    "WavePlan",
     "WaveStatus",
     "Waves",
     "WavesRequest",

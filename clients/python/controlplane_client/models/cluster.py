@@ -40,6 +40,8 @@ class Cluster:
             image_policy (ImagePolicy | None | Unset): The cluster's image policy; null follows the platform setting
                 (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
                 ImagePolicy=False (NotAllowed).
+            rollouts_require_approval (bool | Unset): Every rollout wave with gateways on this cluster waits for a platform
+                admin's approval of its plan.
     """
 
     id: UUID
@@ -53,6 +55,7 @@ class Cluster:
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicy | None | Unset = UNSET
+    rollouts_require_approval: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,6 +93,8 @@ class Cluster:
         else:
             image_policy = self.image_policy
 
+        rollouts_require_approval = self.rollouts_require_approval
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -112,6 +117,8 @@ class Cluster:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
         if image_policy is not UNSET:
             field_dict["image_policy"] = image_policy
+        if rollouts_require_approval is not UNSET:
+            field_dict["rollouts_require_approval"] = rollouts_require_approval
 
         return field_dict
 
@@ -163,6 +170,8 @@ class Cluster:
 
         image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
 
+        rollouts_require_approval = d.pop("rollouts_require_approval", UNSET)
+
         cluster = cls(
             id=id,
             name=name,
@@ -175,6 +184,7 @@ class Cluster:
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
+            rollouts_require_approval=rollouts_require_approval,
         )
 
         cluster.additional_properties = d

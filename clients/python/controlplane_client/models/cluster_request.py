@@ -33,6 +33,8 @@ class ClusterRequest:
             image_policy (ImagePolicyRequest | None | Unset): The cluster's image policy; null follows the platform setting
                 (GATEWAY_IMAGE_OVERRIDES). A change that no longer allows a running gateway's image leaves it running, with
                 ImagePolicy=False (NotAllowed).
+            rollouts_require_approval (bool | Unset): Every rollout wave with gateways on this cluster waits for a platform
+                admin's approval of its plan.
     """
 
     name: str
@@ -43,6 +45,7 @@ class ClusterRequest:
     gateway_api: bool | Unset = UNSET
     trusted_ca_pem: str | Unset = UNSET
     image_policy: ImagePolicyRequest | None | Unset = UNSET
+    rollouts_require_approval: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.image_policy_request import ImagePolicyRequest
@@ -73,6 +76,8 @@ class ClusterRequest:
         else:
             image_policy = self.image_policy
 
+        rollouts_require_approval = self.rollouts_require_approval
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -92,6 +97,8 @@ class ClusterRequest:
             field_dict["trusted_ca_pem"] = trusted_ca_pem
         if image_policy is not UNSET:
             field_dict["image_policy"] = image_policy
+        if rollouts_require_approval is not UNSET:
+            field_dict["rollouts_require_approval"] = rollouts_require_approval
 
         return field_dict
 
@@ -136,6 +143,8 @@ class ClusterRequest:
 
         image_policy = _parse_image_policy(d.pop("image_policy", UNSET))
 
+        rollouts_require_approval = d.pop("rollouts_require_approval", UNSET)
+
         cluster_request = cls(
             name=name,
             kubeconfig=kubeconfig,
@@ -145,6 +154,7 @@ class ClusterRequest:
             gateway_api=gateway_api,
             trusted_ca_pem=trusted_ca_pem,
             image_policy=image_policy,
+            rollouts_require_approval=rollouts_require_approval,
         )
 
         return cluster_request

@@ -1,6 +1,6 @@
 """Approving and rejecting a wave's plan without a worker: platform admins only, four eyes, the self-approval
 setting, a stale hash (409 naming the current one), rejection, the audit trail and the plan endpoint. The plan
-row stands in for the one the worker stores (its making is tested in tests/integration/test_rollout_approval.py)."""
+row stands in for the one the worker stores (its making is tested in tests/e2e/test_rollout_approval.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from rest_framework.test import APIClient
 
 from controlplane.models import AuditEntry, ManagedCluster
 from gateways.models import Gateway, GatewayRelease
+from notifications import outbox
+from notifications.models import Delivery, Receiver, Subscription
 from rollouts.approval import plan_hash
-from rollouts.models import Rollout, WavePlan
+from rollouts.models import Rollout, RolloutEvent, WavePlan
 from tests.fixtures.charts import MIRROR_CHART
 
 pytestmark = pytest.mark.django_db
@@ -150,3 +152,20 @@ def test_the_schema_documents_the_plan_approve_and_reject(admin_api) -> None:
     assert components["ApproveRequest"]["required"] == ["plan_hash"]
     assert "AwaitingApproval" in components["RolloutPhaseEnum"]["enum"]
     assert "require_approval" in components["RolloutRequest"]["properties"]
+
+
+def test_a_wave_waiting_and_its_approval_are_notified(
+    second_admin_api, admin_user, rollout, django_capture_on_commit_callbacks
+) -> None:
+    hook = Receiver.objects.create(name="hook", url="https://hooks.example.test/cp", secret="s" * 24)
+    Subscription.objects.create(owner=admin_user, name="approvals", receiver=hook, kinds=["rollout"],
+                                reasons=["AwaitingApproval", "Approved", "Rejected"])
+    plan = awaiting(rollout)
+    RolloutEvent.objects.create(rollout=rollout, wave=0, reason="AwaitingApproval", message="plan awaits approval")
+    approved = second_admin_api.post(url(rollout, "approve"), {"plan_hash": plan.plan_hash}, format="json")
+    assert approved.status_code == 200
+    with django_capture_on_commit_callbacks(execute=False):
+        outbox.dispatch()
+    # A wave waiting for a person is a warning; its approval is news.
+    found = {(d.reason, d.severity) for d in Delivery.objects.all()}
+    assert found == {("AwaitingApproval", "warning"), ("Approved", "info")}

@@ -42,6 +42,7 @@ from rollouts.choices import ACTIVE_PHASES, ApprovalState, RolloutPhase, TargetS
 from rollouts.models import Rollout, WavePlan
 from rollouts.planning import PlanError
 from rollouts.progress_plot import wave_bars
+from rollouts.states import Reason
 from rollouts.status import TargetRow, summarise
 
 __all__ = ["GatewayReleaseAdmin", "RolloutAdmin"]
@@ -56,7 +57,8 @@ APPROVAL_TONES = {
     ApprovalState.VOID: MUTED,
 }
 DECISIONS = {
-    "approve": ("Approved", "plan_hash", approvals.approve), "reject": ("Rejected", "reason", approvals.reject),
+    "approve": (Reason.APPROVED, "plan_hash", approvals.approve),
+    "reject": (Reason.REJECTED, "reason", approvals.reject),
 }
 STATE_TONES = {
     TargetState.FAILED: ERROR, TargetState.ROLLED_BACK: WARN, TargetState.UPGRADING: INFO,

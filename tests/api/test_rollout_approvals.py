@@ -169,3 +169,17 @@ def test_a_wave_waiting_and_its_approval_are_notified(
     # A wave waiting for a person is a warning; its approval is news.
     found = {(d.reason, d.severity) for d in Delivery.objects.all()}
     assert found == {("AwaitingApproval", "warning"), ("Approved", "info")}
+
+
+def test_the_dashboard_lists_the_rollouts_waiting_for_approval(admin_user, alice, rollout, client) -> None:
+    client.force_login(admin_user)
+    assert client.get("/admin/").context["rollouts_awaiting_total"] == 0
+    awaiting(rollout)
+    page = client.get("/admin/")
+    assert page.context["rollouts_awaiting_total"] == 1
+    assert [(r["name"], r["release"], r["wave"]) for r in page.context["rollouts_awaiting"]] == [("to-v2", "v2", 0)]
+    assert b"Rollouts waiting for approval" in page.content
+    alice.is_staff = True
+    alice.save()
+    client.force_login(alice)
+    assert "rollouts_awaiting" not in client.get("/admin/").context

@@ -49,6 +49,14 @@ def test_an_approved_plan_that_no_longer_matches_is_refused_and_planned_again(
     rollout_id, planner = str(rollout.pk), ClusterWavePlanner()
 
     assert advance(rollout_id, planner).phase == "Progressing"  # v2 validated; wave 0 started
+    # A cluster known not to answer is not asked: the wave waits, unplanned, with one event however many ticks.
+    ManagedCluster.objects.filter(pk=cluster.pk).update(reachable=False, probe_message="connection refused")
+    for _ in range(2):
+        assert advance(rollout_id, planner).phase == "AwaitingApproval"
+    assert not WavePlan.objects.exists()
+    failed = RolloutEvent.objects.filter(rollout=rollout, reason="PlanFailed").get()
+    assert failed.message == "Wave 0 could not be planned: the cluster could not be read: connection refused"
+    ManagedCluster.objects.filter(pk=cluster.pk).update(reachable=True)
     assert advance(rollout_id, planner).phase == "AwaitingApproval"
     first = WavePlan.objects.get(rollout=rollout)
     assert {plan["action"] for plan in first.plans.values()} == {"install"}  # nothing is installed yet

@@ -76,7 +76,7 @@ def plan_candidate(gateway: Gateway, redactor: Redactor) -> dict[str, Any]:
     ``DriverError`` when its cluster cannot be read."""
     cluster = gateway.cluster
     if breaker.is_open(cluster):
-        raise errors.ClusterUnreachable(cluster.probe_message or "the cluster did not answer its last probe")
+        raise errors.ClusterUnreachable(breaker.outage(cluster))
     chart, release = releases.load(gateway)
     request = build_request(gateway, chart, timezone.now(), release)
     with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:

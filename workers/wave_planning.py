@@ -10,7 +10,8 @@ from controlplane.capabilities import PROBED_RESOURCES
 from controlplane.models import ManagedCluster
 from rollouts.approval import digest
 from rollouts.models import Rollout, RolloutTarget
-from workers import singletons
+from workers import breaker, singletons
+from workers.drivers import errors
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.plan import plan_candidate, redactor_for
 from workers.reconcile.rollout.overrides import dropped_overrides
@@ -25,6 +26,8 @@ class ClusterWavePlanner:
         """Per cluster, a digest of the API versions and probed resources it serves, and its Kubernetes version."""
         found = {}
         for cluster in clusters:
+            if breaker.is_open(cluster):  # as a plan: no waiting on a cluster known not to answer
+                raise errors.ClusterUnreachable(breaker.outage(cluster))
             with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
                 found[cluster.name] = digest({
                     "apis": sorted(kube.served_api_versions()),

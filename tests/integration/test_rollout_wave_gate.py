@@ -4,6 +4,7 @@ and waits again, even when nothing that fed it changed (here: the cluster's own 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from rollouts.models import Rollout, RolloutEvent, WavePlan
 from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.fixtures.devcluster import DevCluster, start_devcluster
+from tests.fixtures.stack import free_port
 from tests.helpers import converge_by_passes
 from tests.integration.test_release_images_migration import mirror_worker  # noqa: F401 (a fixture)
 from workers.reconcile.rollout.controller import advance
@@ -49,14 +51,20 @@ def test_an_approved_plan_that_no_longer_matches_is_refused_and_planned_again(
     rollout_id, planner = str(rollout.pk), ClusterWavePlanner()
 
     assert advance(rollout_id, planner).phase == "Progressing"  # v2 validated; wave 0 started
-    # A cluster known not to answer is not asked: the wave waits, unplanned, with one event however many ticks.
-    ManagedCluster.objects.filter(pk=cluster.pk).update(reachable=False, probe_message="connection refused")
+    # A cluster known not to answer is not asked (its probe's message says why): the wave waits, unplanned, with
+    # one event however many ticks.
+    kubeconfig = cluster.kubeconfig
+    cluster.kubeconfig = re.sub(r"server: \S+", f"server: http://127.0.0.1:{free_port()}", kubeconfig)
+    cluster.save()  # (a new kubeconfig clears the probe's verdict, which the probe then gives:)
+    ManagedCluster.objects.filter(pk=cluster.pk).update(reachable=False, probe_message="the probe found no API server")
+    print("STATE", ManagedCluster.objects.values_list("reachable", "probe_message").get(pk=cluster.pk))
     for _ in range(2):
         assert advance(rollout_id, planner).phase == "AwaitingApproval"
     assert not WavePlan.objects.exists()
     failed = RolloutEvent.objects.filter(rollout=rollout, reason="PlanFailed").get()
-    assert failed.message == "Wave 0 could not be planned: the cluster could not be read: connection refused"
-    ManagedCluster.objects.filter(pk=cluster.pk).update(reachable=True)
+    assert failed.message == "Wave 0 could not be planned: the cluster could not be read: the probe found no API server"
+    cluster.kubeconfig = kubeconfig
+    cluster.save()
     assert advance(rollout_id, planner).phase == "AwaitingApproval"
     first = WavePlan.objects.get(rollout=rollout)
     assert {plan["action"] for plan in first.plans.values()} == {"install"}  # nothing is installed yet

@@ -1,6 +1,7 @@
 """The worker's approval gate with the real helm binary, devcluster and PostgreSQL: a wave is planned once while
-its inputs hold, and an approved plan that no longer matches what the wave would apply is refused, planned again
-and waits again, even when nothing that fed it changed (here: the cluster's own state moved on)."""
+its inputs hold; a cluster with an open circuit is not asked; an approved plan that no longer matches what the
+wave would apply is refused, planned again and waits again, even when nothing that fed it changed (here: the
+cluster's own state moved on); a cluster that starts serving another API voids a waiting plan."""
 
 from __future__ import annotations
 
@@ -24,6 +25,17 @@ from workers.reconcile.rollout.controller import advance
 from workers.wave_planning import ClusterWavePlanner
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+WIDGET_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "widgets.gate.example.test"},
+    "spec": {
+        "group": "gate.example.test", "scope": "Namespaced",
+        "names": {"kind": "Widget", "listKind": "WidgetList", "plural": "widgets", "singular": "widget"},
+        "versions": [{"name": "v1", "served": True, "storage": True,
+                      "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}}],
+    },
+}
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +69,6 @@ def test_an_approved_plan_that_no_longer_matches_is_refused_and_planned_again(
     cluster.kubeconfig = re.sub(r"server: \S+", f"server: http://127.0.0.1:{free_port()}", kubeconfig)
     cluster.save()  # (a new kubeconfig clears the probe's verdict, which the probe then gives:)
     ManagedCluster.objects.filter(pk=cluster.pk).update(reachable=False, probe_message="the probe found no API server")
-    print("STATE", ManagedCluster.objects.values_list("reachable", "probe_message").get(pk=cluster.pk))
     for _ in range(2):
         assert advance(rollout_id, planner).phase == "AwaitingApproval"
     assert not WavePlan.objects.exists()
@@ -84,6 +95,15 @@ def test_an_approved_plan_that_no_longer_matches_is_refused_and_planned_again(
     assert "the approval of plan" in event.message and "the plan of g0 changed" in event.message
     assert set(rollout.targets.values_list("state", flat=True)) == {"pending"}
     assert set(Gateway.objects.values_list("release__name", flat=True)) == {"v1"}
+
+    # The cluster starts serving another API (a CRD): the waiting plan is void, planned again, and waits again.
+    devcluster.call("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", WIDGET_CRD)
+    assert advance(rollout_id, planner).phase == "AwaitingApproval"
+    assert WavePlan.objects.get(pk=current.pk).reason == "Changed: the API versions of cluster gate"
+    current = WavePlan.objects.filter(rollout=rollout).first()
+    assert current.state == "awaiting" and WavePlan.objects.filter(rollout=rollout).count() == 3
+    assert RolloutEvent.objects.filter(rollout=rollout, reason="AwaitingApproval",
+                                       message__contains="the API versions of cluster gate changed").exists()
 
     approvals.approve(rollout.pk, make_user("third-admin", admin=True), current.plan_hash)
     assert advance(rollout_id, planner).phase == "Progressing"

@@ -162,6 +162,7 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
                 '"timezone": "Europe/Berlin"}], "freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": '
                 '"2027-01-04T00:00:00+01:00"}], "hold_installs_and_deletes": false}; empty: at any time.'
             )}),
+            ("Change control", {"fields": ("rollouts_require_approval",)}),
         ]
         if obj is not None:
             fieldsets.append(("Status", {"fields": (

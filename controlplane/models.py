@@ -149,6 +149,10 @@ class ManagedCluster(models.Model):
     # A platform admin's override of the windows and freezes, until when and why (POST .../override-window/).
     window_override_until = models.DateTimeField(null=True, blank=True, editable=False)
     window_override_reason = models.CharField(max_length=1024, blank=True, editable=False)
+    rollouts_require_approval = models.BooleanField(
+        default=False, help_text="Every rollout wave with gateways on this cluster waits for a platform admin's "
+        "approval of its plan.",
+    )
 
     reachable = models.BooleanField(null=True, editable=False)
     kubernetes_version = models.CharField(max_length=64, blank=True, editable=False)

@@ -178,6 +178,7 @@ SPECTACULAR_SETTINGS = {
         "EventTypeEnum": "controlplane.choices.EventType",
         "RolloutTargetStateEnum": "rollouts.choices.TargetState",
         "RolloutPhaseEnum": "rollouts.choices.RolloutPhase",
+        "WaveApprovalStateEnum": "rollouts.choices.ApprovalState",
         "ReleaseStatusEnum": "gateways.choices.ReleaseStatus",
         "ImageOverridesEnum": "controlplane.image_policy.OverrideMode",
         "KindEnum": "catalogs.diff.EDGE_KINDS",  # the upgrade edges' kind keeps its name beside receivers' kind
@@ -198,6 +199,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout"
 RESYNC_INTERVAL_SECONDS = env_int("RESYNC_INTERVAL_SECONDS", 60, minimum=1)
 CATALOG_GC_INTERVAL_SECONDS = env_int("CATALOG_GC_INTERVAL_SECONDS", 600, minimum=1)
 ROLLOUT_INTERVAL_SECONDS = env_int("ROLLOUT_INTERVAL_SECONDS", 5, minimum=1)
+# Four eyes: a rollout's creator may approve its waves' plans only when this is on.
+ROLLOUT_ALLOW_SELF_APPROVAL = env_bool("ROLLOUT_ALLOW_SELF_APPROVAL", False)
 # The console's fleet plots: gateways by phase per cluster, sampled this often and kept this long.
 FLEET_SAMPLE_INTERVAL_SECONDS = env_int("FLEET_SAMPLE_INTERVAL_SECONDS", 60, minimum=10)
 FLEET_SAMPLE_RETENTION_HOURS = env_int("FLEET_SAMPLE_RETENTION_HOURS", 168, minimum=1)

@@ -50,6 +50,7 @@ SECTIONS: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
     'Periodic work (beat)': (
         (('RESYNC_INTERVAL_SECONDS',), "beat's periodic cluster probe and fleet resync (the safety net; the watcher brings changes sooner)"),
         (('ROLLOUT_INTERVAL_SECONDS',), "beat's rollout tick: each working rollout advances one step"),
+        (('ROLLOUT_ALLOW_SELF_APPROVAL',), "four eyes: a rollout's creator may approve its waves' plans only when `true`"),
         (('FLEET_SAMPLE_INTERVAL_SECONDS', 'FLEET_SAMPLE_RETENTION_HOURS'), "beat's fleet sample for the console's plots: how many gateways each cluster has in each phase, one row per cluster per interval (a second run in the same interval, from a second beat say, writes nothing; a failed run is not retried, it leaves one gap); the same task deletes samples older than the retention"),
     ),
     'Catalogs': (

@@ -1,10 +1,10 @@
-"""``cpctl``: the command-line client of the control plane (gateways, catalogs, clusters, releases)."""
+"""``cpctl``: the command-line client of the control plane (gateways, catalogs, clusters, releases, rollouts)."""
 
 from __future__ import annotations
 
 import click
 
-from cpctl.commands import catalogs, clusters, completion, contexts, gateways, releases
+from cpctl.commands import catalogs, clusters, completion, contexts, gateways, releases, rollouts
 from cpctl.config import config_path
 from cpctl.state import State, complete_context
 
@@ -24,5 +24,5 @@ def cli(ctx: click.Context, context_name: str | None) -> None:
 
 
 for group in (contexts.login, contexts.context, gateways.gateways, catalogs.catalogs, clusters.clusters,
-              releases.releases, completion.completion):
+              releases.releases, rollouts.rollouts, completion.completion):
     cli.add_command(group)

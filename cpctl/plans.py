@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["describe"]
+__all__ = ["describe", "describe_result", "describe_wave_plan"]
 
 MARKS = {"added": "+", "removed": "-", "changed": "~"}
 
@@ -15,14 +15,10 @@ def _value(value: Any) -> str:
     return json.dumps(value) if value is not None else "(none)"
 
 
-def describe(plan: Mapping[str, Any]) -> str:
-    """The plan's action and reasons, its values diff, the objects it would change and the prerequisite checks."""
-    result = plan.get("result") or {}
-    lines = [f"Plan {plan['id']} for gateway {plan['name']} on {plan['cluster']}: {plan['status']}"]
-    if not result:
-        return "\n".join(lines)
-    lines.append(f"action: {result['action']} (chart {result['chart_version']}, "
-                 f"Kubernetes {result.get('kubernetes_version') or 'unknown'})")
+def describe_result(result: Mapping[str, Any]) -> list[str]:
+    """A plan's result: its action and reasons, values diff, the objects it would change and the prerequisites."""
+    lines = [f"action: {result['action']} (chart {result['chart_version']}, "
+             f"Kubernetes {result.get('kubernetes_version') or 'unknown'})"]
     lines.extend(f"  {reason}" for reason in result.get("reasons", []))
     if result.get("render_error"):
         lines.append(f"render error: {result['render_error']}")
@@ -35,4 +31,21 @@ def describe(plan: Mapping[str, Any]) -> str:
     if result.get("prerequisites"):
         lines.append("prerequisites:")
         lines.extend(f"  {c['state']}: {c['message']}" for c in result["prerequisites"])
+    return lines
+
+
+def describe(plan: Mapping[str, Any]) -> str:
+    """The plan's header, then its result (once there is one)."""
+    result = plan.get("result") or {}
+    lines = [f"Plan {plan['id']} for gateway {plan['name']} on {plan['cluster']}: {plan['status']}"]
+    return "\n".join(lines + (describe_result(result) if result else []))
+
+
+def describe_wave_plan(rollout: str, plan: Mapping[str, Any]) -> str:
+    """A rollout wave's plan (``WavePlan.to_dict()``): its hash and state, then each gateway's plan, indented."""
+    lines = [f"Rollout {rollout}, wave {plan['wave']}: plan {plan['plan_hash']} ({plan['state']}), "
+             f"{len(plan['gateways'])} gateways"]
+    for gateway in plan["gateways"]:
+        lines.append(f"gateway {gateway['gateway']} on {gateway['cluster']}:")
+        lines.extend(f"  {line}" for line in describe_result(gateway["plan"]))
     return "\n".join(lines)

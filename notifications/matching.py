@@ -13,7 +13,7 @@ from gateways.states import ReleaseReason
 from notifications.choices import EventKind, Severity
 from rollouts.states import Reason as RolloutReason
 
-__all__ = ["CRITICAL_REASONS", "EventFacts", "Filter", "matches", "severity_of"]
+__all__ = ["ATTENTION_REASONS", "CRITICAL_REASONS", "EventFacts", "Filter", "matches", "severity_of"]
 
 SEVERITY_ORDER = {Severity.INFO: 0, Severity.WARNING: 1, Severity.CRITICAL: 2}
 
@@ -23,6 +23,10 @@ CRITICAL_REASONS: dict[EventKind, frozenset[str]] = {
     EventKind.ROLLOUT: frozenset({RolloutReason.GATE_FAILED, RolloutReason.RELEASE_INVALID}),
     EventKind.GATEWAY: frozenset({GatewayReason.DELETE_FAILED}),
     EventKind.RELEASE: frozenset({ReleaseReason.VERIFICATION_FAILED}),
+}
+# Normal events that still ask a person to act: a rollout wave waiting for approval of its plan.
+ATTENTION_REASONS: dict[EventKind, frozenset[str]] = {
+    EventKind.ROLLOUT: frozenset({RolloutReason.AWAITING_APPROVAL}),
 }
 # A gateway's Warning event is critical when the gateway is Failed once the event is recorded.
 CRITICAL_GATEWAY_PHASES = frozenset({GatewayPhase.FAILED})
@@ -62,9 +66,10 @@ class Filter:
 
 
 def severity_of(facts: EventFacts) -> Severity:
-    """Normal events are info; Warning events are warning, or critical when the object gave up (see above)."""
+    """Normal events are info, or warning when they ask a person to act; Warning events are warning, or critical when
+    the object gave up (see above)."""
     if facts.type != EventType.WARNING:
-        return Severity.INFO
+        return Severity.WARNING if facts.reason in ATTENTION_REASONS.get(facts.kind, frozenset()) else Severity.INFO
     if facts.reason in CRITICAL_REASONS.get(facts.kind, frozenset()):
         return Severity.CRITICAL
     if facts.kind is EventKind.GATEWAY and facts.phase in CRITICAL_GATEWAY_PHASES:

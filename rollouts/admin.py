@@ -2,7 +2,9 @@
 
 A rollout's page shows each wave's counts by state (worst first), the gateways that blocked it, its
 conditions and events, and Pause / Resume / Abort buttons; the operations are ``rollouts.operations``,
-as in the API. Creating a rollout plans and claims its gateways in one transaction.
+as in the API. A wave that needs approval shows its plan, gateway by gateway, with Approve and Reject
+(``rollouts.approvals``, as in the API: four eyes, and the plan's hash as shown). Creating a rollout plans
+and claims its gateways in one transaction.
 """
 
 from __future__ import annotations
@@ -41,11 +43,12 @@ from controlplane.tasks import TaskName
 from gateways.choices import ReleaseStatus
 from gateways.models import GatewayRelease
 from gateways.states import VerifiedArtefact
-from rollouts import operations
-from rollouts.choices import ACTIVE_PHASES, RolloutPhase, TargetState
-from rollouts.models import Rollout
+from rollouts import approvals, operations
+from rollouts.choices import ACTIVE_PHASES, ApprovalState, RolloutPhase, TargetState
+from rollouts.models import Rollout, WavePlan
 from rollouts.planning import PlanError
 from rollouts.progress_plot import wave_bars
+from rollouts.states import Reason
 from rollouts.status import TargetRow, summarise
 
 __all__ = ["GatewayReleaseAdmin", "RolloutAdmin"]
@@ -53,6 +56,15 @@ __all__ = ["GatewayReleaseAdmin", "RolloutAdmin"]
 PHASE_TONES = {
     RolloutPhase.PENDING: MUTED, RolloutPhase.PROGRESSING: INFO, RolloutPhase.PAUSED: WARN,
     RolloutPhase.HALTED: ERROR, RolloutPhase.COMPLETED: OK, RolloutPhase.ABORTED: MUTED,
+    RolloutPhase.AWAITING_APPROVAL: WARN,
+}
+APPROVAL_TONES = {
+    ApprovalState.AWAITING: WARN, ApprovalState.APPROVED: OK, ApprovalState.REJECTED: ERROR,
+    ApprovalState.VOID: MUTED,
+}
+DECISIONS = {
+    "approve": (Reason.APPROVED, "plan_hash", approvals.approve),
+    "reject": (Reason.REJECTED, "reason", approvals.reject),
 }
 STATE_TONES = {
     TargetState.FAILED: ERROR, TargetState.ROLLED_BACK: WARN, TargetState.UPGRADING: INFO,
@@ -62,7 +74,8 @@ STATE_TONES = {
 PLOT_TONES = {**STATE_TONES, TargetState.SKIPPED: "faint"}
 RELEASE_TONES = {ReleaseStatus.PENDING: MUTED, ReleaseStatus.READY: OK, ReleaseStatus.INVALID: ERROR}
 OPERATIONS = {
-    "pause": ("Pause", (RolloutPhase.PENDING, RolloutPhase.PROGRESSING), operations.pause),
+    "pause": ("Pause", (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL),
+              operations.pause),
     "resume": ("Resume", (RolloutPhase.PAUSED,), operations.resume),
     "abort": ("Abort", ACTIVE_PHASES, operations.abort),
 }
@@ -155,7 +168,7 @@ class RolloutForm(forms.ModelForm):
     class Meta:
         model = Rollout
         fields = ("name", "target_release", "selector", "wave_clusters", "wave_percentages", "max_parallel",
-                  "bake_seconds", "gate_timeout_seconds", "failure_policy")
+                  "bake_seconds", "gate_timeout_seconds", "failure_policy", "require_approval")
         help_texts = {
             "selector": 'Which gateways: {"clusters": ["east"], "labels": {"tier": "prod"}}; {} for all.',
             "wave_clusters": 'Waves of cluster names, the canary first: [["east"], ["west", "north"]].',
@@ -186,8 +199,9 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
     search_fields = ("name",)
     change_form_template = "admin/rollouts/rollout/change_form.html"
     detail_fields = ("phase_column", "target_release", "selector", "wave_clusters", "wave_percentages",
-                     "max_parallel", "bake_seconds", "gate_timeout_seconds", "failure_policy", "created_by",
-                     "created_at", "finished_at", "waves_display", "conditions_display", "events_display")
+                     "max_parallel", "bake_seconds", "gate_timeout_seconds", "failure_policy", "require_approval",
+                     "created_by", "created_at", "finished_at", "waves_display", "approval_display",
+                     "conditions_display", "events_display")
 
     class Media:
         css = CONSOLE_CSS
@@ -234,6 +248,16 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
             "current": obj.current_wave, "baking_since": obj.baking_since,
         })
 
+    @admin.display(description="Wave plan")
+    def approval_display(self, obj: Rollout) -> SafeString | str:
+        plan = WavePlan.objects.filter(rollout=obj, wave=obj.current_wave).select_related("decided_by").first()
+        if plan is None:
+            return "-"
+        return render_to_string("admin/rollouts/rollout/approval.html", {
+            "plan": plan, "state_badge": badge(plan.state, APPROVAL_TONES.get(plan.state, MUTED)),
+            "gateways": plan.gateways(),
+        })
+
     @admin.display(description="Conditions")
     def conditions_display(self, obj: Rollout) -> SafeString:
         return conditions_table(obj.conditions, 0)
@@ -257,12 +281,16 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
     ) -> HttpResponse:
         if obj is not None:
             context["rollout_operations"] = [(name, op[0]) for name, op in OPERATIONS.items() if obj.phase in op[1]]
+            plan = approvals.awaiting_plan(obj) if obj.phase == RolloutPhase.AWAITING_APPROVAL else None
+            context["awaiting_hash"] = plan.plan_hash if plan else None
         return super().render_change_form(request, context, add=add, change=change, form_url=form_url, obj=obj)
 
     def get_urls(self) -> list[Any]:
         return [
             path("<path:object_id>/operation/<str:operation>/", self.admin_site.admin_view(self.operation_view),
                  name="rollouts_rollout_operation"),
+            path("<path:object_id>/decide/<str:decision>/", self.admin_site.admin_view(self.decide_view),
+                 name="rollouts_rollout_decide"),
             *super().get_urls(),
         ]
 
@@ -280,4 +308,28 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
         else:
             record(request.user, operation, obj, source="console")
             self.message_user(request, f"{label}: {obj.name}.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse("admin:rollouts_rollout_change", args=(quote(obj.pk),)))
+
+
+    def decide_view(self, request: HttpRequest, object_id: str, decision: str) -> HttpResponse:
+        """Approve the plan by the hash the page showed, or reject it with a reason."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        obj = self.get_object(request, unquote(object_id))
+        if obj is None or decision not in DECISIONS or not self.has_change_permission(request, obj):
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        label, field, decide = DECISIONS[decision]
+        value = request.POST.get(field, "").strip()
+        if not value:
+            self.message_user(request, f"Give the {field}.", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:rollouts_rollout_change", args=(quote(obj.pk),)))
+        try:
+            plan = decide(obj.pk, request.user, value)
+        except approvals.ApprovalRefused as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+        else:
+            given = {"reason": value} if field == "reason" else {}
+            record(request.user, decision, obj, {"wave": plan.wave, "plan_hash": plan.plan_hash, **given},
+                   source="console")
+            self.message_user(request, f"{label}: wave {plan.wave} of {obj.name}.", messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:rollouts_rollout_change", args=(quote(obj.pk),)))

@@ -3,12 +3,13 @@
 from django.db import models
 
 from controlplane.choices import text_choices
-from rollouts import states
+from rollouts import approval, states
 
-__all__ = ["ACTIVE_PHASES", "SEVERITY", "FailurePolicy", "RolloutPhase", "TargetState"]
+__all__ = ["ACTIVE_PHASES", "SEVERITY", "ApprovalState", "FailurePolicy", "RolloutPhase", "TargetState"]
 
 RolloutPhase = text_choices(states.RolloutPhase, __name__)
 TargetState = text_choices(states.TargetState, __name__)
+ApprovalState = text_choices(approval.ApprovalState, __name__)
 ACTIVE_PHASES = states.ACTIVE_PHASES
 SEVERITY = states.SEVERITY
 

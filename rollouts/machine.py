@@ -14,7 +14,9 @@ Per rollout: ``Pending`` (the target release is not validated yet) -> ``Progress
 the wave bakes for ``bake_seconds``, then the next wave starts; after the last, ``Completed``. A target whose
 cluster's maintenance window is closed (``window_hold``) is not started: the wave waits for it, and the targets
 already started finish. The
-first failed target halts the rollout (``Halted``); no further gateway is started. ``Paused``,
+first failed target halts the rollout (``Halted``); no further gateway is started. A wave that needs
+approval starts no gateway while its gate (``rollouts.approval.Gate``) is not open: the rollout is
+``AwaitingApproval`` until it is, and upgrades under way go on being judged. ``Paused``,
 ``Halted``, ``Completed`` and ``Aborted`` decide nothing.
 """
 
@@ -26,6 +28,7 @@ from datetime import datetime, timedelta
 from controlplane.conditions import ConditionStatus
 from gateways.states import Phase as GatewayPhase
 from gateways.states import ReleaseStatus
+from rollouts.approval import Gate
 from rollouts.states import ConditionType, Reason, RolloutPhase, TargetState
 
 __all__ = ["Decision", "GatewayObservation", "RolloutView", "TargetView", "Transition", "step"]
@@ -73,6 +76,7 @@ class RolloutView:
     gate_timeout: timedelta
     rollback: bool
     baking_since: datetime | None = None
+    gate: str = Gate.OPEN
 
 
 @dataclass(frozen=True)
@@ -178,12 +182,25 @@ def _start(rollout: RolloutView) -> Decision:
     return decision
 
 
+def _held(decision: Decision, rollout: RolloutView, state: dict[int, str]) -> bool:
+    """Whether the wave's gate holds its pending gateways back; moves the phase between Progressing and
+    AwaitingApproval as the gate says."""
+    held = rollout.gate == Gate.AWAITING and TargetState.PENDING in state.values()
+    if held and rollout.phase == RolloutPhase.PROGRESSING:
+        decision.phase = RolloutPhase.AWAITING_APPROVAL
+        decision.condition = (ConditionType.APPROVED, ConditionStatus.FALSE, Reason.AWAITING_APPROVAL,
+                              f"Wave {rollout.current_wave} waits for approval of its plan")
+    elif not held and rollout.phase == RolloutPhase.AWAITING_APPROVAL:
+        decision.phase = RolloutPhase.PROGRESSING
+    return held
+
+
 def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Decision:
     """The next step of ``rollout``; ``targets`` must hold at least the current wave's."""
     if rollout.phase == RolloutPhase.PENDING:
         return _start(rollout)
     decision = Decision()
-    if rollout.phase != RolloutPhase.PROGRESSING:
+    if rollout.phase not in (RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL):
         return decision
     wave = [t for t in targets if t.wave == rollout.current_wave]
     judged = {t.id: _judge(t, rollout, now) for t in wave}
@@ -192,6 +209,8 @@ def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Deci
     failed = {t.id: judged[t.id].reason for t in wave if state[t.id] == TargetState.FAILED and judged[t.id]}
     if failed:
         _halt(decision, rollout, wave, failed)
+        return decision
+    if _held(decision, rollout, state):
         return decision
     slots = rollout.max_parallel - sum(1 for s in state.values() if s == TargetState.UPGRADING)
     for target in wave:

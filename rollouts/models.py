@@ -8,6 +8,7 @@ its wave at creation; its ``state`` only moves forward, so no gateway is upgrade
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MinValueValidator
@@ -16,9 +17,10 @@ from django.db import models
 from controlplane.models import EventRecord
 from controlplane.validators import validate_dns1123_label
 from gateways.models import Gateway, GatewayRelease
-from rollouts.choices import FailurePolicy, RolloutPhase, TargetState
+from rollouts.approval import Inputs
+from rollouts.choices import ApprovalState, FailurePolicy, RolloutPhase, TargetState
 
-__all__ = ["Rollout", "RolloutEvent", "RolloutTarget"]
+__all__ = ["Rollout", "RolloutEvent", "RolloutTarget", "WavePlan"]
 
 
 class Rollout(models.Model):
@@ -35,6 +37,10 @@ class Rollout(models.Model):
     # The waves, as given: cluster groups, or cumulative percentages (the first wave is the canary).
     wave_clusters = models.JSONField(default=list, blank=True)
     wave_percentages = models.JSONField(default=list, blank=True)
+    require_approval = models.BooleanField(
+        default=False, help_text="Every wave waits for a platform admin's approval of its plan (a cluster's "
+        "rollouts_require_approval asks the same of the waves with gateways on it).",
+    )
     max_parallel = models.PositiveIntegerField(default=1, validators=[MinValueValidator(1)])
     bake_seconds = models.PositiveIntegerField(default=60)
     gate_timeout_seconds = models.PositiveIntegerField(default=600, validators=[MinValueValidator(1)])
@@ -93,3 +99,38 @@ class RolloutEvent(EventRecord):
 
     class Meta(EventRecord.Meta):
         pass
+
+
+class WavePlan(models.Model):
+    """One planning of a wave that needs approval: each target's plan (by gateway id), the hash an approval names,
+    and what fed the plans (``rollouts.approval.Inputs``). The newest row of a wave is its current plan; a void
+    one stays as the record of what was approved and why it no longer holds."""
+
+    rollout = models.ForeignKey(Rollout, on_delete=models.CASCADE, related_name="wave_plans")
+    wave = models.PositiveIntegerField()
+    state = models.CharField(max_length=16, choices=ApprovalState.choices, default=ApprovalState.AWAITING)
+    plan_hash = models.CharField(max_length=64)
+    plans = models.JSONField(default=dict)
+    inputs = models.JSONField(default=dict)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reason = models.CharField(max_length=2048, blank=True)  # why it was rejected, or what voided it
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        indexes = [models.Index(fields=("rollout", "wave", "-created_at"), name="wave_plan_current")]
+
+    def __str__(self) -> str:
+        return f"{self.rollout} wave {self.wave} plan {self.plan_hash[:12]} ({self.state})"
+
+    def gateways(self) -> list[dict[str, Any]]:
+        """Each planned gateway (id, name, cluster) with its plan, by cluster and name."""
+        inputs = Inputs.from_dict(self.inputs)
+        return [
+            {"gateway_id": gateway_id, "gateway": inputs.names.get(gateway_id, ""),
+             "cluster": inputs.clusters.get(gateway_id, ""), "plan": self.plans[gateway_id]}
+            for gateway_id in sorted(self.plans, key=lambda g: (inputs.clusters.get(g, ""), inputs.names.get(g, "")))
+        ]

@@ -120,7 +120,8 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
 
 def pause(rollout_id: Any, who: str) -> Rollout:
     """No new gateway starts; upgrades under way finish."""
-    return _transition(rollout_id, (RolloutPhase.PENDING, RolloutPhase.PROGRESSING), RolloutPhase.PAUSED,
+    return _transition(rollout_id, (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL),
+                       RolloutPhase.PAUSED,
                        Reason.PAUSED, f"Paused by {who}")
 
 

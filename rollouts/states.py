@@ -11,6 +11,7 @@ __all__ = ["ACTIVE_PHASES", "SEVERITY", "ConditionType", "Reason", "RolloutPhase
 class RolloutPhase(StrEnum):
     PENDING = "Pending"  # waiting for a worker to validate the target release
     PROGRESSING = "Progressing"
+    AWAITING_APPROVAL = "AwaitingApproval"  # the current wave is planned and waits for a platform admin's approval
     PAUSED = "Paused"
     HALTED = "Halted"  # a health gate failed (or the target release is Invalid); abort to release its gateways
     COMPLETED = "Completed"
@@ -18,7 +19,10 @@ class RolloutPhase(StrEnum):
 
 
 # A gateway belongs to at most one rollout in these phases.
-ACTIVE_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.PAUSED, RolloutPhase.HALTED)
+ACTIVE_PHASES = (
+    RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL, RolloutPhase.PAUSED,
+    RolloutPhase.HALTED,
+)
 
 
 class TargetState(StrEnum):
@@ -43,6 +47,7 @@ class ConditionType(StrEnum):
     ROLLED_BACK = "RolledBack"
     PAUSED = "Paused"
     MAINTENANCE_WINDOW = "MaintenanceWindow"  # False: the wave waits for a cluster's maintenance window
+    APPROVED = "Approved"  # False while the current wave waits for approval
 
 
 class Reason(StrEnum):
@@ -63,3 +68,8 @@ class Reason(StrEnum):
     GATEWAY_FAILED = "GatewayFailed"
     GATEWAY_ROLLED_BACK = "GatewayRolledBack"
     GATEWAY_SKIPPED = "GatewaySkipped"
+    AWAITING_APPROVAL = "AwaitingApproval"
+    APPROVED = "Approved"
+    REJECTED = "Rejected"
+    APPROVAL_VOID = "ApprovalVoid"
+    PLAN_FAILED = "PlanFailed"

@@ -18,7 +18,7 @@ from controlplane.dispatch import send
 from controlplane.models import ClusterEvent, ManagedCluster
 from controlplane.tasks import TaskName
 
-__all__ = ["is_open", "open_circuit", "record_probe"]
+__all__ = ["is_open", "open_circuit", "outage", "record_probe"]
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +26,11 @@ log = logging.getLogger(__name__)
 
 def is_open(cluster: ManagedCluster) -> bool:
     return cluster.reachable is False
+
+
+def outage(cluster: ManagedCluster) -> str:
+    """Why an open circuit's cluster is not asked: its last probe's message."""
+    return cluster.probe_message or "the cluster did not answer its last probe"
 
 
 def open_circuit(cluster: ManagedCluster, message: str) -> None:

@@ -155,7 +155,7 @@ class ClusterSerializer(ModelCleanSerializer):
         fields = (
             "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
             "network_policy", "trusted_ca_pem", "image_policy", "require_signed_releases", "maintenance_windows",
-            "status", "created_at", "updated_at",
+            "rollouts_require_approval", "status", "created_at", "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 

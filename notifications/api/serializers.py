@@ -63,7 +63,7 @@ class SubscriptionSerializer(ModelCleanSerializer):
     kinds = serializers.ListField(child=serializers.ChoiceField(choices=EventKind.choices), required=False,
                                   max_length=4, help_text="Empty for every kind (tenants: gateway only).")
     reasons = serializers.ListField(child=StrictCharField(max_length=64), required=False, max_length=100,
-                                    help_text="Event reasons, e.g. InstallFailed, GateFailed, SignatureInvalid.")
+                                    help_text="Event reasons, e.g. InstallFailed, GateFailed, AwaitingApproval.")
     clusters = serializers.ListField(child=StrictCharField(max_length=63), required=False, max_length=100,
                                      help_text="Cluster names; an event without a cluster never matches these.")
     labels = serializers.DictField(child=StrictCharField(max_length=63), required=False,

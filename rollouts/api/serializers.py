@@ -11,11 +11,14 @@ from controlplane.api.fields import StrictCharField, StrictIntegerField, StrictS
 from controlplane.api.serializers import ConditionSerializer, ModelCleanSerializer, NestedObjectSerializer
 from gateways.choices import ReleaseStatus
 from gateways.models import GatewayRelease
-from rollouts.choices import RolloutPhase, TargetState
-from rollouts.models import Rollout, RolloutEvent, RolloutTarget
+from rollouts.choices import ApprovalState, RolloutPhase, TargetState
+from rollouts.models import Rollout, RolloutEvent, RolloutTarget, WavePlan
 from rollouts.status import TargetRow, summarise
 
-__all__ = ["RolloutEventSerializer", "RolloutSerializer", "RolloutTargetSerializer"]
+__all__ = [
+    "ApproveSerializer", "RejectSerializer", "RolloutEventSerializer", "RolloutSerializer", "RolloutTargetSerializer",
+    "WavePlanSerializer",
+]
 
 STATES = TargetState.choices
 
@@ -70,6 +73,16 @@ class BlockedSerializer(serializers.Serializer):
     reason = StrictCharField()
 
 
+class ApprovalSummarySerializer(serializers.Serializer):
+    wave = StrictIntegerField()
+    state = serializers.ChoiceField(choices=ApprovalState.choices)
+    plan_hash = StrictCharField(help_text="sha256 over each gateway's action, values diff and object diff.")
+    planned_at = serializers.DateTimeField()
+    decided_by = StrictCharField(allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    reason = StrictCharField(help_text="Why it was rejected, or what voided it.")
+
+
 class RolloutStatusSerializer(serializers.Serializer):
     phase = serializers.ChoiceField(choices=RolloutPhase.choices)
     current_wave = StrictIntegerField()
@@ -81,6 +94,19 @@ class RolloutStatusSerializer(serializers.Serializer):
     total = TotalSerializer()
     waves = WaveStatusSerializer(many=True)
     blocked = BlockedSerializer(many=True, help_text="The gateways that blocked the rollout, and why.")
+    approval = ApprovalSummarySerializer(
+        allow_null=True, help_text="The current wave's plan, when the wave needs approval (its diff: GET .../plan/)."
+    )
+
+
+def _summary(plan: WavePlan | None) -> dict[str, Any] | None:
+    if plan is None:
+        return None
+    return {
+        "wave": plan.wave, "state": plan.state, "plan_hash": plan.plan_hash, "planned_at": plan.created_at,
+        "decided_by": plan.decided_by.username if plan.decided_by else None, "decided_at": plan.decided_at,
+        "reason": plan.reason,
+    }
 
 
 class RolloutSerializer(ModelCleanSerializer):
@@ -103,7 +129,8 @@ class RolloutSerializer(ModelCleanSerializer):
         model = Rollout
         fields = (
             "id", "name", "target_release", "selector", "waves", "wave_plan", "max_parallel", "bake_seconds",
-            "gate_timeout_seconds", "failure_policy", "created_by", "status", "created_at", "updated_at",
+            "gate_timeout_seconds", "failure_policy", "require_approval", "created_by", "status", "created_at",
+            "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 
@@ -131,6 +158,8 @@ class RolloutSerializer(ModelCleanSerializer):
             "wave_started_at": rollout.wave_started_at, "baking_since": rollout.baking_since,
             "finished_at": rollout.finished_at, "conditions": rollout.conditions,
             **summarise(rows, rollout.wave_count, rollout.current_wave),
+            "approval": _summary(WavePlan.objects.filter(rollout=rollout, wave=rollout.current_wave)
+                                 .select_related("decided_by").first()),
         }
 
     @extend_schema_field(RolloutStatusSerializer)
@@ -153,3 +182,36 @@ class RolloutEventSerializer(serializers.ModelSerializer):
         model = RolloutEvent
         fields = ("timestamp", "type", "reason", "message", "wave", "gateway_name")
         read_only_fields = fields
+
+
+class PlannedGatewaySerializer(serializers.Serializer):
+    gateway_id = StrictCharField()
+    gateway = StrictCharField()
+    cluster = StrictCharField()
+    plan = serializers.DictField(help_text="As GET /gateways/{id}/plan/ shows it: action, reasons, values_diff, "
+                                 "objects, prerequisites.")
+
+
+class WavePlanSerializer(serializers.Serializer):
+    schema_description = "A wave's plan: what approving its plan_hash lets the rollout apply, gateway by gateway."
+
+    wave = StrictIntegerField()
+    state = serializers.ChoiceField(choices=ApprovalState.choices)
+    plan_hash = StrictCharField()
+    planned_at = serializers.DateTimeField()
+    decided_by = StrictCharField(allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    reason = StrictCharField()
+    gateways = PlannedGatewaySerializer(many=True)
+
+    @staticmethod
+    def of(plan: WavePlan) -> dict[str, Any]:
+        return {**(_summary(plan) or {}), "gateways": plan.gateways()}
+
+
+class ApproveSerializer(serializers.Serializer):
+    plan_hash = StrictCharField(max_length=64, help_text="The hash of the plan you reviewed (status.approval).")
+
+
+class RejectSerializer(serializers.Serializer):
+    reason = StrictCharField(max_length=1024, help_text="Why; shown in the events and the Halted condition.")

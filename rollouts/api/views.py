@@ -1,5 +1,5 @@
-"""Rollout endpoints: create, list, get, pause, resume, abort, targets and events. Platform admins only:
-anyone else gets 403 on create and 404 on a rollout."""
+"""Rollout endpoints: create, list, get, pause, resume, abort, targets, events, and a wave's plan with its approval
+or rejection. Platform admins only: anyone else gets 403 on create and 404 on a rollout."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.db.models import Prefetch, QuerySet
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,10 +19,18 @@ from controlplane.api.errors import Conflict
 from controlplane.api.permissions import IsPlatformAdmin, is_platform_admin
 from controlplane.audit import record
 from controlplane.conditions import ConditionStatus
-from rollouts import operations
-from rollouts.api.serializers import RolloutEventSerializer, RolloutSerializer, RolloutTargetSerializer
+from rollouts import approvals, operations
+from rollouts.api.serializers import (
+    ApproveSerializer,
+    RejectSerializer,
+    RolloutEventSerializer,
+    RolloutSerializer,
+    RolloutTargetSerializer,
+    WavePlanSerializer,
+)
+from rollouts.approval import Refusal
 from rollouts.choices import RolloutPhase
-from rollouts.models import Rollout, RolloutTarget
+from rollouts.models import Rollout, RolloutTarget, WavePlan
 from rollouts.planning import PlanError
 from rollouts.states import ConditionType, Reason
 
@@ -132,7 +140,8 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
         record(request.user, self.action, rollout)
         return Response(self.get_serializer(self.get_queryset().get(pk=rollout.pk)).data)
 
-    @_operation("pause", "Start no further gateway; upgrades under way finish. From Pending or Progressing.")
+    @_operation("pause", "Start no further gateway; upgrades under way finish. From Pending, Progressing or "
+                "AwaitingApproval.")
     @action(detail=True, methods=["post"])
     def pause(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self._run(request, operations.pause)
@@ -163,3 +172,47 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
         rollout = self.get_object()
         page = self.paginate_queryset(rollout.events.all())
         return self.get_paginated_response(RolloutEventSerializer(page, many=True).data)
+
+    @extend_schema(operation_id="rollouts_plan_retrieve", responses={200: WavePlanSerializer})
+    @action(detail=True, methods=["get"], serializer_class=WavePlanSerializer, filterset_class=None)
+    def plan(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The current wave's plan, gateway by gateway, with its plan_hash; 404 when the wave needs no approval or is
+        not planned yet."""
+        rollout = self.get_object()
+        plan = WavePlan.objects.filter(rollout=rollout, wave=rollout.current_wave).select_related("decided_by").first()
+        if plan is None:
+            raise NotFound("The current wave has no plan: it needs no approval, or is not planned yet.")
+        return Response(WavePlanSerializer(WavePlanSerializer.of(plan)).data)
+
+    def _decide(self, request: Request, serializer_class: Any, decide: Any) -> Response:
+        rollout = self.get_object()
+        body = serializer_class(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            plan = decide(rollout.pk, request.user, *body.validated_data.values())
+        except approvals.ApprovalRefused as exc:
+            if exc.refusal == Refusal.SELF_APPROVAL:
+                raise PermissionDenied(exc.message) from None
+            raise Conflict(exc.message) from None
+        record(request.user, self.action, rollout, {"wave": plan.wave, "plan_hash": plan.plan_hash, **{
+            key: value for key, value in body.validated_data.items() if key != "plan_hash"}})
+        return Response(self.get_serializer(self.get_queryset().get(pk=rollout.pk)).data)
+
+    @extend_schema(
+        operation_id="rollouts_approve", request=ApproveSerializer, responses={200: RolloutSerializer},
+        description="Approve the current wave's plan by its plan_hash; the wave then applies that plan, and only it. "
+        "Platform admins other than the rollout's creator (unless ROLLOUT_ALLOW_SELF_APPROVAL): the creator gets "
+        "403. 409 when no plan waits, or when plan_hash is not the waiting plan's (the message names the current).",
+    )
+    @action(detail=True, methods=["post"], serializer_class=RolloutSerializer)
+    def approve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._decide(request, ApproveSerializer, approvals.approve)
+
+    @extend_schema(
+        operation_id="rollouts_reject", request=RejectSerializer, responses={200: RolloutSerializer},
+        description="Reject the current wave's plan: the rollout halts (Halted, reason Rejected) with the reason. "
+        "409 when no plan waits.",
+    )
+    @action(detail=True, methods=["post"], serializer_class=RolloutSerializer)
+    def reject(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self._decide(request, RejectSerializer, approvals.reject)

@@ -17,7 +17,7 @@ from gateways.models import Gateway, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART
 from workers.charts import Chart
 from workers.reconcile.gateway.request_from_rows import build_request
-from workers.reconcile.rollout.controller import _dropped_overrides
+from workers.reconcile.rollout.overrides import dropped_overrides
 
 pytestmark = pytest.mark.django_db
 
@@ -153,7 +153,7 @@ def image_policy_verdicts(gateway: Gateway) -> tuple[tuple[str, str], dict[str, 
     gateway = Gateway.objects.select_related("cluster", "owner", "release").get(pk=gateway.pk)
     status, reason, _ = build_request(gateway, CHART, NOW).image_policy
     target = GatewayRelease.objects.create(name="v9", chart=str(MIRROR_CHART), image=GW, supervisor_image=SV)
-    dropped = _dropped_overrides(gateway.pk, target.pk)
+    dropped = dropped_overrides(gateway.pk, target.pk)
     target.delete()
     return (status, reason), dropped
 

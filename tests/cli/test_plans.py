@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cpctl.plans import describe
+from cpctl.plans import describe, describe_wave_plan
 
 PLAN = {
     "id": "p-1", "name": "edge", "cluster": "east", "status": "ready",
@@ -37,3 +37,16 @@ def test_describe_a_ready_plan() -> None:
 
 def test_describe_a_plan_without_result() -> None:
     assert describe({**PLAN, "status": "pending", "result": None}) == "Plan p-1 for gateway edge on east: pending"
+
+
+def test_describe_a_wave_plan_gateway_by_gateway() -> None:
+    wave = {"wave": 1, "plan_hash": "ab" * 32, "state": "awaiting",
+            "gateways": [{"gateway_id": "g-1", "gateway": "edge", "cluster": "east", "plan": PLAN["result"]}]}
+    lines = describe_wave_plan("to-v2", wave).splitlines()
+    assert lines[:4] == [
+        f"Rollout to-v2, wave 1: plan {'ab' * 32} (awaiting), 1 gateways",
+        "gateway edge on east:",
+        "  action: upgrade (chart 0.1.0, Kubernetes v1.31.0)",
+        "    values differ",
+    ]
+    assert '    ~ image.tag: "1.0.0" -> "1.1.0"' in lines

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -65,3 +69,24 @@ def wait_for_phase(tenant: ApiSession) -> Callable[..., dict[str, Any]]:
         return wait_until(check, f"gateway {gateway_id} to reach {phase} {extra or ''}", timeout=timeout)
 
     return wait
+
+
+CPCTL = Path(sys.executable).with_name("cpctl")
+
+
+@pytest.fixture
+def cpctl(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run the installed console script with a context file of its own and no CPCTL_URL/CPCTL_TOKEN; ``typed`` is
+    what a person types."""
+    assert CPCTL.exists(), f"{CPCTL} is missing: `make setup` installs the project (pip install -e .)"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CPCTL_")}
+    env["CPCTL_CONFIG"] = str(tmp_path / "cpctl" / "config.yaml")
+
+    def run(*args: str, status: int = 0, timeout: float = 180,
+            typed: str | None = None) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run([str(CPCTL), *args], env=env, capture_output=True, text=True, timeout=timeout,
+                                check=False, input=typed)
+        assert result.returncode == status, (args, result.returncode, result.stdout[-2000:], result.stderr[-2000:])
+        return result
+
+    return run

@@ -6,9 +6,7 @@ Every step runs the script as a subprocess with its own context file, as a perso
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +20,6 @@ from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
-CPCTL = Path(sys.executable).with_name("cpctl")
 SUPERVISOR_IMAGE = "ghcr.io/nvidia/openshell/supervisor:1.0.0"
 SPEC = """\
 name: edge
@@ -32,22 +29,6 @@ supervisor_image: ghcr.io/nvidia/openshell/supervisor:1.0.0
 labels:
   team: blue
 """
-
-
-@pytest.fixture
-def cpctl(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
-    """Run the installed console script with a context file of its own and no CPCTL_URL/CPCTL_TOKEN."""
-    assert CPCTL.exists(), f"{CPCTL} is missing: `make setup` installs the project (pip install -e .)"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CPCTL_")}
-    env["CPCTL_CONFIG"] = str(tmp_path / "cpctl" / "config.yaml")
-
-    def run(*args: str, status: int = 0, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run([str(CPCTL), *args], env=env, capture_output=True, text=True, timeout=timeout,
-                                check=False)
-        assert result.returncode == status, (args, result.returncode, result.stdout[-2000:], result.stderr[-2000:])
-        return result
-
-    return run
 
 
 def test_cli_drives_gateways_and_catalogs(

@@ -78,6 +78,7 @@ def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: ob
     release = GatewayRelease.objects.create(name="v2", chart="/charts/gateway")
     Rollout.objects.create(name="halted", target_release=release, phase=RolloutPhase.HALTED)
     Rollout.objects.create(name="done", target_release=release, phase=RolloutPhase.COMPLETED)
+    Rollout.objects.create(name="waiting", target_release=release, phase=RolloutPhase.AWAITING_APPROVAL)
     serving = {"type": "Serving", "status": "True", "reason": "Available"}
     Catalog.objects.create(name="ok", image_ref="r.io/ok:v1", conditions=[serving])
     Catalog.objects.create(name="lost", image_ref="r.io/lost:v1",
@@ -87,7 +88,8 @@ def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: ob
     assert by_label(figures, "gateways_retrying", "cluster") == {"east": 1}
     assert by_label(figures, "gateways_waiting_for_window", "cluster") == {"east": 1}
     assert by_label(figures, "rollouts", "phase") == {
-        phase: (1 if phase in (RolloutPhase.HALTED, RolloutPhase.COMPLETED) else 0) for phase in RolloutPhase.values
+        phase: (1 if phase in (RolloutPhase.HALTED, RolloutPhase.COMPLETED, RolloutPhase.AWAITING_APPROVAL) else 0)
+        for phase in RolloutPhase.values
     }
     catalogs = {(dict(labels)["catalog"], dict(labels)["reason"]): v
                 for (n, labels), v in figures.items() if n == "catalog_serving"}

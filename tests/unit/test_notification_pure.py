@@ -54,6 +54,13 @@ def test_verify_checks_the_mac_and_the_clock() -> None:
         ({"kind": EventKind.CATALOG, "reason": "Retrying", "phase": "Retrying"}, Severity.WARNING),
         ({"kind": EventKind.ROLLOUT, "reason": "GateFailed", "phase": "Halted"}, Severity.CRITICAL),
         ({"kind": EventKind.ROLLOUT, "reason": "GatewayFailed", "phase": "Progressing"}, Severity.WARNING),
+        # A wave that waits for approval asks a person to act; an approval is news; a rejection or a void is a warning.
+        ({"kind": EventKind.ROLLOUT, "type": "Normal", "reason": "AwaitingApproval", "phase": "AwaitingApproval"},
+         Severity.WARNING),
+        ({"kind": EventKind.ROLLOUT, "type": "Normal", "reason": "Approved", "phase": "AwaitingApproval"},
+         Severity.INFO),
+        ({"kind": EventKind.ROLLOUT, "reason": "Rejected", "phase": "Halted"}, Severity.WARNING),
+        ({"kind": EventKind.ROLLOUT, "reason": "ApprovalVoid", "phase": "AwaitingApproval"}, Severity.WARNING),
         ({"kind": EventKind.CLUSTER, "reason": "Unreachable", "phase": "Unreachable"}, Severity.WARNING),
         ({"kind": EventKind.CLUSTER, "type": "Normal", "reason": "Reachable", "phase": "Reachable"}, Severity.INFO),
     ],

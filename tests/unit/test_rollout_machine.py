@@ -119,3 +119,27 @@ def test_a_wave_under_way_when_its_window_closes_finishes_its_gateways_and_start
     decision = step(ROLLOUT, wave, NOW)
     assert states(decision) == {1: "healthy"}
     assert decision.window_wait is not None and decision.phase is None and decision.current_wave is None
+
+
+def test_a_wave_awaiting_approval_starts_nobody_and_says_so() -> None:
+    held = replace(ROLLOUT, gate="awaiting")
+    decision = step(held, [target(1), target(2)], NOW)
+    assert decision.transitions == [] and decision.phase == "AwaitingApproval"
+    assert decision.condition[:3] == ("Approved", "False", "AwaitingApproval")
+    waiting = replace(held, phase="AwaitingApproval")
+    decision = step(waiting, [target(1), target(2)], NOW)
+    assert decision.transitions == [] and decision.phase is None
+
+
+def test_an_open_gate_moves_an_awaiting_rollout_back_to_progressing_and_starts_the_wave() -> None:
+    decision = step(replace(ROLLOUT, phase="AwaitingApproval"), [target(1), target(2)], NOW)
+    assert decision.phase == "Progressing" and states(decision) == {1: "upgrading", 2: "upgrading"}
+
+
+def test_a_held_wave_still_judges_the_gateways_under_way() -> None:
+    """An approval voided mid-wave holds the rest; an upgrade under way that fails still halts the rollout."""
+    held = replace(ROLLOUT, phase="AwaitingApproval", gate="awaiting", rollback=False)
+    decision = step(held, [target(1, "upgrading", replace(UPGRADED, phase="Failed", message="boom")), target(2)], NOW)
+    assert states(decision) == {1: "failed"} and decision.phase == "Halted"
+    decision = step(held, [target(1, "upgrading", UPGRADED), target(2)], NOW)
+    assert states(decision) == {1: "healthy"}

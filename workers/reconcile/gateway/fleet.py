@@ -102,7 +102,7 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
     report.gateways = len(gateways)
     snapshot: ClusterSnapshot | None = None
     if breaker.is_open(cluster):
-        report.outage = cluster.probe_message or "the cluster did not answer its last probe"
+        report.outage = breaker.outage(cluster)
     else:
         try:
             with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:

@@ -39,7 +39,7 @@ from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.gateway.request_from_rows import build_request
 from workers.reconcile.gateway.required_apis import effective_values
 
-__all__ = ["build_plan", "run_plan"]
+__all__ = ["build_plan", "plan_candidate", "redactor_for", "run_plan"]
 
 log = logging.getLogger(__name__)
 
@@ -50,16 +50,10 @@ def run_plan(plan_id: str) -> None:
     if plan is None:
         return
     gateway = _candidate(plan)
-    cluster = plan.cluster
-    redactor = Redactor({gateway.database_uri or "", *kubeconfig_secrets(cluster.kubeconfig)})
+    redactor = redactor_for(gateway)
     result, status, error = None, PlanStatus.READY, ""
     try:
-        if breaker.is_open(cluster):
-            raise errors.ClusterUnreachable(cluster.probe_message or "the cluster did not answer its last probe")
-        chart, release = releases.load(gateway)
-        request = build_request(gateway, chart, timezone.now(), release)
-        with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
-            result = build_plan(request, chart, singletons.helm(), kube, redactor)
+        result = plan_candidate(gateway, redactor)
     except errors.DriverError as exc:
         status, error = PlanStatus.FAILED, redactor.text(f"The cluster could not be read: {exc.message}")[:2000]
     except Exception:
@@ -70,6 +64,23 @@ def run_plan(plan_id: str) -> None:
     )
     log.info("plan %s for %s: %s %s", plan.pk, plan.name, status, (result or {}).get("action", ""))
     prune()
+
+
+def redactor_for(gateway: Gateway) -> Redactor:
+    """A redactor of the secrets a plan of ``gateway`` could show: its DB URI and its cluster's credentials."""
+    return Redactor({gateway.database_uri or "", *kubeconfig_secrets(gateway.cluster.kubeconfig)})
+
+
+def plan_candidate(gateway: Gateway, redactor: Redactor) -> dict[str, Any]:
+    """The plan of ``gateway`` as it stands, unsaved changes included (nothing is written anywhere); raises
+    ``DriverError`` when its cluster cannot be read."""
+    cluster = gateway.cluster
+    if breaker.is_open(cluster):
+        raise errors.ClusterUnreachable(breaker.outage(cluster))
+    chart, release = releases.load(gateway)
+    request = build_request(gateway, chart, timezone.now(), release)
+    with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
+        return build_plan(request, chart, singletons.helm(), kube, redactor)
 
 
 def _candidate(plan: GatewayPlan) -> Gateway:

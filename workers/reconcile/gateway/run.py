@@ -114,7 +114,7 @@ def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> Outco
     """The pass itself, unless the cluster's circuit is open: then touch nothing and say why."""
     cluster = gateway.cluster
     if breaker.is_open(cluster):
-        return unreachable(request, cluster.probe_message or "the cluster did not answer its last probe")
+        return unreachable(request, breaker.outage(cluster))
     try:
         with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
             target = HelmTarget(kubeconfig=cluster.kubeconfig, namespace=gateway.namespace)

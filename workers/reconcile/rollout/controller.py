@@ -25,7 +25,6 @@ from controlplane.events import EventType
 from controlplane.maintenance_windows import Verdict, WindowReason
 from controlplane.queues import QueueName
 from controlplane.tasks import TaskName
-from gateways.image_rules import enforced_overrides
 from gateways.models import Gateway, GatewayRelease
 from gateways.states import ConditionType as GatewayCondition
 from rollouts.choices import FailurePolicy
@@ -34,12 +33,14 @@ from rollouts.models import Rollout, RolloutEvent, RolloutTarget
 from rollouts.states import ConditionType, Reason, RolloutPhase, TargetState
 from workers import releases
 from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
+from workers.reconcile.rollout import wave_gate
+from workers.reconcile.rollout.overrides import dropped_overrides
 
 __all__ = ["active_rollout_ids", "advance"]
 
 log = logging.getLogger(__name__)
 
-WORKING_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING)
+WORKING_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL)
 # The event a target's new state is announced with.
 TARGET_EVENTS = {
     TargetState.UPGRADING: Reason.UPGRADE_STARTED, TargetState.HEALTHY: Reason.GATEWAY_HEALTHY,
@@ -77,7 +78,7 @@ def _validate_target(rollout_id: str) -> None:
         releases.validate(rollout.target_release)
 
 
-def _view(rollout: Rollout) -> RolloutView:
+def _view(rollout: Rollout, gate: str) -> RolloutView:
     release = rollout.target_release
     return RolloutView(
         phase=rollout.phase, target_release_id=str(release.pk), release_status=release.rollout_status(),
@@ -86,18 +87,8 @@ def _view(rollout: Rollout) -> RolloutView:
         max_parallel=rollout.max_parallel, bake=timedelta(seconds=rollout.bake_seconds),
         gate_timeout=timedelta(seconds=rollout.gate_timeout_seconds),
         rollback=rollout.failure_policy == FailurePolicy.HALT_AND_ROLLBACK, baking_since=rollout.baking_since,
+        gate=gate,
     )
-
-
-def _dropped_overrides(gateway_id: Any, release_id: Any) -> dict[str, str]:
-    """The image overrides a rollout to ``release_id`` removes: those a tenant's gateway has that its cluster's
-    image policy no longer allows (the release's images replace them; a release without images keeps them), unless
-    they are a platform admin's exception."""
-    gateway = Gateway.objects.select_related("cluster", "owner").filter(pk=gateway_id).first()
-    release = GatewayRelease.objects.filter(pk=release_id).first()
-    if gateway is None or release is None or not release.image or gateway.owner.is_superuser:
-        return {}
-    return {field: "" for field in enforced_overrides(gateway)}
 
 
 def _move_release(
@@ -105,7 +96,7 @@ def _move_release(
 ) -> int | None:
     """Point the gateway at ``release_id`` if it is still on ``expected``; its new generation, or None. Moving
     forward also drops the image overrides the policy no longer allows."""
-    dropped = _dropped_overrides(target.gateway_id, release_id) if forward else {}
+    dropped = dropped_overrides(target.gateway_id, release_id) if forward else {}
     moved = Gateway.objects.filter(pk=target.gateway_id, release_id=expected, deletion_requested_at__isnull=True)
     if not moved.update(release_id=release_id, generation=F("generation") + 1, failure_count=0,
                         next_attempt_at=None, updated_at=now, **dropped):
@@ -208,11 +199,12 @@ def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decisi
     return outcome
 
 
-def advance(rollout_id: str) -> Outcome:
+def advance(rollout_id: str, planner: wave_gate.WavePlanner | None = None) -> Outcome:
     """One step of the rollout. Its outcome's ``phase`` is the rollout's phase afterwards (None when another worker
     holds it or it is gone); a rollout that is not working is left as it is. No ``requeue_after``: the periodic
-    advance comes back to every working rollout."""
+    advance comes back to every working rollout. A wave that needs approval is planned with ``planner``."""
     _validate_target(rollout_id)
+    verified = wave_gate.prepare(rollout_id, planner)
     with transaction.atomic():
         rollout = (
             Rollout.objects.select_for_update(skip_locked=True).select_related("target_release")
@@ -230,7 +222,7 @@ def advance(rollout_id: str) -> Outcome:
                        started_at=t.started_at, generation=t.generation, window_hold=holds.get(t.pk))
             for t in wave
         ]
-        decision = step(_view(rollout), views, now)
+        decision = step(_view(rollout, wave_gate.gate(rollout, verified)), views, now)
         outcome = _apply(rollout, {t.pk: t for t in wave}, decision, now)
         if decision.phase or decision.transitions:
             log.info("rollout %s: wave %d, %d transitions, phase %s", rollout.name, rollout.current_wave,

@@ -1,6 +1,8 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .action_enum import ActionEnum
+from .approval_summary import ApprovalSummary
+from .approve_request import ApproveRequest
 from .availability_mode_enum import AvailabilityModeEnum
 from .blocked import Blocked
 from .catalog import Catalog
@@ -108,6 +110,8 @@ from .patched_receiver_request import PatchedReceiverRequest
 from .patched_subscription_request import PatchedSubscriptionRequest
 from .patched_subscription_request_labels import PatchedSubscriptionRequestLabels
 from .plan_result import PlanResult
+from .planned_gateway import PlannedGateway
+from .planned_gateway_plan import PlannedGatewayPlan
 from .provider_enum import ProviderEnum
 from .pull_secret import PullSecret
 from .pull_secret_request import PullSecretRequest
@@ -119,6 +123,7 @@ from .receiver_request import ReceiverRequest
 from .receivers_list_kind import ReceiversListKind
 from .recurring_window import RecurringWindow
 from .recurring_window_request import RecurringWindowRequest
+from .reject_request import RejectRequest
 from .release import Release
 from .release_event import ReleaseEvent
 from .release_status import ReleaseStatus
@@ -153,12 +158,16 @@ from .upgrade_edge import UpgradeEdge
 from .upgrade_edges_diff import UpgradeEdgesDiff
 from .urls import Urls
 from .verified_digests import VerifiedDigests
+from .wave_approval_state_enum import WaveApprovalStateEnum
+from .wave_plan import WavePlan
 from .wave_status import WaveStatus
 from .waves import Waves
 from .waves_request import WavesRequest
 
 __all__ = (
     "ActionEnum",
+    "ApprovalSummary",
+    "ApproveRequest",
     "AvailabilityModeEnum",
     "Blocked",
     "Catalog",
@@ -266,6 +275,8 @@ __all__ = (
     "PatchedSubscriptionRequest",
     "PatchedSubscriptionRequestLabels",
     "PlanResult",
+    "PlannedGateway",
+    "PlannedGatewayPlan",
     "ProviderEnum",
     "PullSecret",
     "PullSecretRequest",
@@ -277,6 +288,7 @@ __all__ = (
     "ReceiversListKind",
     "RecurringWindow",
     "RecurringWindowRequest",
+    "RejectRequest",
     "Release",
     "ReleaseEvent",
     "ReleaseStatus",
@@ -311,6 +323,8 @@ __all__ = (
     "UpgradeEdgesDiff",
     "Urls",
     "VerifiedDigests",
+    "WaveApprovalStateEnum",
+    "WavePlan",
     "WaveStatus",
     "Waves",
     "WavesRequest",

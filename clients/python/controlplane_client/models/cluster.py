@@ -49,6 +49,8 @@ class Cluster:
             maintenance_windows (MaintenanceWindows | Unset): When upgrades and rollout waves may start on the cluster:
                 inside an allowed window (any time when there is none) and outside every freeze. New installs and deletes are
                 held too with hold_installs_and_deletes.
+            rollouts_require_approval (bool | Unset): Every rollout wave with gateways on this cluster waits for a platform
+                admin's approval of its plan.
     """
 
     id: UUID
@@ -65,6 +67,7 @@ class Cluster:
     image_policy: ImagePolicy | None | Unset = UNSET
     require_signed_releases: bool | Unset = UNSET
     maintenance_windows: MaintenanceWindows | Unset = UNSET
+    rollouts_require_approval: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -110,6 +113,8 @@ class Cluster:
         if not isinstance(self.maintenance_windows, Unset):
             maintenance_windows = self.maintenance_windows.to_dict()
 
+        rollouts_require_approval = self.rollouts_require_approval
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -138,6 +143,8 @@ class Cluster:
             field_dict["require_signed_releases"] = require_signed_releases
         if maintenance_windows is not UNSET:
             field_dict["maintenance_windows"] = maintenance_windows
+        if rollouts_require_approval is not UNSET:
+            field_dict["rollouts_require_approval"] = rollouts_require_approval
 
         return field_dict
 
@@ -201,6 +208,8 @@ class Cluster:
         else:
             maintenance_windows = MaintenanceWindows.from_dict(_maintenance_windows)
 
+        rollouts_require_approval = d.pop("rollouts_require_approval", UNSET)
+
         cluster = cls(
             id=id,
             name=name,
@@ -216,6 +225,7 @@ class Cluster:
             image_policy=image_policy,
             require_signed_releases=require_signed_releases,
             maintenance_windows=maintenance_windows,
+            rollouts_require_approval=rollouts_require_approval,
         )
 
         cluster.additional_properties = d

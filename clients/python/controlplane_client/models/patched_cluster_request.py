@@ -42,6 +42,8 @@ class PatchedClusterRequest:
             maintenance_windows (MaintenanceWindowsRequest | Unset): When upgrades and rollout waves may start on the
                 cluster: inside an allowed window (any time when there is none) and outside every freeze. New installs and
                 deletes are held too with hold_installs_and_deletes.
+            rollouts_require_approval (bool | Unset): Every rollout wave with gateways on this cluster waits for a platform
+                admin's approval of its plan.
     """
 
     name: str | Unset = UNSET
@@ -55,6 +57,7 @@ class PatchedClusterRequest:
     image_policy: ImagePolicyRequest | None | Unset = UNSET
     require_signed_releases: bool | Unset = UNSET
     maintenance_windows: MaintenanceWindowsRequest | Unset = UNSET
+    rollouts_require_approval: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.image_policy_request import ImagePolicyRequest
@@ -93,6 +96,8 @@ class PatchedClusterRequest:
         if not isinstance(self.maintenance_windows, Unset):
             maintenance_windows = self.maintenance_windows.to_dict()
 
+        rollouts_require_approval = self.rollouts_require_approval
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update({})
@@ -118,6 +123,8 @@ class PatchedClusterRequest:
             field_dict["require_signed_releases"] = require_signed_releases
         if maintenance_windows is not UNSET:
             field_dict["maintenance_windows"] = maintenance_windows
+        if rollouts_require_approval is not UNSET:
+            field_dict["rollouts_require_approval"] = rollouts_require_approval
 
         return field_dict
 
@@ -176,6 +183,8 @@ class PatchedClusterRequest:
                 _maintenance_windows
             )
 
+        rollouts_require_approval = d.pop("rollouts_require_approval", UNSET)
+
         patched_cluster_request = cls(
             name=name,
             flavour=flavour,
@@ -188,6 +197,7 @@ class PatchedClusterRequest:
             image_policy=image_policy,
             require_signed_releases=require_signed_releases,
             maintenance_windows=maintenance_windows,
+            rollouts_require_approval=rollouts_require_approval,
         )
 
         return patched_cluster_request

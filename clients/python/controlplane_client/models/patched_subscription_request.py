@@ -27,7 +27,7 @@ class PatchedSubscriptionRequest:
             name (str | Unset):
             receiver (str | Unset): A receiver's name (tenants: one a platform admin opened to tenants).
             kinds (list[NotificationEventKindEnum] | Unset): Empty for every kind (tenants: gateway only).
-            reasons (list[str] | Unset): Event reasons, e.g. InstallFailed, GateFailed, SignatureInvalid.
+            reasons (list[str] | Unset): Event reasons, e.g. InstallFailed, GateFailed, AwaitingApproval.
             min_severity (NotificationSeverityEnum | Unset): * `info` - Info
                 * `warning` - Warning
                 * `critical` - Critical

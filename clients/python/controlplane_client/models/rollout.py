@@ -40,6 +40,8 @@ class Rollout:
             gate_timeout_seconds (int | Unset):
             failure_policy (FailurePolicyEnum | Unset): * `halt` - Halt: stop, leave the wave as it is
                 * `halt_and_rollback` - Halt and roll the wave back to its previous release
+            require_approval (bool | Unset): Every wave waits for a platform admin's approval of its plan (a cluster's
+                rollouts_require_approval asks the same of the waves with gateways on it).
     """
 
     id: UUID
@@ -55,6 +57,7 @@ class Rollout:
     bake_seconds: int | Unset = UNSET
     gate_timeout_seconds: int | Unset = UNSET
     failure_policy: FailurePolicyEnum | Unset = UNSET
+    require_approval: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -89,6 +92,8 @@ class Rollout:
         if not isinstance(self.failure_policy, Unset):
             failure_policy = self.failure_policy.value
 
+        require_approval = self.require_approval
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -113,6 +118,8 @@ class Rollout:
             field_dict["gate_timeout_seconds"] = gate_timeout_seconds
         if failure_policy is not UNSET:
             field_dict["failure_policy"] = failure_policy
+        if require_approval is not UNSET:
+            field_dict["require_approval"] = require_approval
 
         return field_dict
 
@@ -164,6 +171,8 @@ class Rollout:
         else:
             failure_policy = FailurePolicyEnum(_failure_policy)
 
+        require_approval = d.pop("require_approval", UNSET)
+
         rollout = cls(
             id=id,
             name=name,
@@ -178,6 +187,7 @@ class Rollout:
             bake_seconds=bake_seconds,
             gate_timeout_seconds=gate_timeout_seconds,
             failure_policy=failure_policy,
+            require_approval=require_approval,
         )
 
         rollout.additional_properties = d

@@ -31,6 +31,8 @@ class RolloutRequest:
             gate_timeout_seconds (int | Unset):
             failure_policy (FailurePolicyEnum | Unset): * `halt` - Halt: stop, leave the wave as it is
                 * `halt_and_rollback` - Halt and roll the wave back to its previous release
+            require_approval (bool | Unset): Every wave waits for a platform admin's approval of its plan (a cluster's
+                rollouts_require_approval asks the same of the waves with gateways on it).
     """
 
     name: str
@@ -41,6 +43,7 @@ class RolloutRequest:
     bake_seconds: int | Unset = UNSET
     gate_timeout_seconds: int | Unset = UNSET
     failure_policy: FailurePolicyEnum | Unset = UNSET
+    require_approval: bool | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name
@@ -65,6 +68,8 @@ class RolloutRequest:
         if not isinstance(self.failure_policy, Unset):
             failure_policy = self.failure_policy.value
 
+        require_approval = self.require_approval
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -85,6 +90,8 @@ class RolloutRequest:
             field_dict["gate_timeout_seconds"] = gate_timeout_seconds
         if failure_policy is not UNSET:
             field_dict["failure_policy"] = failure_policy
+        if require_approval is not UNSET:
+            field_dict["require_approval"] = require_approval
 
         return field_dict
 
@@ -125,6 +132,8 @@ class RolloutRequest:
         else:
             failure_policy = FailurePolicyEnum(_failure_policy)
 
+        require_approval = d.pop("require_approval", UNSET)
+
         rollout_request = cls(
             name=name,
             target_release=target_release,
@@ -134,6 +143,7 @@ class RolloutRequest:
             bake_seconds=bake_seconds,
             gate_timeout_seconds=gate_timeout_seconds,
             failure_policy=failure_policy,
+            require_approval=require_approval,
         )
 
         return rollout_request

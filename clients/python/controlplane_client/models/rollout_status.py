@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..models.rollout_phase_enum import RolloutPhaseEnum
 
 if TYPE_CHECKING:
+    from ..models.approval_summary import ApprovalSummary
     from ..models.blocked import Blocked
     from ..models.condition import Condition
     from ..models.total import Total
@@ -25,6 +26,7 @@ class RolloutStatus:
     Attributes:
         phase (RolloutPhaseEnum): * `Pending` - Pending
             * `Progressing` - Progressing
+            * `AwaitingApproval` - Awaiting Approval
             * `Paused` - Paused
             * `Halted` - Halted
             * `Completed` - Completed
@@ -38,6 +40,8 @@ class RolloutStatus:
         total (Total):
         waves (list[WaveStatus]):
         blocked (list[Blocked]): The gateways that blocked the rollout, and why.
+        approval (ApprovalSummary | None): The current wave's plan, when the wave needs approval (its diff: GET
+            .../plan/).
     """
 
     phase: RolloutPhaseEnum
@@ -50,9 +54,12 @@ class RolloutStatus:
     total: Total
     waves: list[WaveStatus]
     blocked: list[Blocked]
+    approval: ApprovalSummary | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.approval_summary import ApprovalSummary
+
         phase = self.phase.value
 
         current_wave = self.current_wave
@@ -94,6 +101,12 @@ class RolloutStatus:
             blocked_item = blocked_item_data.to_dict()
             blocked.append(blocked_item)
 
+        approval: dict[str, Any] | None
+        if isinstance(self.approval, ApprovalSummary):
+            approval = self.approval.to_dict()
+        else:
+            approval = self.approval
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -108,6 +121,7 @@ class RolloutStatus:
                 "total": total,
                 "waves": waves,
                 "blocked": blocked,
+                "approval": approval,
             }
         )
 
@@ -115,6 +129,7 @@ class RolloutStatus:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.approval_summary import ApprovalSummary
         from ..models.blocked import Blocked
         from ..models.condition import Condition
         from ..models.total import Total
@@ -195,6 +210,21 @@ class RolloutStatus:
 
             blocked.append(blocked_item)
 
+        def _parse_approval(data: object) -> ApprovalSummary | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                approval_type_1 = ApprovalSummary.from_dict(data)
+
+                return approval_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ApprovalSummary | None, data)
+
+        approval = _parse_approval(d.pop("approval"))
+
         rollout_status = cls(
             phase=phase,
             current_wave=current_wave,
@@ -206,6 +236,7 @@ class RolloutStatus:
             total=total,
             waves=waves,
             blocked=blocked,
+            approval=approval,
         )
 
         rollout_status.additional_properties = d

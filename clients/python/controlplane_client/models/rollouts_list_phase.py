@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class RolloutsListPhase(StrEnum):
     ABORTED = "Aborted"
+    AWAITINGAPPROVAL = "AwaitingApproval"
     COMPLETED = "Completed"
     HALTED = "Halted"
     PAUSED = "Paused"

@@ -32,7 +32,7 @@ class Subscription:
             created_at (datetime.datetime):
             updated_at (datetime.datetime):
             kinds (list[NotificationEventKindEnum] | Unset): Empty for every kind (tenants: gateway only).
-            reasons (list[str] | Unset): Event reasons, e.g. InstallFailed, GateFailed, SignatureInvalid.
+            reasons (list[str] | Unset): Event reasons, e.g. InstallFailed, GateFailed, AwaitingApproval.
             min_severity (NotificationSeverityEnum | Unset): * `info` - Info
                 * `warning` - Warning
                 * `critical` - Critical

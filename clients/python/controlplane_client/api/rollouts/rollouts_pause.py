@@ -95,7 +95,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | Error | Rollout]:
-    """Start no further gateway; upgrades under way finish. From Pending or Progressing.
+    """Start no further gateway; upgrades under way finish. From Pending, Progressing or AwaitingApproval.
 
     Args:
         id (UUID):
@@ -124,7 +124,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Any | Error | Rollout | None:
-    """Start no further gateway; upgrades under way finish. From Pending or Progressing.
+    """Start no further gateway; upgrades under way finish. From Pending, Progressing or AwaitingApproval.
 
     Args:
         id (UUID):
@@ -148,7 +148,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | Error | Rollout]:
-    """Start no further gateway; upgrades under way finish. From Pending or Progressing.
+    """Start no further gateway; upgrades under way finish. From Pending, Progressing or AwaitingApproval.
 
     Args:
         id (UUID):
@@ -175,7 +175,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Any | Error | Rollout | None:
-    """Start no further gateway; upgrades under way finish. From Pending or Progressing.
+    """Start no further gateway; upgrades under way finish. From Pending, Progressing or AwaitingApproval.
 
     Args:
         id (UUID):

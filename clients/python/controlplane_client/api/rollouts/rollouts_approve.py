@@ -1,0 +1,229 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.approve_request import ApproveRequest
+from ...models.error import Error
+from ...models.rollout import Rollout
+from ...types import Response
+
+
+def _get_kwargs(
+    id: UUID,
+    *,
+    body: ApproveRequest,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/rollouts/{id}/approve/".format(
+            id=quote(str(id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | Error | Rollout | None:
+    if response.status_code == 200:
+        response_200 = Rollout.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 414:
+        response_414 = cast(Any, None)
+        return response_414
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | Error | Rollout]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ApproveRequest,
+) -> Response[Any | Error | Rollout]:
+    """Approve the current wave's plan by its plan_hash; the wave then applies that plan, and only it.
+    Platform admins other than the rollout's creator (unless ROLLOUT_ALLOW_SELF_APPROVAL): the creator
+    gets 403. 409 when no plan waits, or when plan_hash is not the waiting plan's (the message names the
+    current).
+
+    Args:
+        id (UUID):
+        body (ApproveRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error | Rollout]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ApproveRequest,
+) -> Any | Error | Rollout | None:
+    """Approve the current wave's plan by its plan_hash; the wave then applies that plan, and only it.
+    Platform admins other than the rollout's creator (unless ROLLOUT_ALLOW_SELF_APPROVAL): the creator
+    gets 403. 409 when no plan waits, or when plan_hash is not the waiting plan's (the message names the
+    current).
+
+    Args:
+        id (UUID):
+        body (ApproveRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error | Rollout
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ApproveRequest,
+) -> Response[Any | Error | Rollout]:
+    """Approve the current wave's plan by its plan_hash; the wave then applies that plan, and only it.
+    Platform admins other than the rollout's creator (unless ROLLOUT_ALLOW_SELF_APPROVAL): the creator
+    gets 403. 409 when no plan waits, or when plan_hash is not the waiting plan's (the message names the
+    current).
+
+    Args:
+        id (UUID):
+        body (ApproveRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error | Rollout]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    body: ApproveRequest,
+) -> Any | Error | Rollout | None:
+    """Approve the current wave's plan by its plan_hash; the wave then applies that plan, and only it.
+    Platform admins other than the rollout's creator (unless ROLLOUT_ALLOW_SELF_APPROVAL): the creator
+    gets 403. 409 when no plan waits, or when plan_hash is not the waiting plan's (the message names the
+    current).
+
+    Args:
+        id (UUID):
+        body (ApproveRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error | Rollout
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            body=body,
+        )
+    ).parsed

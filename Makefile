@@ -44,6 +44,7 @@ run: setup
 test: setup $(VENV)/.dev $(TOOLS)/node/node_modules/.bin/tsc
 	scripts/ensure_services.sh $(TEST_SERVICES)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/mkdocs build --strict --quiet

@@ -81,8 +81,12 @@ def seed(count: int) -> dict[str, str]:
     """Clusters, tenants (with tokens) and ``count`` gateways, in batches; returns the tokens by username."""
     import django
 
-    os.environ.update({k: ENV[k] for k in ("SECRET_KEY", "FIELD_ENCRYPTION_KEY", "DATABASE_URL", "CACHE_URL",
-                                        "API_THROTTLE_USER_RATE")})
+    os.environ.update(
+        {
+            k: ENV[k]
+            for k in ("SECRET_KEY", "FIELD_ENCRYPTION_KEY", "DATABASE_URL", "CACHE_URL", "API_THROTTLE_USER_RATE")
+        }
+    )
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
     django.setup()
     from django.contrib.auth import get_user_model
@@ -95,16 +99,21 @@ def seed(count: int) -> dict[str, str]:
     users = get_user_model()
     admin = users.objects.create_user("admin", is_staff=True, is_superuser=True)
     tenants = users.objects.bulk_create([users(username=f"tenant{n}") for n in range(TENANTS)])
-    clusters = ManagedCluster.objects.bulk_create([
-        ManagedCluster(name=f"bench{n}", kubeconfig=KUBECONFIG, base_domain=f"bench{n}.example.com")
-        for n in range(CLUSTERS)
-    ])
+    clusters = ManagedCluster.objects.bulk_create(
+        [
+            ManagedCluster(name=f"bench{n}", kubeconfig=KUBECONFIG, base_domain=f"bench{n}.example.com")
+            for n in range(CLUSTERS)
+        ]
+    )
     for start in range(0, count, BATCH):
         batch = []
         for n in range(start, min(start + BATCH, count)):
             gateway = Gateway(
-                owner=tenants[n % TENANTS], cluster=clusters[n % CLUSTERS], name=f"gw{n}",
-                image="ghcr.io/nvidia/openshell/gateway:1.0.0", supervisor_image="ghcr.io/nvidia/openshell/sv:1.0.0",
+                owner=tenants[n % TENANTS],
+                cluster=clusters[n % CLUSTERS],
+                name=f"gw{n}",
+                image="ghcr.io/nvidia/openshell/gateway:1.0.0",
+                supervisor_image="ghcr.io/nvidia/openshell/sv:1.0.0",
                 phase=PHASES[n % len(PHASES)],
             )
             gateway.assign_namespace()
@@ -133,8 +142,9 @@ def measure(database: str, tokens: dict[str, str], samples: int, warm: int) -> d
     port = free_port()
     env = {**ENV, "DATABASE_URL": f"{SERVER}/{database}"}
     argv = [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"]
-    server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
+    server = subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     sessions = {name: requests.Session() for name in tokens}
     for name, session in sessions.items():
         session.headers["Authorization"] = f"Token {tokens[name]}"
@@ -176,8 +186,11 @@ def captured_sql(tokens: dict[str, str]) -> dict[str, list[str]]:
         client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[user]}")
         with CaptureQueriesContext(connection) as queries:
             assert client.get(path).status_code == 200, path
-        statements[label] = [q["sql"] for q in queries.captured_queries
-                             if q["sql"].startswith("SELECT") and "authtoken_token" not in q["sql"]]
+        statements[label] = [
+            q["sql"]
+            for q in queries.captured_queries
+            if q["sql"].startswith("SELECT") and "authtoken_token" not in q["sql"]
+        ]
     connection.close()
     return statements
 
@@ -232,12 +245,16 @@ def main() -> None:
     statements = captured_sql(tokens)
     base_db, new_db = database_ms(BASE_DB, statements), database_ms(NEW_DB, statements)
     print(f"load average {' '.join(f'{n:.1f}' for n in os.getloadavg())}")
-    print(f"{'GET /api/v1/gateways/?':24} {'baseline p50/p99 ms':>20} {'indexed p50/p99 ms':>20} {'p99 ratio':>10}"
-          f" {'server CPU ms: baseline / indexed':>34} {'database ms: baseline / indexed':>32}")
+    print(
+        f"{'GET /api/v1/gateways/?':24} {'baseline p50/p99 ms':>20} {'indexed p50/p99 ms':>20} {'p99 ratio':>10}"
+        f" {'server CPU ms: baseline / indexed':>34} {'database ms: baseline / indexed':>32}"
+    )
     for label in REQUESTS:
         (b50, b99, bcpu), (n50, n99, ncpu) = baseline[label], indexed[label]
-        print(f"{label:24} {b50:9.1f} /{b99:7.1f}  {n50:9.1f} /{n99:7.1f}  {b99 / n99:9.1f}x"
-              f" {bcpu:23.1f} / {ncpu:7.1f} {base_db[label]:21.1f} / {new_db[label]:7.1f}")
+        print(
+            f"{label:24} {b50:9.1f} /{b99:7.1f}  {n50:9.1f} /{n99:7.1f}  {b99 / n99:9.1f}x"
+            f" {bcpu:23.1f} / {ncpu:7.1f} {base_db[label]:21.1f} / {new_db[label]:7.1f}"
+        )
     print(f"indexed, per request: server CPU / database time (goal: 3x or less), at {args.gateways} gateways")
     for label in REQUESTS:
         cpu, database = indexed[label][2], new_db[label]

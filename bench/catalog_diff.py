@@ -42,21 +42,35 @@ def documents(packages: int, per_package: int, *, second: bool) -> Iterator[dict
         if second and number == 0:
             continue
         yield {"schema": "olm.package", "name": package, "defaultChannel": "stable"}
-        yield {"schema": "olm.channel", "package": package, "name": "stable",
-               "entries": [{"name": name, **({"replaces": names[i - 1]} if i else {})} for i, name in enumerate(names)]}
+        yield {
+            "schema": "olm.channel",
+            "package": package,
+            "name": "stable",
+            "entries": [{"name": name, **({"replaces": names[i - 1]} if i else {})} for i, name in enumerate(names)],
+        }
         for index, name in enumerate(names):
             image = f"quay.io/bench/{package}@sha256:{index:064x}"
             if second and number % 5 == 2 and index == 0:
                 image = image.replace("quay.io", "registry.example.com")
-            yield {"schema": "olm.bundle", "package": package, "name": name, "image": image,
-                   "properties": [{"type": "olm.package", "value": {"packageName": package, "version": name[-6:]}},
-                                  {"type": "olm.csv.metadata", "value": {"description": description}}]}
+            yield {
+                "schema": "olm.bundle",
+                "package": package,
+                "name": name,
+                "image": image,
+                "properties": [
+                    {"type": "olm.package", "value": {"packageName": package, "version": name[-6:]}},
+                    {"type": "olm.csv.metadata", "value": {"description": description}},
+                ],
+            }
 
 
 def write_version(store: FilesystemStore, docs: Iterator[dict]) -> str:
     with store.staging_dir() as staged:
         written = write_catalog(
-            (meta_of(d, "bench") for d in docs), staged / ALL_FILE, staged / ALL_GZ_FILE, staged / INDEX_FILE,
+            (meta_of(d, "bench") for d in docs),
+            staged / ALL_FILE,
+            staged / ALL_GZ_FILE,
+            staged / INDEX_FILE,
         )
         store.write_entry(staged, written.digest)
     return written.digest
@@ -64,6 +78,7 @@ def write_version(store: FilesystemStore, docs: Iterator[dict]) -> str:
 
 def naive_diff(store: FilesystemStore, old: str, new: str) -> dict[str, tuple[int, int, int]]:
     """The baseline: both versions parsed whole into dicts, then compared document by document."""
+
     def load(digest: str) -> dict[tuple, dict]:
         parsed = {}
         with (store.content_dir(digest) / ALL_FILE).open("rb") as handle:

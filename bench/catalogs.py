@@ -42,6 +42,7 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 # kind of machine: a reference, not measured here (building catalogd needs Go modules this machine cannot fetch).
 CATALOGD_RSS_MIB = 41
 
+
 def timed(action: Callable[[], object]) -> float:
     started = time.perf_counter()
     action()
@@ -55,25 +56,40 @@ def package_documents(package: str, bundles: int, rng: random.Random) -> list[di
     names = [f"{package}.v1.{n}.0" for n in range(bundles)]
     documents: list[dict] = [
         {"schema": "olm.package", "name": package, "defaultChannel": "stable", "description": f"{package} operator"},
-        {"schema": "olm.channel", "package": package, "name": "stable",
-         "entries": [{"name": name, **({"replaces": names[i - 1]} if i else {})} for i, name in enumerate(names)]},
+        {
+            "schema": "olm.channel",
+            "package": package,
+            "name": "stable",
+            "entries": [{"name": name, **({"replaces": names[i - 1]} if i else {})} for i, name in enumerate(names)],
+        },
     ]
     for name in names:
-        documents.append({
-            "schema": "olm.bundle", "package": package, "name": name,
-            "image": f"quay.io/bench/{package}-bundle@sha256:{rng.getrandbits(256):064x}",
-            "properties": [
-                {"type": "olm.package", "value": {"packageName": package, "version": name.split(".v", 1)[1]}},
-                {"type": "olm.gvk", "value": {"group": f"{package}.example.com", "kind": "Thing", "version": "v1"}},
-                {"type": "olm.csv.metadata", "value": {
-                    "description": " ".join(rng.choice(("deploy", "manage", "scale", "observe", "operate",
-                                                        "upgrade", "backup", "restore")) for _ in range(320)),
-                }},
-            ],
-            "relatedImages": [
-                {"name": "operator", "image": f"quay.io/bench/{package}@sha256:{rng.getrandbits(256):064x}"}
-            ],
-        })
+        documents.append(
+            {
+                "schema": "olm.bundle",
+                "package": package,
+                "name": name,
+                "image": f"quay.io/bench/{package}-bundle@sha256:{rng.getrandbits(256):064x}",
+                "properties": [
+                    {"type": "olm.package", "value": {"packageName": package, "version": name.split(".v", 1)[1]}},
+                    {"type": "olm.gvk", "value": {"group": f"{package}.example.com", "kind": "Thing", "version": "v1"}},
+                    {
+                        "type": "olm.csv.metadata",
+                        "value": {
+                            "description": " ".join(
+                                rng.choice(
+                                    ("deploy", "manage", "scale", "observe", "operate", "upgrade", "backup", "restore")
+                                )
+                                for _ in range(320)
+                            ),
+                        },
+                    },
+                ],
+                "relatedImages": [
+                    {"name": "operator", "image": f"quay.io/bench/{package}@sha256:{rng.getrandbits(256):064x}"}
+                ],
+            }
+        )
     return documents
 
 
@@ -116,16 +132,25 @@ def unpack_figures(layer: Path, workdir: Path, runs: int) -> dict:
         tar_runs.append(timed(partial(subprocess.run, ["tar", "-xzf", str(layer), "-C", str(plain)], check=True)))
         shutil.rmtree(plain)
         started, cpu = time.perf_counter(), cpu_seconds()
-        written.append(write_catalog(iter_metas(configs, ours), out / "all.jsonl", out / "all.jsonl.gz",
-                                     out / "index.json"))
+        written.append(
+            write_catalog(iter_metas(configs, ours), out / "all.jsonl", out / "all.jsonl.gz", out / "index.json")
+        )
         write_runs.append(time.perf_counter() - started)
         cpu_runs.append(cpu_seconds() - cpu)
         if run:
             shutil.rmtree(out)
     assert len({w.digest for w in written}) == 1
-    return {"tar": statistics.median(tar_runs), "untar": untar_seconds, "parse_write": statistics.median(write_runs),
-            "write_runs": write_runs, "write_cpu": statistics.median(cpu_runs), "digest": written[0].digest,
-            "size": written[0].size, "documents": written[0].documents, "out": workdir / "out"}
+    return {
+        "tar": statistics.median(tar_runs),
+        "untar": untar_seconds,
+        "parse_write": statistics.median(write_runs),
+        "write_runs": write_runs,
+        "write_cpu": statistics.median(cpu_runs),
+        "digest": written[0].digest,
+        "size": written[0].size,
+        "documents": written[0].documents,
+        "out": workdir / "out",
+    }
 
 
 def cpu_seconds() -> float:
@@ -157,8 +182,12 @@ def warm_up(base: str, packages: list[str], rounds: int = 20) -> None:
     for number in range(rounds):
         for encoding in ("identity", "gzip"):
             requests.get(f"{base}/all", headers={"Accept-Encoding": encoding}, timeout=30).raise_for_status()
-            requests.get(f"{base}/metas", params={"package": packages[number % len(packages)]},
-                         headers={"Accept-Encoding": encoding}, timeout=30).raise_for_status()
+            requests.get(
+                f"{base}/metas",
+                params={"package": packages[number % len(packages)]},
+                headers={"Accept-Encoding": encoding},
+                timeout=30,
+            ).raise_for_status()
 
 
 def throughput(url: str, clients: int, rounds: int) -> float:
@@ -227,12 +256,25 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--write-runs", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers of the API")
-    args = parse_with_smoke(parser, {"packages": 20, "bundles_per_package": 5, "clients": 1, "rounds": 2, "queries": 10,
-                                     "write_runs": 1, "workers": 1})
+    args = parse_with_smoke(
+        parser,
+        {
+            "packages": 20,
+            "bundles_per_package": 5,
+            "clients": 1,
+            "rounds": 2,
+            "queries": 10,
+            "write_runs": 1,
+            "workers": 1,
+        },
+    )
     workdir = Path(tempfile.mkdtemp(prefix="catalog-bench-"))
     env = {
-        **os.environ, "SECRET_KEY": "bench-" + "x" * 40, "FIELD_ENCRYPTION_KEY": Fernet.generate_key().decode(),
-        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}", "CATALOG_STORE_DIR": str(workdir / "store"),
+        **os.environ,
+        "SECRET_KEY": "bench-" + "x" * 40,
+        "FIELD_ENCRYPTION_KEY": Fernet.generate_key().decode(),
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "CATALOG_STORE_DIR": str(workdir / "store"),
         "DJANGO_SETTINGS_MODULE": "controlplane.settings",
     }
     os.environ.update(env)
@@ -242,15 +284,21 @@ def main() -> None:
         print(f"load average before: {load_average()} ({os.cpu_count()} CPUs)")
         unpack = unpack_figures(layer, workdir, args.write_runs)
         bundles = args.packages * args.bundles_per_package
-        print(f"catalog: {bundles} bundles, {unpack['documents']} documents, {unpack['size'] / 1e6:.1f} MB JSONL, "
-              f"layer {layer.stat().st_size / 1e6:.1f} MB gzip")
-        print(f"unpack: tar -x {unpack['tar']:.2f}s | safe untar {unpack['untar']:.2f}s "
-              f"(x{unpack['untar'] / unpack['tar']:.2f})")
+        print(
+            f"catalog: {bundles} bundles, {unpack['documents']} documents, {unpack['size'] / 1e6:.1f} MB JSONL, "
+            f"layer {layer.stat().st_size / 1e6:.1f} MB gzip"
+        )
+        print(
+            f"unpack: tar -x {unpack['tar']:.2f}s | safe untar {unpack['untar']:.2f}s "
+            f"(x{unpack['untar'] / unpack['tar']:.2f})"
+        )
         runs = ", ".join(f"{seconds:.2f}" for seconds in unpack["write_runs"])
-        print(f"write (parse+JSONL+gzip+index), median of {args.write_runs}: {unpack['parse_write']:.2f}s ({runs}) "
-              f"CPU {unpack['write_cpu']:.2f}s | "
-              f"tar -x of the same layer {unpack['tar']:.2f}s | ratio x{unpack['parse_write'] / unpack['tar']:.2f} "
-              f"| load average {load_average()}")
+        print(
+            f"write (parse+JSONL+gzip+index), median of {args.write_runs}: {unpack['parse_write']:.2f}s ({runs}) "
+            f"CPU {unpack['write_cpu']:.2f}s | "
+            f"tar -x of the same layer {unpack['tar']:.2f}s | ratio x{unpack['parse_write'] / unpack['tar']:.2f} "
+            f"| load average {load_average()}"
+        )
 
         import django
 
@@ -267,11 +315,29 @@ def main() -> None:
             for name in store.ENTRY_FILES:
                 shutil.copy(out / name, staged / name)
             content.write_entry(staged, unpack["digest"])
-        Catalog.objects.create(name="bench", image_ref="quay.io/bench/catalog:v1", content_digest=unpack["digest"],
-                               last_unpacked=datetime.now(UTC))
+        Catalog.objects.create(
+            name="bench",
+            image_ref="quay.io/bench/catalog:v1",
+            content_digest=unpack["digest"],
+            last_unpacked=datetime.now(UTC),
+        )
         api_port, nginx_port, content_port = free_port(), free_port(), free_port()
-        processes.append(start([sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{api_port}",
-                                "-w", str(args.workers)], env, workdir / "gunicorn.log"))
+        processes.append(
+            start(
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "controlplane.wsgi",
+                    "-b",
+                    f"127.0.0.1:{api_port}",
+                    "-w",
+                    str(args.workers),
+                ],
+                env,
+                workdir / "gunicorn.log",
+            )
+        )
         docroot = content.content_dir(unpack["digest"])  # the directory store (nginx serves it too)
         nginx_conf = nginx_config(workdir, nginx_port, docroot)
         processes.append(start([NGINX, "-c", str(nginx_conf)], env, workdir / "nginx.log"))
@@ -283,8 +349,10 @@ def main() -> None:
 
         ours = throughput(f"{api}/all", args.clients, args.rounds)
         static = throughput(f"http://127.0.0.1:{nginx_port}/all.jsonl", args.clients, args.rounds)
-        print(f"/all throughput ({args.clients} clients): gunicorn {ours:.0f} MB/s | nginx {static:.0f} MB/s "
-              f"| ratio {ours / static:.2f}")
+        print(
+            f"/all throughput ({args.clients} clients): gunicorn {ours:.0f} MB/s | nginx {static:.0f} MB/s "
+            f"| ratio {ours / static:.2f}"
+        )
 
         session = requests.Session()
         packages = [f"operator-{n:04d}" for n in random.Random(3).sample(range(args.packages), 20)]
@@ -294,29 +362,39 @@ def main() -> None:
         all_file = docroot / store.ALL_FILE
         s50, s99 = latencies(lambda: full_scan(all_file, next(scan_picks)), min(20, args.queries))
         assert session.get(f"{api}/metas", params={"package": packages[0]}).content == full_scan(all_file, packages[0])
-        print(f"metas?package= over HTTP: p50 {p50:.1f} ms, p99 {p99:.1f} ms | full scan in-process: "
-              f"p50 {s50:.0f} ms, p99 {s99:.0f} ms | speed-up p50 x{s50 / p50:.0f}, p99 x{s99 / p99:.0f}")
+        print(
+            f"metas?package= over HTTP: p50 {p50:.1f} ms, p99 {p99:.1f} ms | full scan in-process: "
+            f"p50 {s50:.0f} ms, p99 {s99:.0f} ms | speed-up p50 x{s50 / p50:.0f}, p99 x{s99 / p99:.0f}"
+        )
 
         # As the image runs it (scripts/entrypoint.sh content: one process, threads).
-        slim = start(["sh", str(ROOT / "scripts" / "entrypoint.sh"), "content"],
-                     {**env, "PORT": str(content_port), "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
-                     workdir / "gunicorn-content.log")
+        slim = start(
+            ["sh", str(ROOT / "scripts" / "entrypoint.sh"), "content"],
+            {**env, "PORT": str(content_port), "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
+            workdir / "gunicorn-content.log",
+        )
         processes.append(slim)
         content_api = f"http://127.0.0.1:{content_port}/catalogs/bench/api/v1"
         wait_up(f"{content_api}/all")
         for base in (api, content_api):
             warm_up(base, packages)
-        for label, master in (("full API (controlplane.wsgi)", processes[0]),
-                              ("slim content (entrypoint.sh content)", slim)):
+        for label, master in (
+            ("full API (controlplane.wsgi)", processes[0]),
+            ("slim content (entrypoint.sh content)", slim),
+        ):
             sizes = gunicorn_memory(master.pid)
-            print(f"RSS after warm-up, {label}: master {sizes[0]:.0f} MiB, workers "
-                  f"{', '.join(f'{size:.0f}' for size in sizes[1:])} MiB | largest {max(sizes):.0f} MiB, "
-                  f"total {sum(sizes):.0f} MiB in {len(sizes)} processes")
+            print(
+                f"RSS after warm-up, {label}: master {sizes[0]:.0f} MiB, workers "
+                f"{', '.join(f'{size:.0f}' for size in sizes[1:])} MiB | largest {max(sizes):.0f} MiB, "
+                f"total {sum(sizes):.0f} MiB in {len(sizes)} processes"
+            )
         rss, pss = (sum(gunicorn_memory(slim.pid, field)) for field in ("Rss", "Pss"))
-        print(f"slim content server against catalogd: RSS {rss:.0f} MiB (all its processes; pages the master and "
-              f"the worker share are counted twice), PSS {pss:.0f} MiB, against {CATALOGD_RSS_MIB} MiB | ratio "
-              f"{rss / CATALOGD_RSS_MIB:.2f}x by RSS, {pss / CATALOGD_RSS_MIB:.2f}x by PSS (catalogd's figure is not "
-              "measured in this run: see CATALOGD_RSS_MIB)")
+        print(
+            f"slim content server against catalogd: RSS {rss:.0f} MiB (all its processes; pages the master and "
+            f"the worker share are counted twice), PSS {pss:.0f} MiB, against {CATALOGD_RSS_MIB} MiB | ratio "
+            f"{rss / CATALOGD_RSS_MIB:.2f}x by RSS, {pss / CATALOGD_RSS_MIB:.2f}x by PSS (catalogd's figure is not "
+            "measured in this run: see CATALOGD_RSS_MIB)"
+        )
     finally:
         for process in processes:
             process.terminate()

@@ -118,12 +118,30 @@ def start_stack(logdir: Path) -> tuple[str, list[subprocess.Popen]]:
     argv = {
         "api": [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2"],
         "beat": [sys.executable, "-m", "celery", "-A", "controlplane", "beat", "-s", str(logdir / "beat")],
-        "worker": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-c", "2", "-n", "fair@%h",
-                   "--without-mingle", "--without-gossip"],
+        "worker": [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "controlplane",
+            "worker",
+            "-c",
+            "2",
+            "-n",
+            "fair@%h",
+            "--without-mingle",
+            "--without-gossip",
+        ],
     }
     processes = [
-        subprocess.Popen(cmd, cwd=ROOT, env=BENCH_ENV, stdout=(logdir / f"{name}.log").open("w"),
-                         stderr=subprocess.STDOUT, start_new_session=True)
+        subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=BENCH_ENV,
+            stdout=(logdir / f"{name}.log").open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         for name, cmd in argv.items()
     ]
     return f"http://127.0.0.1:{port}/api/v1", processes
@@ -185,8 +203,15 @@ def measure(tenant_a: Api, tenant_b: Api, admin: Api, count: int, timeout: float
         return done
 
     burst = wait_all({"b": b_running, "admin": lambda: admin.gone(victims[-1])}, timeout)
-    return Figures(count, statistics.median(b_idle), statistics.median(admin_idle), burst["b"], burst["admin"],
-                   burst_post, a_waiting[0])
+    return Figures(
+        count,
+        statistics.median(b_idle),
+        statistics.median(admin_idle),
+        burst["b"],
+        burst["admin"],
+        burst_post,
+        a_waiting[0],
+    )
 
 
 def report(figures: Figures) -> None:
@@ -194,8 +219,10 @@ def report(figures: Figures) -> None:
     b_ratio, admin_ratio = figures.b_burst / figures.b_idle, figures.admin_burst / figures.admin_idle
     print(f"tenant A's burst: {n} gateways created through the API in {figures.burst_post:.1f} s")
     print(f"tenant B's gateway to Running, idle:           {figures.b_idle:7.2f} s  (median of {IDLE_SAMPLES})")
-    print(f"tenant B's gateway to Running, during A's burst: {figures.b_burst:7.2f} s"
-          f"  (A's gateways not yet Running then: {figures.a_waiting}/{n})")
+    print(
+        f"tenant B's gateway to Running, during A's burst: {figures.b_burst:7.2f} s"
+        f"  (A's gateways not yet Running then: {figures.a_waiting}/{n})"
+    )
     print(f"admin's delete to gone, idle:                  {figures.admin_idle:7.2f} s  (median of {IDLE_SAMPLES})")
     print(f"admin's delete to gone, during A's burst:      {figures.admin_burst:7.2f} s")
     print(f"tenant B ratio (burst / idle): {b_ratio:.2f}x  (goal: {FAIRNESS_GOAL:.0f}x or less)")
@@ -219,8 +246,13 @@ def main() -> None:
                 tokens = set_up(dc.kubeconfig)
                 admin = Api.for_token(base, tokens["admin"])
                 wait_for_api(admin)
-                figures = measure(Api.for_token(base, tokens["tenant-a"]), Api.for_token(base, tokens["tenant-b"]),
-                                  admin, count, timeout)
+                figures = measure(
+                    Api.for_token(base, tokens["tenant-a"]),
+                    Api.for_token(base, tokens["tenant-b"]),
+                    admin,
+                    count,
+                    timeout,
+                )
             except BenchFailure as exc:
                 for log in sorted(work.glob("*.log")):
                     print(f"--- {log.name} (last lines)\n" + "\n".join(log.read_text().splitlines()[-15:]))

@@ -90,8 +90,9 @@ def reset_database(db_name: str = DB_NAME, broker: str = BROKER) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {db_name} WITH (FORCE)")
         conn.execute(f"CREATE DATABASE {db_name}")
     redis.Redis.from_url(broker).flushdb()
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=os.environ, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=os.environ, check=True, capture_output=True
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -198,8 +199,12 @@ def baseline(cluster: DevCluster, names: list[str], sample: int) -> tuple[float,
 
     chosen = names[:sample] if sample else names
     releases = Gateway.objects.filter(name__in=chosen).values_list("helm_release_name", "namespace")
-    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "HELM_DRIVER": "secret",
-           "KUBECONFIG": str(cluster.kubeconfig)}
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "HELM_DRIVER": "secret",
+        "KUBECONFIG": str(cluster.kubeconfig),
+    }
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     for release, namespace in releases:
@@ -264,9 +269,13 @@ def steady_resync(processes: dict[str, subprocess.Popen], worker_log: Path, helm
     wait_for(settled, "the steady resync's passes")
     cpu = {name: tree_cpu(p.pid) - cpu_before[name] for name, p in processes.items()}
     return Resync(
-        wall=wall, worker_cpu=cpu["worker"], watcher_cpu=cpu["watcher"],
-        helm=len(helm_log.read_text().splitlines()) - helm_before, asked=sum(r.passes for r in reports),
-        run=worker_log.read_text().count(PASS_LINE) - passes_before, written=sum(r.written for r in reports),
+        wall=wall,
+        worker_cpu=cpu["worker"],
+        watcher_cpu=cpu["watcher"],
+        helm=len(helm_log.read_text().splitlines()) - helm_before,
+        asked=sum(r.passes for r in reports),
+        run=worker_log.read_text().count(PASS_LINE) - passes_before,
+        written=sum(r.written for r in reports),
         rejudged=sum(r.rejudged for r in reports),
     )
 
@@ -286,8 +295,12 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gateways", type=int, default=10_000)
     parser.add_argument("--clusters", type=int, default=20)
-    parser.add_argument("--baseline-sample", type=int, default=200,
-                        help="run the baseline on this many gateways of one cluster (0: all of them)")
+    parser.add_argument(
+        "--baseline-sample",
+        type=int,
+        default=200,
+        help="run the baseline on this many gateways of one cluster (0: all of them)",
+    )
     parser.add_argument("--resyncs", type=int, default=3, help="steady resyncs measured (the median is the figure)")
     parser.add_argument("--smoke", action="store_true", help=f"the size CI runs: {SMOKE}")
     args = parser.parse_args()
@@ -299,13 +312,31 @@ def parse_args() -> argparse.Namespace:
 def start_control_plane(work: Path) -> dict[str, subprocess.Popen]:
     """A Celery worker (``POOL`` processes) and the cluster watcher, logging to ``work``."""
     argv = {
-        "worker": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", str(POOL),
-                   "--without-mingle", "--without-gossip"],
+        "worker": [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "controlplane",
+            "worker",
+            "-l",
+            "INFO",
+            "-c",
+            str(POOL),
+            "--without-mingle",
+            "--without-gossip",
+        ],
         "watcher": [sys.executable, "manage.py", "watch_clusters", "--identity", "bench"],
     }
     return {
-        name: subprocess.Popen(cmd, cwd=ROOT, env=os.environ, stdout=(work / f"{name}.log").open("w"),
-                               stderr=subprocess.STDOUT, start_new_session=True)
+        name: subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=os.environ,
+            stdout=(work / f"{name}.log").open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         for name, cmd in argv.items()
     }
 
@@ -317,8 +348,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         work = Path(tmp)
         wrapper, helm_log = helm_wrapper(work)
-        os.environ.update(ENV, HELM_BINARY=str(wrapper), HELM_HOME=str(work / "helm-home"),
-                          DJANGO_SETTINGS_MODULE="controlplane.settings")
+        os.environ.update(
+            ENV,
+            HELM_BINARY=str(wrapper),
+            HELM_HOME=str(work / "helm-home"),
+            DJANGO_SETTINGS_MODULE="controlplane.settings",
+        )
         reset_database()
         print(f"seeding {fleet} gateways over {args.clusters} devclusters", flush=True)
         started = time.monotonic()
@@ -337,9 +372,13 @@ def main() -> None:
 
             running = Gateway.objects.filter(phase="Running").count()
             for name, phase, conditions in Gateway.objects.exclude(phase="Running").values_list(
-                    "name", "phase", "conditions")[:5]:
-                falses = [f"{c.get('type')} {c.get('reason')}: {c.get('message')}" for c in conditions or []
-                          if c.get("status") != "True"]
+                "name", "phase", "conditions"
+            )[:5]:
+                falses = [
+                    f"{c.get('type')} {c.get('reason')}: {c.get('message')}"
+                    for c in conditions or []
+                    if c.get("status") != "True"
+                ]
                 print(f"  not Running after the first resync: {name} {phase}; {falses}")
             warm = warm_up(processes, worker_log, helm_log, args.clusters)
             steady = [steady_resync(processes, worker_log, helm_log, args.clusters) for _ in range(args.resyncs)]
@@ -356,23 +395,33 @@ def main() -> None:
     scale = fleet / sampled
     wall = statistics.median(r.wall for r in steady)
     ours = statistics.median(r.cpu for r in steady)
-    print(f"\nfleet: {fleet} gateways over {args.clusters} clusters, seeded in {seeding:.0f} s; "
-          f"{running} Running after the first resync")
+    print(
+        f"\nfleet: {fleet} gateways over {args.clusters} clusters, seeded in {seeding:.0f} s; "
+        f"{running} Running after the first resync"
+    )
     print(f"first resync (writes every status once): {first:6.1f} s wall")
     for label, resyncs in (("warm-up resync", warm), ("steady resync", steady)):
         for n, r in enumerate(resyncs, 1):
-            print(f"{label} {n}: {r.wall:6.1f} s wall, {r.helm} helm processes, {r.asked} passes asked, "
-                  f"{r.run} passes run (from any source), {r.written} status writes, {r.rejudged} releases judged "
-                  f"anew; CPU {r.worker_cpu:.2f} s worker + {r.watcher_cpu:.2f} s watcher")
-    print(f"steady resync, median of {len(steady)}:       {wall:6.1f} s wall, {ours:.2f} CPU-s = "
-          f"{ours * 1e6 / fleet:.0f} CPU-us per gateway")
+            print(
+                f"{label} {n}: {r.wall:6.1f} s wall, {r.helm} helm processes, {r.asked} passes asked, "
+                f"{r.run} passes run (from any source), {r.written} status writes, {r.rejudged} releases judged "
+                f"anew; CPU {r.worker_cpu:.2f} s worker + {r.watcher_cpu:.2f} s watcher"
+            )
+    print(
+        f"steady resync, median of {len(steady)}:       {wall:6.1f} s wall, {ours:.2f} CPU-s = "
+        f"{ours * 1e6 / fleet:.0f} CPU-us per gateway"
+    )
     print(f"peak RSS: worker {rss['worker']:.0f} MiB (all its processes), watcher {rss['watcher']:.0f} MiB")
-    print(f"baseline, helm status + get values:      {base_wall:6.1f} s wall and {base_cpu:.1f} CPU-s for "
-          f"{sampled} gateways; scaled to the fleet: {base_wall * scale:.0f} s wall, {base_cpu * scale:.0f} CPU-s")
+    print(
+        f"baseline, helm status + get values:      {base_wall:6.1f} s wall and {base_cpu:.1f} CPU-s for "
+        f"{sampled} gateways; scaled to the fleet: {base_wall * scale:.0f} s wall, {base_cpu * scale:.0f} CPU-s"
+    )
     print(f"CPU ratio (baseline / steady resync):    {base_cpu * scale / max(ours, 0.01):.0f}x")
     print(f"wall ratio (baseline / steady resync):   {base_wall * scale / max(wall, 0.01):.0f}x")
-    print(f"spec change of 1 gateway applied in:     {changed_after:6.1f} s; releases that got helm: "
-          f"{sorted(helm_releases)}")
+    print(
+        f"spec change of 1 gateway applied in:     {changed_after:6.1f} s; releases that got helm: "
+        f"{sorted(helm_releases)}"
+    )
     print(f"load average at the end: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
     problems = [
         f"{fleet - running} gateways not Running" if running != fleet else "",

@@ -54,14 +54,17 @@ class Identity:
     def pairs(self, new: Identity) -> list[tuple[str, str]]:
         """(old, new) in the order that keeps longer names whole: ids, then namespace, release, name, domain."""
         return [
-            (str(self.pk), str(new.pk)), (self.pk.hex, new.pk.hex), (self.namespace, new.namespace),
-            (self.release, new.release), (self.name, new.name), (self.domain, new.domain),
+            (str(self.pk), str(new.pk)),
+            (self.pk.hex, new.pk.hex),
+            (self.namespace, new.namespace),
+            (self.release, new.release),
+            (self.name, new.name),
+            (self.domain, new.domain),
         ]
 
 
 def _identity(gateway: Any) -> Identity:
-    return Identity(gateway.pk, gateway.name, gateway.helm_release_name, gateway.namespace,
-                    gateway.cluster.base_domain)
+    return Identity(gateway.pk, gateway.name, gateway.helm_release_name, gateway.namespace, gateway.cluster.base_domain)
 
 
 def _rewrite(text: str, pairs: list[tuple[str, str]]) -> str:
@@ -162,8 +165,13 @@ def _append(state: dict[str, Any], objects: list[tuple[str, str, dict[str, Any]]
 
 
 def _start(workdir: Path) -> DevCluster:
-    return start_devcluster(workdir, ready_delay=0.0, extra_presets=("agent-sandbox",), timeout=START_TIMEOUT_SECONDS,
-                            extra_args=("--state-file", str(workdir / "state.json"), "--state-interval", "3600"))
+    return start_devcluster(
+        workdir,
+        ready_delay=0.0,
+        extra_presets=("agent-sandbox",),
+        timeout=START_TIMEOUT_SECONDS,
+        extra_args=("--state-file", str(workdir / "state.json"), "--state-interval", "3600"),
+    )
 
 
 def _install_template(gateway_id: str) -> None:
@@ -192,12 +200,18 @@ def seed_fleet(stack: ExitStack, work: Path, clusters: int, per_cluster: int) ->
     owner = get_user_model().objects.create_user("fleet")
     rows: dict[int, list[Any]] = {}
     for c in range(clusters):
-        cluster = ManagedCluster.objects.create(name=f"fleet{c}", kubeconfig="", base_domain=f"c{c}.bench.test",
-                                                reachable=True)
+        cluster = ManagedCluster.objects.create(
+            name=f"fleet{c}", kubeconfig="", base_domain=f"c{c}.bench.test", reachable=True
+        )
         rows[c] = []
         for n in range(per_cluster):
-            gateway = Gateway(owner=owner, cluster=cluster, name=f"f{c}g{n:05d}", image="ghcr.io/o/gw:1",
-                              supervisor_image="ghcr.io/o/sv:1")
+            gateway = Gateway(
+                owner=owner,
+                cluster=cluster,
+                name=f"f{c}g{n:05d}",
+                image="ghcr.io/o/gw:1",
+                supervisor_image="ghcr.io/o/sv:1",
+            )
             gateway.assign_namespace()
             rows[c].append(gateway)
         Gateway.objects.bulk_create(rows[c], batch_size=2000)
@@ -228,8 +242,10 @@ def seed_fleet(stack: ExitStack, work: Path, clusters: int, per_cluster: int) ->
         workdir.mkdir(parents=True, exist_ok=True)
         (workdir / "state.json").write_text(json.dumps(state))
         pending.append((cluster_row, starting.submit(_start, workdir)))
-        print(f"  cluster fleet{c}: {per_cluster} gateways written ({time.monotonic() - started:.0f} s so far)",
-              flush=True)
+        print(
+            f"  cluster fleet{c}: {per_cluster} gateways written ({time.monotonic() - started:.0f} s so far)",
+            flush=True,
+        )
     devclusters = []
     for cluster_row, future in pending:
         devcluster = stack.enter_context(future.result())

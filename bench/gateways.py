@@ -169,12 +169,17 @@ def baseline(dc: DevCluster, count: int, workdir: Path) -> Run:
     cpu_before, devcluster_before, started = children_cpu(), process_cpu(dc.process.pid), time.monotonic()
     for n in range(count):
         namespace, release = f"base-{n}", f"gw{n}"
-        subprocess.run([HELM.parent / "kubectl", "create", "namespace", namespace], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [HELM.parent / "kubectl", "create", "namespace", namespace], env=env, check=True, capture_output=True
+        )
         values = workdir / f"values-{n}.json"
         values.write_text(json.dumps(values_for(namespace, release)))
-        subprocess.run([HELM, "install", release, str(CHART), "-n", namespace, "-f", str(values), "--wait",
-                        "--timeout=120s"], env=env, check=True, capture_output=True)
+        subprocess.run(
+            [HELM, "install", release, str(CHART), "-n", namespace, "-f", str(values), "--wait", "--timeout=120s"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
     wall = time.monotonic() - started
     cpu = {"helm and kubectl": children_cpu() - cpu_before}
     devcluster = process_cpu(dc.process.pid) - devcluster_before
@@ -215,23 +220,58 @@ def control_plane(
     env = {**ENV, "HELM_BINARY": str(wrapper), "HELM_HOME": str(workdir / label / "helm-home")}
     port = free_port()
     argv = {
-        "api": [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w",
-                "1" if smoke else "2"],
-        **({} if smoke else {
-            "beat": [sys.executable, "-m", "celery", "-A", "controlplane", "beat", "-s",
-                     str(workdir / f"{label}-beat")],
-        }),
+        "api": [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "controlplane.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "1" if smoke else "2",
+        ],
+        **(
+            {}
+            if smoke
+            else {
+                "beat": [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "controlplane",
+                    "beat",
+                    "-s",
+                    str(workdir / f"{label}-beat"),
+                ],
+            }
+        ),
         "watcher": [sys.executable, "manage.py", "watch_clusters", "--identity", f"bench-{label}"],
         **{
-            f"worker{i}": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-c", "1", "-l", "INFO",
-                           "-n", f"bench{i}@%h", "--without-mingle", "--without-gossip"]
+            f"worker{i}": [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "controlplane",
+                "worker",
+                "-c",
+                "1",
+                "-l",
+                "INFO",
+                "-n",
+                f"bench{i}@%h",
+                "--without-mingle",
+                "--without-gossip",
+            ]
             for i in range(workers)
         },
     }
     logs = {name: workdir / f"{label}-{name}.log" for name in argv}
     processes = {
-        name: subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=logs[name].open("w"), stderr=subprocess.STDOUT,
-                               start_new_session=True)
+        name: subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=logs[name].open("w"), stderr=subprocess.STDOUT, start_new_session=True
+        )
         for name, cmd in argv.items()
     }
     # Also on a SIGTERM to the benchmark, each process (in its own session) is stopped in `finally` below.
@@ -247,8 +287,12 @@ def control_plane(
         devcluster_before = process_cpu(dc.process.pid)
         started = time.monotonic()
         for n in range(count):
-            body = {"name": f"{label}{n}", "cluster": "bench", "image": "ghcr.io/o/gw:1",
-                    "supervisor_image": "ghcr.io/o/sv:1"}
+            body = {
+                "name": f"{label}{n}",
+                "cluster": "bench",
+                "image": "ghcr.io/o/gw:1",
+                "supervisor_image": "ghcr.io/o/sv:1",
+            }
             api.post(f"{base}/gateways/", json=body, timeout=30).raise_for_status()
         while True:
             listed = api.get(f"{base}/gateways/?phase=Running&limit=1", timeout=30).json()["count"]
@@ -290,8 +334,10 @@ def report(run: Run, count: int) -> None:
     print(f"{'':26} CPU-seconds per install: {run.cpu_total / n:.2f}  ({by_process} CPU-s)")
     if run.passes:
         helm = ", ".join(f"{cmd} {calls / n:.2f}" for cmd, calls in sorted(run.helm_calls.items()))
-        print(f"{'':26} per install: {run.passes / n:.2f} passes, helm processes {sum(run.helm_calls.values()) / n:.2f}"
-              f" ({helm})")
+        print(
+            f"{'':26} per install: {run.passes / n:.2f} passes, helm processes {sum(run.helm_calls.values()) / n:.2f}"
+            f" ({helm})"
+        )
     if run.devcluster_cpu:
         print(f"{'':26} devcluster's own CPU-seconds per install (not counted above): {run.devcluster_cpu / n:.2f}")
     if run.kube_requests is not None:
@@ -302,8 +348,12 @@ def report(run: Run, count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=50, help="gateways in the control plane's own run")
-    parser.add_argument("--sample", type=int, default=0,
-                        help="install this many in the helm loop and the one-worker run, scaled to --count")
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        help="install this many in the helm loop and the one-worker run, scaled to --count",
+    )
     parser.add_argument("--smoke", action="store_true", help=f"{SMOKE_COUNT} gateways, to check the script runs")
     args = parser.parse_args()
     count = SMOKE_COUNT if args.smoke else args.count
@@ -320,22 +370,29 @@ def main() -> None:
                 two = control_plane(dc, token, count, 2, work, "two", args.smoke)
         finally:
             drop_databases()
-    print(f"cold installs: {count} gateways" + (f"; sampled at {sample}: the helm loop and 1 worker" if
-                                                 sample != count else "; nothing sampled"))
+    print(
+        f"cold installs: {count} gateways"
+        + (f"; sampled at {sample}: the helm loop and 1 worker" if sample != count else "; nothing sampled")
+    )
     report(base, count)
     report(one, count)
     report(two, count)
-    print(f"Flux's published figure (not measured here): 1,000 HelmReleases in 8 min 12 s on 2 CPUs, "
-          f"at most {FLUX_CPU_PER_RELEASE:.2f} CPU-seconds per release")
+    print(
+        f"Flux's published figure (not measured here): 1,000 HelmReleases in 8 min 12 s on 2 CPUs, "
+        f"at most {FLUX_CPU_PER_RELEASE:.2f} CPU-seconds per release"
+    )
     ours = two.cpu_total / count
     print(f"CPU ratio (Flux's published figure / ours, 2 workers): {FLUX_CPU_PER_RELEASE / ours:.2f}x")
     print(f"time ratio (control plane 1 worker / helm loop): {scaled(one, count) / scaled(base, count):.2f}x")
-    print(f"time ratio (control plane 2 workers / helm loop): {two.wall / scaled(base, count):.2f}x"
-          "  (goal: 1.2x or less)")
+    print(
+        f"time ratio (control plane 2 workers / helm loop): {two.wall / scaled(base, count):.2f}x  (goal: 1.2x or less)"
+    )
     print(f"speedup ratio (1 worker / 2 workers): {scaled(one, count) / two.wall:.2f}x  (goal: 1.8x or more)")
     load_after = os.getloadavg()
-    print(f"load average: {load_before[0]:.2f} before, {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}"
-          f" after (1, 5, 15 min; {os.cpu_count()} cores)")
+    print(
+        f"load average: {load_before[0]:.2f} before, {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f}"
+        f" after (1, 5, 15 min; {os.cpu_count()} cores)"
+    )
 
 
 if __name__ == "__main__":

@@ -43,15 +43,43 @@ TIMEOUT_SECONDS = 1800
 
 def start_control_plane(work: Path, concurrency: int) -> dict[str, subprocess.Popen]:
     argv = {
-        "worker": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", str(concurrency),
-                   "--without-mingle", "--without-gossip"],
-        "beat": [sys.executable, "-m", "celery", "-A", "controlplane", "beat", "-l", "INFO",
-                 "-s", str(work / "beat-schedule")],
+        "worker": [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "controlplane",
+            "worker",
+            "-l",
+            "INFO",
+            "-c",
+            str(concurrency),
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        "beat": [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "controlplane",
+            "beat",
+            "-l",
+            "INFO",
+            "-s",
+            str(work / "beat-schedule"),
+        ],
         "watcher": [sys.executable, "manage.py", "watch_clusters", "--identity", "bench"],
     }
     processes = {
-        name: subprocess.Popen(cmd, cwd=ROOT, env=os.environ, stdout=(work / f"{name}.log").open("w"),
-                               stderr=subprocess.STDOUT, start_new_session=True)
+        name: subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=os.environ,
+            stdout=(work / f"{name}.log").open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         for name, cmd in argv.items()
     }
     while " ready." not in (work / "worker.log").read_text():
@@ -78,8 +106,17 @@ def run_rollout(v2: Path) -> tuple[float, int, int]:
     target = GatewayRelease.objects.create(name="v2", chart=str(v2))
     admin = get_user_model().objects.create_superuser("bench-admin")
     started = time.monotonic()
-    rollout = create_rollout(Rollout(name="to-v2", target_release=target, created_by=admin, wave_percentages=[5, 100],
-                                     max_parallel=10_000, bake_seconds=0, gate_timeout_seconds=TIMEOUT_SECONDS))
+    rollout = create_rollout(
+        Rollout(
+            name="to-v2",
+            target_release=target,
+            created_by=admin,
+            wave_percentages=[5, 100],
+            max_parallel=10_000,
+            bake_seconds=0,
+            gate_timeout_seconds=TIMEOUT_SECONDS,
+        )
+    )
     last = ""
     while (phase := Rollout.objects.values_list("phase", flat=True).get(pk=rollout.pk)) != "Completed":
         healthy = rollout.targets.filter(state="healthy").count()
@@ -103,8 +140,12 @@ def serial_helm_loop(clusters: dict[str, Path], v3: Path) -> float:
     started = time.monotonic()
     for cluster, release, namespace in rows:
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "KUBECONFIG": str(clusters[cluster])}
-        subprocess.run([str(HELM), "upgrade", release, str(v3), "-n", namespace, "--reuse-values"], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [str(HELM), "upgrade", release, str(v3), "-n", namespace, "--reuse-values"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
     return time.monotonic() - started
 
 
@@ -122,10 +163,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         work = Path(tmp)
         os.environ.update(
-            ENV, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB_NAME}", CELERY_BROKER_URL=BROKER,
-            CACHE_URL="redis://127.0.0.1:6379/9", HELM_HOME=str(work / "helm-home"), HELM_BINARY=str(HELM),
-            GATEWAY_CLUSTER_CONCURRENCY=str(args.per_cluster), GATEWAY_POLL_SECONDS="1",
-            ROLLOUT_INTERVAL_SECONDS="1", DJANGO_SETTINGS_MODULE="controlplane.settings",
+            ENV,
+            DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+            CELERY_BROKER_URL=BROKER,
+            CACHE_URL="redis://127.0.0.1:6379/9",
+            HELM_HOME=str(work / "helm-home"),
+            HELM_BINARY=str(HELM),
+            GATEWAY_CLUSTER_CONCURRENCY=str(args.per_cluster),
+            GATEWAY_POLL_SECONDS="1",
+            ROLLOUT_INTERVAL_SECONDS="1",
+            DJANGO_SETTINGS_MODULE="controlplane.settings",
         )
         reset_database(DB_NAME, BROKER)
         import django
@@ -145,10 +192,14 @@ def main() -> None:
             stop(processes)
         kubeconfigs = {f"fleet{c}": dc.kubeconfig for c, dc in enumerate(seeded.devclusters)}
         serial_wall = serial_helm_loop(kubeconfigs, v3)
-    print(f"\n{gateways} gateways over {args.clusters} clusters; worker -c {args.concurrency}, "
-          f"GATEWAY_CLUSTER_CONCURRENCY={args.per_cluster}")
-    print(f"rollout to v2 (canary 5%, then the rest; upgraded, converged and Ready): {rollout_wall:6.1f} s wall; "
-          f"gateways not upgraded exactly once: {not_once}")
+    print(
+        f"\n{gateways} gateways over {args.clusters} clusters; worker -c {args.concurrency}, "
+        f"GATEWAY_CLUSTER_CONCURRENCY={args.per_cluster}"
+    )
+    print(
+        f"rollout to v2 (canary 5%, then the rest; upgraded, converged and Ready): {rollout_wall:6.1f} s wall; "
+        f"gateways not upgraded exactly once: {not_once}"
+    )
     print(f"serial helm upgrade loop to v3:                                         {serial_wall:6.1f} s wall")
     print(f"ratio (serial loop / rollout): {serial_wall / max(rollout_wall, 0.01):.2f}x (target: at least 2x)")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")

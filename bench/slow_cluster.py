@@ -73,8 +73,9 @@ def reset_database() -> None:
     manage("migrate", "--noinput")
 
 
-def time_to_running(clusters: dict[str, DevCluster], per_cluster: int, concurrency: int, logdir: Path,
-                    label: str) -> tuple[float, dict[str, int]]:
+def time_to_running(
+    clusters: dict[str, DevCluster], per_cluster: int, concurrency: int, logdir: Path, label: str
+) -> tuple[float, dict[str, int]]:
     """Create `per_cluster` gateways on each cluster (interleaved); seconds until every fast cluster's are
     Running, and how many of each cluster's were Running then."""
     reset_database()
@@ -85,12 +86,30 @@ def time_to_running(clusters: dict[str, DevCluster], per_cluster: int, concurren
     argv = {
         "api": [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
         "beat": [sys.executable, "-m", "celery", "-A", "controlplane", "beat", "-s", str(logdir / f"{label}-beat")],
-        "worker": [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-c", str(concurrency), "-n",
-                   f"{label}@%h", "--without-mingle", "--without-gossip"],
+        "worker": [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "controlplane",
+            "worker",
+            "-c",
+            str(concurrency),
+            "-n",
+            f"{label}@%h",
+            "--without-mingle",
+            "--without-gossip",
+        ],
     }
     processes = [
-        subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=(logdir / f"{label}-{name}.log").open("w"),
-                         stderr=subprocess.STDOUT, start_new_session=True)
+        subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=ENV,
+            stdout=(logdir / f"{label}-{name}.log").open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         for name, cmd in argv.items()
     ]
     api = requests.Session()
@@ -101,8 +120,12 @@ def time_to_running(clusters: dict[str, DevCluster], per_cluster: int, concurren
         started = time.monotonic()
         for n in range(per_cluster):
             for name in clusters:
-                body = {"name": f"{label}-{name}-{n}", "cluster": name, "image": "ghcr.io/o/gw:1",
-                        "supervisor_image": "ghcr.io/o/sv:1"}
+                body = {
+                    "name": f"{label}-{name}-{n}",
+                    "cluster": name,
+                    "image": "ghcr.io/o/gw:1",
+                    "supervisor_image": "ghcr.io/o/sv:1",
+                }
                 api.post(f"{base}/gateways/", json=body, timeout=30).raise_for_status()
         while True:
             running = {name: _running(api, base, name) for name in clusters}
@@ -144,11 +167,15 @@ def main() -> None:
         clusters[SLOW].add_fault(r"^/(api|apis|version)(/|$)", status=None, latency_ms=args.latency_ms)
         beside, running = time_to_running(clusters, per_cluster, args.concurrency, work, "beside")
     load = " ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"gateways per cluster: {per_cluster}; worker pool slots: {args.concurrency}; "
-          f"slow cluster: +{args.latency_ms} ms per API request")
+    print(
+        f"gateways per cluster: {per_cluster}; worker pool slots: {args.concurrency}; "
+        f"slow cluster: +{args.latency_ms} ms per API request"
+    )
     print(f"fast clusters alone, all Running:           {alone:7.1f} s")
-    print(f"fast clusters beside the slow, all Running: {beside:7.1f} s  "
-          f"(slow cluster then: {running[SLOW]}/{per_cluster} Running)")
+    print(
+        f"fast clusters beside the slow, all Running: {beside:7.1f} s  "
+        f"(slow cluster then: {running[SLOW]}/{per_cluster} Running)"
+    )
     print(f"slowdown ratio (beside / alone): {beside / alone:.2f}x  (goal: about 1x)")
     print(f"load average: {load}")
 

@@ -47,7 +47,10 @@ from controlplane.tasks import TaskName
 __all__ = ["CatalogAdmin"]
 
 PROGRESSING_TONES = {
-    Reason.SUCCEEDED: OK, Reason.RETRYING: WARN, Reason.BLOCKED: ERROR, Reason.SIGNATURE_INVALID: ERROR,
+    Reason.SUCCEEDED: OK,
+    Reason.RETRYING: WARN,
+    Reason.BLOCKED: ERROR,
+    Reason.SIGNATURE_INVALID: ERROR,
 }
 METAS_EXAMPLE_QUERY = "schema=olm.package"
 
@@ -114,8 +117,12 @@ def last_change(catalog: Catalog) -> SafeString:
 
 def history_table(catalog: Catalog) -> SafeString:
     rows = [
-        {"when": relative_time(r.switched_at), "digest": r.content_digest, "ref": copyable(r.resolved_ref),
-         "summary": r.summary}
+        {
+            "when": relative_time(r.switched_at),
+            "digest": r.content_digest,
+            "ref": copyable(r.resolved_ref),
+            "summary": r.summary,
+        }
         for r in history.revisions(catalog)
     ]
     return render_to_string(
@@ -164,8 +171,14 @@ class CatalogForm(forms.ModelForm):
 class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     form = CatalogForm
     list_display = (
-        "name", "serving_column", "progressing_column", "image_ref", "availability_mode", "priority",
-        "resolved_column", "unpacked_column",
+        "name",
+        "serving_column",
+        "progressing_column",
+        "image_ref",
+        "availability_mode",
+        "priority",
+        "resolved_column",
+        "unpacked_column",
     )
     list_filter = ("availability_mode",)
     search_fields = ("name", "image_ref")
@@ -196,24 +209,51 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     def get_fieldsets(self, request: HttpRequest, obj: Catalog | None = None) -> list[tuple[str | None, dict]]:
         editable = self.has_change_permission(request, obj)
         fieldsets: list[tuple[str | None, dict]] = [
-            (None, {"fields": ("name", "image_ref", "poll_interval_minutes", "priority", "availability_mode",
-                               "labels")}),
-            ("Registry access", {"fields": (
-                "pull_username", "pull_password" if editable else "pull_password_state", "ca",
-            ), "classes": ("collapse",)}),
+            (
+                None,
+                {"fields": ("name", "image_ref", "poll_interval_minutes", "priority", "availability_mode", "labels")},
+            ),
+            (
+                "Registry access",
+                {
+                    "fields": (
+                        "pull_username",
+                        "pull_password" if editable else "pull_password_state",
+                        "ca",
+                    ),
+                    "classes": ("collapse",),
+                },
+            ),
             ("Signature policy", {"fields": ("signature_keys",), "classes": ("collapse",)}),
         ]
         if obj is not None:
             fieldsets += [
-                ("Status", {"fields": (
-                    "serving_display", "progressing_display", "resolved_display", "content_links",
-                    "base_url", "last_unpacked_display", "content_digest", "blocked_digest", "signature_display",
-                    ("generation", "observed_generation"),
-                    ("created_at", "updated_at"),
-                ), "classes": ("cp-status",)}),
-                ("What changed in the last update", {
-                    "fields": ("last_change_display",), "classes": ("cp-status", "cp-wide"),
-                }),
+                (
+                    "Status",
+                    {
+                        "fields": (
+                            "serving_display",
+                            "progressing_display",
+                            "resolved_display",
+                            "content_links",
+                            "base_url",
+                            "last_unpacked_display",
+                            "content_digest",
+                            "blocked_digest",
+                            "signature_display",
+                            ("generation", "observed_generation"),
+                            ("created_at", "updated_at"),
+                        ),
+                        "classes": ("cp-status",),
+                    },
+                ),
+                (
+                    "What changed in the last update",
+                    {
+                        "fields": ("last_change_display",),
+                        "classes": ("cp-status", "cp-wide"),
+                    },
+                ),
                 ("Conditions", {"fields": ("conditions_display",), "classes": ("cp-status", "cp-wide")}),
                 ("Events", {"fields": ("events_display",), "classes": ("cp-status", "cp-wide")}),
                 ("History", {"fields": ("history_display",), "classes": ("cp-status", "cp-wide", "collapse")}),
@@ -224,11 +264,25 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
         if obj is None:
             return ()
         return (
-            "name", "pull_password_state", "serving_display", "progressing_display", "resolved_display",
-            "content_links", "base_url", "last_unpacked_display", "content_digest", "blocked_digest",
-            "signature_display", "generation",
-            "observed_generation", "created_at", "updated_at", "conditions_display", "events_display",
-            "last_change_display", "history_display",
+            "name",
+            "pull_password_state",
+            "serving_display",
+            "progressing_display",
+            "resolved_display",
+            "content_links",
+            "base_url",
+            "last_unpacked_display",
+            "content_digest",
+            "blocked_digest",
+            "signature_display",
+            "generation",
+            "observed_generation",
+            "created_at",
+            "updated_at",
+            "conditions_display",
+            "events_display",
+            "last_change_display",
+            "history_display",
         )
 
     @admin.display(description="Pull password")
@@ -263,7 +317,9 @@ class CatalogAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
         metas = reverse("catalogs-content:metas", kwargs={"name": obj.name})
         return format_html(
             '<a class="cp-link" href="{}">All content</a> · <a class="cp-link" href="{}?{}">Packages (metas query)</a>',
-            every, metas, METAS_EXAMPLE_QUERY,
+            every,
+            metas,
+            METAS_EXAMPLE_QUERY,
         )
 
     @admin.display(description="Conditions")

@@ -21,8 +21,11 @@ def catalog_panel(request: HttpRequest) -> dict[str, Any]:
     return {
         "catalog_total": len(catalogs),
         "catalogs_serving": sum(
-            1 for conditions in catalogs
-            if any(c.get("type") == ConditionType.SERVING and c.get("status") == ConditionStatus.TRUE
-                   for c in conditions or ())
+            1
+            for conditions in catalogs
+            if any(
+                c.get("type") == ConditionType.SERVING and c.get("status") == ConditionStatus.TRUE
+                for c in conditions or ()
+            )
         ),
     }

@@ -139,7 +139,8 @@ def compare(old: Sketch | None, new: Sketch) -> CatalogDiff:
         was, now = before.documents[schema], new.documents[schema]
         changed = [key for key in was.keys() & now.keys() if was[key][0] != now[key][0]]
         sections[schema] = Section(
-            added=tuple(sorted(now.keys() - was.keys())), removed=tuple(sorted(was.keys() - now.keys())),
+            added=tuple(sorted(now.keys() - was.keys())),
+            removed=tuple(sorted(was.keys() - now.keys())),
             changed=tuple(sorted(changed)),
         )
     return CatalogDiff(

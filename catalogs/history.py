@@ -24,7 +24,12 @@ def revisions(catalog: Catalog | str) -> QuerySet[CatalogRevision]:
 
 
 def record(
-    catalog_id: str, *, content_digest: str, resolved_ref: str, switched_at: datetime, summary: str,
+    catalog_id: str,
+    *,
+    content_digest: str,
+    resolved_ref: str,
+    switched_at: datetime,
+    summary: str,
     changes: dict[str, Any],
 ) -> None:
     """Add a revision (unless the newest already says the same) and trim the history; in a transaction."""
@@ -32,8 +37,12 @@ def record(
     if newest is not None and (newest.content_digest, newest.resolved_ref) == (content_digest, resolved_ref):
         return
     CatalogRevision.objects.create(
-        catalog_id=catalog_id, content_digest=content_digest, resolved_ref=resolved_ref, switched_at=switched_at,
-        summary=summary[:512], changes=changes,
+        catalog_id=catalog_id,
+        content_digest=content_digest,
+        resolved_ref=resolved_ref,
+        switched_at=switched_at,
+        summary=summary[:512],
+        changes=changes,
     )
     limit = settings.CATALOG_HISTORY_LIMIT
     fallen = list(revisions(catalog_id).values_list("pk", flat=True)[limit:])

@@ -43,9 +43,13 @@ def lost_conditions(
     if serving is not None and (serving["status"], serving["reason"]) == (ConditionStatus.FALSE, Reason.CONTENT_LOST):
         return None
     return set_condition(
-        conditions, type_=ConditionType.SERVING, status=ConditionStatus.FALSE, reason=Reason.CONTENT_LOST,
+        conditions,
+        type_=ConditionType.SERVING,
+        status=ConditionStatus.FALSE,
+        reason=Reason.CONTENT_LOST,
         message=f"Content {digest} is missing or corrupt in the store; it is being unpacked again",
-        generation=generation, now=now,
+        generation=generation,
+        now=now,
     )
 
 
@@ -92,7 +96,9 @@ def report(catalog_id: str, digest: str, why: str, *, if_cache_down: bool = Fals
         if conditions is not None:
             Catalog.objects.filter(pk=catalog.pk).update(conditions=conditions)
             CatalogEvent.objects.create(
-                catalog=catalog, type=EventType.WARNING, reason=Reason.CONTENT_LOST,
+                catalog=catalog,
+                type=EventType.WARNING,
+                reason=Reason.CONTENT_LOST,
                 message=f"{why}; unpacking {digest} again"[:2048],
             )
         enqueue_on_commit(TaskName.RECONCILE_CATALOG, catalog.pk)
@@ -110,8 +116,9 @@ def sweep_served() -> int:
     for pk, digest in served.values_list("pk", "content_digest"):
         try:
             if not entry_intact(content, digest):
-                reported += report(str(pk), digest, "The sweep found the served content missing or corrupt",
-                                   if_cache_down=True)
+                reported += report(
+                    str(pk), digest, "The sweep found the served content missing or corrupt", if_cache_down=True
+                )
         except store.StoreError:
             log.exception("the served-content sweep cannot read the store; the next sweep will retry")
             break

@@ -58,7 +58,7 @@ class CatalogCollector(Collector):
             return
         yield GaugeMetricFamily("catalog_content_entries", "Content entries in the store.", value=len(stored))
         yield GaugeMetricFamily(
-            "catalog_content_orphans", "Content entries no catalog or catalog history references.",
+            "catalog_content_orphans",
+            "Content entries no catalog or catalog history references.",
             value=len(stored - referenced),
         )
-

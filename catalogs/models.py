@@ -34,8 +34,15 @@ class Catalog(SpecResource):
     """A catalog source. Catalogs are shared by all tenants; platform admins manage them."""
 
     SPEC_FIELDS = (
-        "image_ref", "poll_interval_minutes", "priority", "availability_mode", "labels",
-        "pull_username", "pull_password", "ca", "signature_keys",
+        "image_ref",
+        "poll_interval_minutes",
+        "priority",
+        "availability_mode",
+        "labels",
+        "pull_username",
+        "pull_password",
+        "ca",
+        "signature_keys",
     )
     FRESH_START = {**SpecResource.FRESH_START, "blocked_digest": ""}
 
@@ -53,7 +60,9 @@ class Catalog(SpecResource):
     pull_password = EncryptedTextField(blank=True, max_length=4096)
     ca = models.TextField(blank=True, max_length=256 * 1024, validators=[validate_pem_bundle])
     signature_keys = models.TextField(
-        blank=True, max_length=MAX_KEYS_CHARS, validators=[validate_signature_keys],
+        blank=True,
+        max_length=MAX_KEYS_CHARS,
+        validators=[validate_signature_keys],
         help_text="Cosign public keys (PEM). When set, only images signed by one of them are unpacked.",
     )
 
@@ -77,8 +86,10 @@ class Catalog(SpecResource):
     @property
     def signature_verified(self) -> bool:
         """The content served was verified with the current signature keys."""
-        return bool(self.signature_keys) and bool(self.content_digest) and (
-            self.verified_keys == keys_fingerprint(self.signature_keys)
+        return (
+            bool(self.signature_keys)
+            and bool(self.content_digest)
+            and (self.verified_keys == keys_fingerprint(self.signature_keys))
         )
 
     def apply_defaults(self) -> None:

@@ -20,7 +20,6 @@ from controlplane.tasks import TaskName
 __all__ = ["resync"]
 
 
-
 def resync(catalogs: QuerySet[Catalog], user: Any, source: str) -> list[Catalog]:
     """Reconcile now, pulling a blocked digest again; the failure counter is left alone."""
     with transaction.atomic():

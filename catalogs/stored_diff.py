@@ -35,7 +35,7 @@ def sketch_entry(content: ContentStore, digest: str) -> Sketch:
         for offset, length, schema, package, name in document["entries"]:
             end = offset - start + length
             if len(buffer) < end:  # the rest of the buffer, then as many chunks as the line needs
-                parts = [bytes(buffer[offset - start:])]
+                parts = [bytes(buffer[offset - start :])]
                 start, end = offset, length
                 while sum(map(len, parts)) < length:
                     chunk = handle.read(READ_CHUNK)
@@ -43,7 +43,7 @@ def sketch_entry(content: ContentStore, digest: str) -> Sketch:
                         raise EntryMissing(f"{digest}: the content is shorter than its index")
                     parts.append(chunk)
                 buffer = memoryview(b"".join(parts))
-            builder.add(schema, package, name, buffer[end - length:end], offset)
+            builder.add(schema, package, name, buffer[end - length : end], offset)
     return builder.sketch
 
 

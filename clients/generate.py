@@ -51,11 +51,27 @@ def generate(output: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="cp-client-") as tmp:
         work = Path(tmp)
         schema, config, package = work / "openapi.yaml", work / "config.json", work / "out" / PACKAGE
-        _run([sys.executable, "manage.py", "spectacular", "--validate", "--fail-on-warn", "--file", str(schema)],
-             cwd=ROOT, env=SCHEMA_ENV)
+        _run(
+            [sys.executable, "manage.py", "spectacular", "--validate", "--fail-on-warn", "--file", str(schema)],
+            cwd=ROOT,
+            env=SCHEMA_ENV,
+        )
         config.write_text(json.dumps(generator_config()))
-        _run([str(BIN / "openapi-python-client"), "generate", "--path", str(schema), "--config", str(config),
-              "--meta", "none", "--fail-on-warning", "--output-path", str(package)])
+        _run(
+            [
+                str(BIN / "openapi-python-client"),
+                "generate",
+                "--path",
+                str(schema),
+                "--config",
+                str(config),
+                "--meta",
+                "none",
+                "--fail-on-warning",
+                "--output-path",
+                str(package),
+            ]
+        )
         target = output / PACKAGE
         shutil.rmtree(target, ignore_errors=True)
         output.mkdir(parents=True, exist_ok=True)

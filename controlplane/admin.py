@@ -40,7 +40,6 @@ from controlplane.window_override import wake_held_gateways
 __all__ = ["ManagedClusterAdmin"]
 
 
-
 def reachable_badge(cluster: ManagedCluster) -> SafeString:
     if cluster.reachable is None:
         return badge("Unknown", MUTED)
@@ -62,8 +61,11 @@ def windows_table(cluster: ManagedCluster) -> SafeString:
     data = cluster.maintenance_windows or {}
     rows = [("window", f"{w['cron']} for {w['duration']} ({w['timezone']})") for w in data.get("windows", [])]
     for freeze in data.get("freezes", []):
-        text = (f"{freeze['start']} until {freeze['end']}" if "start" in freeze
-                else f"{freeze['cron']} for {freeze['duration']} ({freeze['timezone']})")
+        text = (
+            f"{freeze['start']} until {freeze['end']}"
+            if "start" in freeze
+            else f"{freeze['cron']} for {freeze['duration']} ({freeze['timezone']})"
+        )
         rows.append(("freeze", text))
     if data.get("hold_installs_and_deletes"):
         rows.append(("holds", "new installs and deletes wait too"))
@@ -112,8 +114,16 @@ class ManagedClusterForm(forms.ModelForm):
 @admin.register(ManagedCluster)
 class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     form = ManagedClusterForm
-    list_display = ("name", "flavour", "reachable_column", "kubernetes_version", "probed_column", "gateway_count",
-                    "window_column", "base_domain")
+    list_display = (
+        "name",
+        "flavour",
+        "reachable_column",
+        "kubernetes_version",
+        "probed_column",
+        "gateway_count",
+        "window_column",
+        "base_domain",
+    )
     list_filter = ("flavour", "reachable")
     search_fields = ("name", "base_domain")
     ordering = ("name",)
@@ -147,28 +157,65 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
     ) -> list[tuple[str | None, dict[str, Any]]]:
         editable = self.has_change_permission(request, obj)
         fieldsets: list[tuple[str | None, dict[str, Any]]] = [
-            (None, {"fields": (
-                "name", "flavour", "base_domain", "allowed_route_domains", "gateway_api", "network_policy",
-            )}),
+            (
+                None,
+                {
+                    "fields": (
+                        "name",
+                        "flavour",
+                        "base_domain",
+                        "allowed_route_domains",
+                        "gateway_api",
+                        "network_policy",
+                    )
+                },
+            ),
             ("Access", {"fields": ("kubeconfig" if editable else "kubeconfig_state", "trusted_ca_pem")}),
-            ("Image policy", {"fields": ("image_policy",), "description": (
-                'Whether tenants may override gateway images here: {"overrides": "allow", "repositories": '
-                '["ghcr.io/nvidia/"], "require_digest": true}, or {"overrides": "deny"}; empty follows the platform '
-                "setting (GATEWAY_IMAGE_OVERRIDES). Gateways already running an image it excludes keep running, with "
-                "ImagePolicy=False."
-            )}),
-            ("Maintenance windows", {"fields": ("maintenance_windows",), "description": (
-                'When upgrades and rollout waves may start: {"windows": [{"cron": "0 22 * * 1-5", "duration": "4h", '
-                '"timezone": "Europe/Berlin"}], "freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": '
-                '"2027-01-04T00:00:00+01:00"}], "hold_installs_and_deletes": false}; empty: at any time.'
-            )}),
+            (
+                "Image policy",
+                {
+                    "fields": ("image_policy",),
+                    "description": (
+                        'Whether tenants may override gateway images here: {"overrides": "allow", '
+                        '"repositories": ["ghcr.io/nvidia/"], "require_digest": true}, or {"overrides": "deny"}; '
+                        "empty follows the platform setting (GATEWAY_IMAGE_OVERRIDES). Gateways already running an "
+                        "image it excludes keep running, with ImagePolicy=False."
+                    ),
+                },
+            ),
+            (
+                "Maintenance windows",
+                {
+                    "fields": ("maintenance_windows",),
+                    "description": (
+                        'When upgrades and rollout waves may start: {"windows": [{"cron": "0 22 * * 1-5", '
+                        '"duration": "4h", "timezone": "Europe/Berlin"}], "freezes": [{"start": '
+                        '"2026-12-20T00:00:00+01:00", "end": "2027-01-04T00:00:00+01:00"}], '
+                        '"hold_installs_and_deletes": false}; empty: at any time.'
+                    ),
+                },
+            ),
             ("Change control", {"fields": ("rollouts_require_approval",)}),
         ]
         if obj is not None:
-            fieldsets.append(("Status", {"fields": (
-                "reachable_display", "kubernetes_version", "probed_display", "probe_message",
-                "capabilities_display", "windows_display", "held_display", ("created_at", "updated_at"),
-            ), "classes": ("cp-status",)}))
+            fieldsets.append(
+                (
+                    "Status",
+                    {
+                        "fields": (
+                            "reachable_display",
+                            "kubernetes_version",
+                            "probed_display",
+                            "probe_message",
+                            "capabilities_display",
+                            "windows_display",
+                            "held_display",
+                            ("created_at", "updated_at"),
+                        ),
+                        "classes": ("cp-status",),
+                    },
+                )
+            )
             fieldsets.append(("Events", {"fields": ("events_display",)}))
         return fieldsets
 
@@ -176,8 +223,18 @@ class ManagedClusterAdmin(PlatformAdminWritesMixin, admin.ModelAdmin):
         if obj is None:
             return ()
         return (
-            "name", "kubeconfig_state", "reachable_display", "kubernetes_version", "probed_display", "probe_message",
-            "capabilities_display", "windows_display", "held_display", "created_at", "updated_at", "events_display",
+            "name",
+            "kubeconfig_state",
+            "reachable_display",
+            "kubernetes_version",
+            "probed_display",
+            "probe_message",
+            "capabilities_display",
+            "windows_display",
+            "held_display",
+            "created_at",
+            "updated_at",
+            "events_display",
         )
 
     @admin.display(description="Reachability events")

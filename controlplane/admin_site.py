@@ -54,7 +54,9 @@ __all__ = [
 # Badge tones, mapped to colours in controlplane/static/controlplane/console.css.
 OK, INFO, WARN, ERROR, MUTED = "ok", "info", "warn", "error", "muted"
 CONDITION_TONES: dict[str, str] = {
-    ConditionStatus.TRUE: OK, ConditionStatus.FALSE: ERROR, ConditionStatus.UNKNOWN: MUTED,
+    ConditionStatus.TRUE: OK,
+    ConditionStatus.FALSE: ERROR,
+    ConditionStatus.UNKNOWN: MUTED,
 }
 EVENT_TONES = {EventType.NORMAL: INFO, EventType.WARNING: WARN}
 EVENTS_SHOWN = 50
@@ -104,7 +106,9 @@ def relative_time(value: datetime | None, empty: str = "never") -> SafeString:
         phrase = f"in {timesince(now, value)}" if value > now else f"{timesince(value, now)} ago"
     return format_html(
         '<time datetime="{}" title="{}">{}</time>',
-        value.isoformat(), value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"), phrase,
+        value.isoformat(),
+        value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        phrase,
     )
 
 
@@ -116,7 +120,8 @@ def copyable(value: str, empty: str = "-") -> SafeString:
         '<span class="cp-copy"><code>{}</code>'
         '<button type="button" class="cp-copy-button" data-copy="{}" title="Copy to the clipboard">Copy</button>'
         "</span>",
-        value, value,
+        value,
+        value,
     )
 
 
@@ -129,15 +134,17 @@ def conditions_table(conditions: Iterable[Mapping[str, Any]], generation: int) -
         except ValueError:
             when = None
         status = str(condition.get("status", ConditionStatus.UNKNOWN))
-        rows.append({
-            "type": condition.get("type", ""),
-            "status": badge(status, condition_tone(str(condition.get("type", "")), status)),
-            "reason": condition.get("reason", ""),
-            "message": condition.get("message", ""),
-            "when": relative_time(when, empty=transition or "-"),
-            "observed_generation": condition.get("observedGeneration"),
-            "stale": (condition.get("observedGeneration") or 0) < generation,
-        })
+        rows.append(
+            {
+                "type": condition.get("type", ""),
+                "status": badge(status, condition_tone(str(condition.get("type", "")), status)),
+                "reason": condition.get("reason", ""),
+                "message": condition.get("message", ""),
+                "when": relative_time(when, empty=transition or "-"),
+                "observed_generation": condition.get("observedGeneration"),
+                "stale": (condition.get("observedGeneration") or 0) < generation,
+            }
+        )
     return render_to_string("admin/controlplane/conditions_table.html", {"rows": rows})
 
 

@@ -51,19 +51,38 @@ class RequiredApi:
 
 
 REQUIRED_APIS: tuple[RequiredApi, ...] = (
-    RequiredApi(Capability.AGENT_SANDBOX, "Agent Sandbox (agents.x-k8s.io)",
-                ("agents.x-k8s.io/v1beta1", "agents.x-k8s.io/v1alpha1"), ("agentSandbox", "preflight", "enabled")),
-    RequiredApi(Capability.GRPC_ROUTE, "GRPCRoute (gateway.networking.k8s.io/v1)",
-                ("gateway.networking.k8s.io/v1",), ("grpcRoute", "enabled")),
+    RequiredApi(
+        Capability.AGENT_SANDBOX,
+        "Agent Sandbox (agents.x-k8s.io)",
+        ("agents.x-k8s.io/v1beta1", "agents.x-k8s.io/v1alpha1"),
+        ("agentSandbox", "preflight", "enabled"),
+    ),
+    RequiredApi(
+        Capability.GRPC_ROUTE,
+        "GRPCRoute (gateway.networking.k8s.io/v1)",
+        ("gateway.networking.k8s.io/v1",),
+        ("grpcRoute", "enabled"),
+    ),
     # A resource, not a group/version: gateway.networking.k8s.io/v1 is served without it on older clusters.
     # TLS from the route's proxy to the gateway pod needs it (see backend_tls_objects).
-    RequiredApi(Capability.BACKEND_TLS_POLICY, "BackendTLSPolicy (gateway.networking.k8s.io)",
-                tuple(f"gateway.networking.k8s.io/{version}/backendtlspolicies" for version in ("v1", "v1alpha3")),
-                ("grpcRoute", "enabled")),
-    RequiredApi(Capability.OPENSHIFT_ROUTE, "OpenShift Route (route.openshift.io/v1)",
-                ("route.openshift.io/v1",), ("openshiftRoute", "enabled")),
-    RequiredApi(Capability.CERT_MANAGER, "cert-manager (cert-manager.io/v1)",
-                ("cert-manager.io/v1",), ("certManager", "enabled")),
+    RequiredApi(
+        Capability.BACKEND_TLS_POLICY,
+        "BackendTLSPolicy (gateway.networking.k8s.io)",
+        tuple(f"gateway.networking.k8s.io/{version}/backendtlspolicies" for version in ("v1", "v1alpha3")),
+        ("grpcRoute", "enabled"),
+    ),
+    RequiredApi(
+        Capability.OPENSHIFT_ROUTE,
+        "OpenShift Route (route.openshift.io/v1)",
+        ("route.openshift.io/v1",),
+        ("openshiftRoute", "enabled"),
+    ),
+    RequiredApi(
+        Capability.CERT_MANAGER,
+        "cert-manager (cert-manager.io/v1)",
+        ("cert-manager.io/v1",),
+        ("certManager", "enabled"),
+    ),
 )
 # Resources probed one by one (group, plural): discovery lists them as ``<group>/<version>/<plural>``.
 PROBED_RESOURCES = (("gateway.networking.k8s.io", "backendtlspolicies"),)

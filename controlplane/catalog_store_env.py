@@ -17,8 +17,14 @@ from controlplane.env import config_error, env_bool, env_choice, env_path, env_r
 __all__ = ["S3_VARIABLES", "catalog_s3_env"]
 
 S3_VARIABLES = (
-    "CATALOG_S3_ENDPOINT_URL", "CATALOG_S3_BUCKET", "CATALOG_S3_PREFIX", "CATALOG_S3_REGION",
-    "CATALOG_S3_ACCESS_KEY_ID", "CATALOG_S3_SECRET_ACCESS_KEY", "CATALOG_S3_VERIFY_TLS", "CATALOG_S3_CA_BUNDLE",
+    "CATALOG_S3_ENDPOINT_URL",
+    "CATALOG_S3_BUCKET",
+    "CATALOG_S3_PREFIX",
+    "CATALOG_S3_REGION",
+    "CATALOG_S3_ACCESS_KEY_ID",
+    "CATALOG_S3_SECRET_ACCESS_KEY",
+    "CATALOG_S3_VERIFY_TLS",
+    "CATALOG_S3_CA_BUNDLE",
     "CATALOG_S3_ADDRESSING_STYLE",
 )
 _BUCKET = re.compile(r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
@@ -52,13 +58,19 @@ def catalog_s3_env(store: str) -> dict[str, Any]:
     endpoint = _set("CATALOG_S3_ENDPOINT_URL")
     scheme = urlparse(endpoint).scheme if endpoint else "https"
     if scheme not in ("http", "https") or (endpoint and not urlparse(endpoint).hostname):
-        raise config_error("CATALOG_S3_ENDPOINT_URL", f"is not an http(s) URL: {endpoint[:80]!r}",
-                    "use https://host[:port] (or unset it for AWS)")
+        raise config_error(
+            "CATALOG_S3_ENDPOINT_URL",
+            f"is not an http(s) URL: {endpoint[:80]!r}",
+            "use https://host[:port] (or unset it for AWS)",
+        )
     verify_tls = env_bool("CATALOG_S3_VERIFY_TLS", True)
     ca_bundle = str(env_path("CATALOG_S3_CA_BUNDLE", Path(), must_exist=True)) if _set("CATALOG_S3_CA_BUNDLE") else ""
     if ca_bundle and not verify_tls:
-        raise config_error("CATALOG_S3_CA_BUNDLE", "is set but CATALOG_S3_VERIFY_TLS is false",
-                    "unset one of them: a CA bundle is only used when verifying TLS")
+        raise config_error(
+            "CATALOG_S3_CA_BUNDLE",
+            "is set but CATALOG_S3_VERIFY_TLS is false",
+            "unset one of them: a CA bundle is only used when verifying TLS",
+        )
     if scheme == "http" and (ca_bundle or "CATALOG_S3_VERIFY_TLS" in os.environ):
         name = "CATALOG_S3_CA_BUNDLE" if ca_bundle else "CATALOG_S3_VERIFY_TLS"
         raise config_error(

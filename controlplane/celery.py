@@ -18,9 +18,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "controlplane.settings")
 app = Celery("controlplane")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.imports = (
-    "workers.startup", "workers.tasks.clusters", "workers.tasks.gateways", "workers.tasks.plans",
+    "workers.startup",
+    "workers.tasks.clusters",
+    "workers.tasks.gateways",
+    "workers.tasks.plans",
     "workers.tasks.catalogs",
-    "workers.tasks.releases", "workers.tasks.rollouts", "workers.tasks.fleet", "workers.tasks.notifications",
+    "workers.tasks.releases",
+    "workers.tasks.rollouts",
+    "workers.tasks.fleet",
+    "workers.tasks.notifications",
 )
 # A worker started without -Q consumes all of these: start none with -Q, or some queue may go unconsumed.
 app.conf.task_queues = [Queue(name) for name in queue_names(settings.GATEWAY_TENANT_QUEUES)]

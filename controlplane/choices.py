@@ -16,8 +16,10 @@ def text_choices(enum: type[StrEnum], module: str, labels: Mapping[str, str] | N
     """``TextChoices`` with ``enum``'s member names and values, defined in ``module``; labelled from the names (as
     a ``TextChoices`` class body labels them) unless ``labels`` gives one by value."""
     labels = labels or {}
-    members = [(member.name, (member.value, labels[member.value]) if member.value in labels else member.value)
-               for member in enum]
+    members = [
+        (member.name, (member.value, labels[member.value]) if member.value in labels else member.value)
+        for member in enum
+    ]
     choices = models.TextChoices(enum.__name__, members, module=module)
     choices.__doc__ = enum.__doc__
     return choices

@@ -10,7 +10,6 @@ from cluster_vocabulary.kubernetes import ConditionStatus
 __all__ = ["Condition", "ConditionStatus", "find_condition", "set_condition"]
 
 
-
 class Condition(TypedDict):
     type: str
     status: str

@@ -65,4 +65,3 @@ def decrypt(token: str) -> str:
             "A stored secret cannot be decrypted with any key in FIELD_ENCRYPTION_KEY. Fix: add the key it was "
             "written with (after the current one)."
         ) from None
-

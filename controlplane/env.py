@@ -10,8 +10,16 @@ from urllib.parse import urlparse
 from django.core.exceptions import ImproperlyConfigured
 
 __all__ = [
-    "config_error", "env_bool", "env_choice", "env_int", "env_list", "env_networks", "env_path", "env_required",
-    "env_str", "env_url",
+    "config_error",
+    "env_bool",
+    "env_choice",
+    "env_int",
+    "env_list",
+    "env_networks",
+    "env_path",
+    "env_required",
+    "env_str",
+    "env_url",
 ]
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -9,7 +9,6 @@ from cluster_vocabulary.kubernetes import EventType
 __all__ = ["ClusterReason", "EventType"]
 
 
-
 class ClusterReason(StrEnum):
     """The reasons of a cluster's events: its circuit breaker opening and closing."""
 

@@ -42,8 +42,13 @@ def _within(seconds: int) -> str:
 def _frame() -> dict[str, str]:
     """The fixed geometry the template draws the axes with."""
     return {
-        "width": str(WIDTH), "height": str(HEIGHT), "left": fmt(BOX.left), "right": fmt(BOX.right),
-        "bottom": fmt(BOX.bottom), "tick_x": fmt(BOX.left - 5), "label_y": fmt(HEIGHT - 8),
+        "width": str(WIDTH),
+        "height": str(HEIGHT),
+        "left": fmt(BOX.left),
+        "right": fmt(BOX.right),
+        "bottom": fmt(BOX.bottom),
+        "tick_x": fmt(BOX.left - 5),
+        "label_y": fmt(HEIGHT - 8),
     }
 
 
@@ -53,7 +58,10 @@ def fleet_plots(now: datetime, phases: Sequence[PhaseLine]) -> dict[str, Any]:
         {"phase": line.value, "label": line.label, "tone": line.tone, "dashed": line.dashed} for line in phases
     ]
     context: dict[str, Any] = {
-        "frame": _frame(), "legend": legend, "charts": [], "more": 0,
+        "frame": _frame(),
+        "legend": legend,
+        "charts": [],
+        "more": 0,
         "within": _within(settings.FLEET_SAMPLE_INTERVAL_SECONDS),
     }
     oldest = FleetSample.objects.filter(at__gte=now - WINDOWS[-1].span).order_by("at").first()
@@ -63,7 +71,8 @@ def fleet_plots(now: datetime, phases: Sequence[PhaseLine]) -> dict[str, Any]:
     start = now - window.span
     clusters = list(
         ManagedCluster.objects.filter(id__in=FleetSample.objects.filter(at__gte=start).values("cluster_id"))
-        .order_by("name").values_list("id", "name")
+        .order_by("name")
+        .values_list("id", "name")
     )
     shown = dict(clusters[:CHARTS_SHOWN])
     samples: dict[Any, list[tuple[datetime, Mapping[str, int]]]] = defaultdict(list)
@@ -74,14 +83,20 @@ def fleet_plots(now: datetime, phases: Sequence[PhaseLine]) -> dict[str, Any]:
     for cluster_id, name in shown.items():
         series = bucket_series(samples[cluster_id], keys, start, now, window.buckets)
         top = nice_ceiling(max((v for values in series.values() for v in values if v is not None), default=0))
-        context["charts"].append({
-            "cluster": name,
-            "ticks": [{"value": tick, "y": fmt(BOX.y(tick, top))} for tick in y_ticks(top)],
-            "series": [
-                {**entry, "d": line_path(series[entry["phase"]], BOX, top), "latest": latest(series[entry["phase"]])}
-                for entry in legend
-            ],
-        })
+        context["charts"].append(
+            {
+                "cluster": name,
+                "ticks": [{"value": tick, "y": fmt(BOX.y(tick, top))} for tick in y_ticks(top)],
+                "series": [
+                    {
+                        **entry,
+                        "d": line_path(series[entry["phase"]], BOX, top),
+                        "latest": latest(series[entry["phase"]]),
+                    }
+                    for entry in legend
+                ],
+            }
+        )
     hours = int(window.span.total_seconds() // 3600)
     context.update(window_label=window.label, since=f"{hours} h ago", more=len(clusters) - len(shown))
     return context

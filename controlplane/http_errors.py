@@ -93,4 +93,3 @@ class DatabaseOutageMiddleware:
         response = json_error(503, "database_unavailable", "The database cannot be reached; try again shortly.")
         response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
         return response
-

@@ -22,6 +22,7 @@ def image_policy_env() -> ImagePolicy:
         return parse_policy(data, GLOBAL_SOURCE)
     except PolicyError as exc:
         raise config_error(
-            "GATEWAY_IMAGE_REPOSITORIES", f"is unusable: {exc}",
+            "GATEWAY_IMAGE_REPOSITORIES",
+            f"is unusable: {exc}",
             "list repositories (registry/path, a prefix ending in '/', or '*'), comma-separated",
         ) from None

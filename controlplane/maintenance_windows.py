@@ -30,8 +30,21 @@ from zoneinfo import ZoneInfo, available_timezones
 from cronsim import CronSim, CronSimError
 
 __all__ = [
-    "HORIZON", "MAX_DURATION", "MAX_FIXED_FREEZE", "Clock", "FixedSpan", "Recurring", "Schedule", "Verdict",
-    "WindowError", "WindowReason", "allowed_at", "next_allowed", "parse_duration", "parse_schedule", "verdict",
+    "HORIZON",
+    "MAX_DURATION",
+    "MAX_FIXED_FREEZE",
+    "Clock",
+    "FixedSpan",
+    "Recurring",
+    "Schedule",
+    "Verdict",
+    "WindowError",
+    "WindowReason",
+    "allowed_at",
+    "next_allowed",
+    "parse_duration",
+    "parse_schedule",
+    "verdict",
 ]
 
 Clock = Callable[[], datetime]
@@ -269,8 +282,12 @@ def verdict(schedule: Schedule, now: datetime, override_until: datetime | None =
     """May a change start at ``now``? A platform admin's override (until ``override_until``) opens the cluster
     whatever its windows and freezes say."""
     if override_until is not None and now < override_until:
-        return Verdict(True, now, override_until, f"A platform admin's override allows changes until "
-                       f"{override_until.astimezone(UTC).isoformat()}")
+        return Verdict(
+            True,
+            now,
+            override_until,
+            f"A platform admin's override allows changes until {override_until.astimezone(UTC).isoformat()}",
+        )
     if schedule.empty:
         return Verdict(True, now, message="The cluster has no maintenance windows: changes may start at any time")
     start = next_allowed(schedule, now)

@@ -23,8 +23,14 @@ from prometheus_client.multiprocess import MultiProcessCollector, mark_process_d
 from prometheus_client.registry import Collector
 
 __all__ = [
-    "MULTIPROC_DIR", "PassOutcome", "count_helm", "process_exited", "scrape_registry", "scraped_by_api",
-    "scraped_collectors", "timed_pass",
+    "MULTIPROC_DIR",
+    "PassOutcome",
+    "count_helm",
+    "process_exited",
+    "scrape_registry",
+    "scraped_by_api",
+    "scraped_collectors",
+    "timed_pass",
 ]
 
 MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
@@ -43,7 +49,9 @@ class PassOutcome(StrEnum):
 
 PASSES = Counter("reconcile_passes", "Reconcile passes that ended, by kind and result.", ["kind", "result"])
 PASS_DURATION = Histogram(
-    "reconcile_pass_duration_seconds", "Wall time of one reconcile pass.", ["kind"],
+    "reconcile_pass_duration_seconds",
+    "Wall time of one reconcile pass.",
+    ["kind"],
     buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, float("inf")),
 )
 HELM_INVOCATIONS = Counter("helm_invocations", "helm processes started, by subcommand.", ["command"])

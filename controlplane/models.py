@@ -26,7 +26,13 @@ from controlplane.validators import (
 )
 
 __all__ = [
-    "AuditEntry", "ClusterEvent", "EventRecord", "FleetSample", "ManagedCluster", "SpecResource", "WatcherReplica",
+    "AuditEntry",
+    "ClusterEvent",
+    "EventRecord",
+    "FleetSample",
+    "ManagedCluster",
+    "SpecResource",
+    "WatcherReplica",
     "events_recorded",
 ]
 
@@ -123,7 +129,9 @@ class ManagedCluster(models.Model):
     kubeconfig = EncryptedTextField(validators=[validate_kubeconfig])
     base_domain = models.CharField(max_length=253, validators=[validate_dns1123_subdomain])
     allowed_route_domains = models.JSONField(
-        default=list, blank=True, validators=[validate_domain_list],
+        default=list,
+        blank=True,
+        validators=[validate_domain_list],
         help_text="Domains, besides the base domain, under which gateway route hosts may be placed.",
     )
     gateway_api = models.BooleanField(default=True, help_text="Whether the cluster serves the Gateway API.")
@@ -134,15 +142,20 @@ class ManagedCluster(models.Model):
     )
     trusted_ca_pem = models.TextField(blank=True, max_length=256 * 1024, validators=[validate_pem_bundle])
     image_policy = models.JSONField(
-        null=True, blank=True, validators=[validate_image_policy],
+        null=True,
+        blank=True,
+        validators=[validate_image_policy],
         help_text="Whether tenants may override gateway images here, from which repositories, and whether a digest "
         "is required; null follows the platform setting (GATEWAY_IMAGE_OVERRIDES).",
     )
     require_signed_releases = models.BooleanField(
-        default=False, help_text="Gateways here run only releases with a signature_policy (verified before use).",
+        default=False,
+        help_text="Gateways here run only releases with a signature_policy (verified before use).",
     )
     maintenance_windows = models.JSONField(
-        default=dict, blank=True, validators=[validate_maintenance_windows],
+        default=dict,
+        blank=True,
+        validators=[validate_maintenance_windows],
         help_text="When upgrades and rollout waves may start here: allowed windows and freezes (see "
         "controlplane.maintenance_windows); empty: at any time.",
     )
@@ -150,8 +163,8 @@ class ManagedCluster(models.Model):
     window_override_until = models.DateTimeField(null=True, blank=True, editable=False)
     window_override_reason = models.CharField(max_length=1024, blank=True, editable=False)
     rollouts_require_approval = models.BooleanField(
-        default=False, help_text="Every rollout wave with gateways on this cluster waits for a platform admin's "
-        "approval of its plan.",
+        default=False,
+        help_text="Every rollout wave with gateways on this cluster waits for a platform admin's approval of its plan.",
     )
 
     reachable = models.BooleanField(null=True, editable=False)
@@ -195,9 +208,11 @@ class ManagedCluster(models.Model):
         """The window now, for the API and the console."""
         window = self.window_verdict(timezone.now())
         return {
-            "open": window.open, "next_start": window.next_start, "message": window.message,
-            "override_until": window.overridden_until, "override_reason": self.window_override_reason
-            if window.overridden_until else "",
+            "open": window.open,
+            "next_start": window.next_start,
+            "message": window.message,
+            "override_until": window.overridden_until,
+            "override_reason": self.window_override_reason if window.overridden_until else "",
         }
 
     def window_verdict(self, now: datetime) -> Verdict:

@@ -72,10 +72,7 @@ def bucket_series(
         current = chosen[index]
         if current is None or at >= current[0]:
             chosen[index] = (at, counts)
-    return {
-        key: [None if sample is None else int(sample[1].get(key, 0)) for sample in chosen]
-        for key in keys
-    }
+    return {key: [None if sample is None else int(sample[1].get(key, 0)) for sample in chosen] for key in keys}
 
 
 def latest(values: Sequence[int | None]) -> int | None:

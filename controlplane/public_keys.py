@@ -25,8 +25,9 @@ def _describe(key: object) -> str:
 def public_key_der(number: int, label: str, block: str) -> bytes:
     """The key's DER SubjectPublicKeyInfo, once it is a supported public key."""
     if "PRIVATE KEY" in label:
-        raise ValueError(f"Key {number} is a private key: give its public key (cosign.pub), and keep the private "
-                       "key secret.")
+        raise ValueError(
+            f"Key {number} is a private key: give its public key (cosign.pub), and keep the private key secret."
+        )
     if label != "PUBLIC KEY":
         raise ValueError(f"Key {number} is a PEM {label.lower()}, not a public key (-----BEGIN PUBLIC KEY-----).")
     try:

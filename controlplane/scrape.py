@@ -36,7 +36,9 @@ def queue_keys(queue: str) -> list[str]:
 @cache
 def _broker(url: str) -> redis.Redis:
     return redis.Redis.from_url(
-        url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, socket_timeout=REDIS_TIMEOUT_SECONDS,
+        url,
+        socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+        socket_timeout=REDIS_TIMEOUT_SECONDS,
         retry=Retry(NoBackoff(), 0),
     )
 

@@ -211,7 +211,8 @@ CELERY_BEAT_SCHEDULE = {
     "collect catalog content": {"task": TaskName.GC_CATALOG_CONTENT, "schedule": CATALOG_GC_INTERVAL_SECONDS},
     "advance rollouts": {"task": TaskName.ADVANCE_ROLLOUTS, "schedule": ROLLOUT_INTERVAL_SECONDS},
     "sample fleet": {
-        "task": TaskName.SAMPLE_FLEET, "schedule": FLEET_SAMPLE_INTERVAL_SECONDS,
+        "task": TaskName.SAMPLE_FLEET,
+        "schedule": FLEET_SAMPLE_INTERVAL_SECONDS,
         "options": {"expires": FLEET_SAMPLE_INTERVAL_SECONDS},
     },
 }
@@ -227,7 +228,8 @@ NOTIFICATIONS_RETRY_CAP_SECONDS = env_int("NOTIFICATIONS_RETRY_CAP_SECONDS", 600
 NOTIFICATIONS_MAX_ATTEMPTS = env_int("NOTIFICATIONS_MAX_ATTEMPTS", 8, minimum=1)
 NOTIFICATIONS_SWEEP_SECONDS = env_int("NOTIFICATIONS_SWEEP_SECONDS", 30, minimum=1)
 CELERY_BEAT_SCHEDULE["sweep notifications"] = {
-    "task": TaskName.SWEEP_NOTIFICATIONS, "schedule": NOTIFICATIONS_SWEEP_SECONDS,
+    "task": TaskName.SWEEP_NOTIFICATIONS,
+    "schedule": NOTIFICATIONS_SWEEP_SECONDS,
 }
 CLUSTER_PROBE_TIMEOUT_SECONDS = env_int("CLUSTER_PROBE_TIMEOUT_SECONDS", 5, minimum=1)
 # A watcher replica holds each cluster it watches this long, renewing every third of it.
@@ -303,9 +305,7 @@ CATALOG_S3 = catalog_s3_env(CATALOG_STORE)
 # The public base of the content server, for status.urls.base (<base>/catalogs/<name>).
 CATALOG_BASE_URL = env_url("CATALOG_BASE_URL", "http://127.0.0.1:8000", ("http", "https")).rstrip("/")
 # The API's public base, for the links in notification payloads (the chart's api.publicUrl sets it).
-NOTIFICATIONS_LINK_BASE_URL = env_url(
-    "NOTIFICATIONS_LINK_BASE_URL", CATALOG_BASE_URL, ("http", "https")
-).rstrip("/")
+NOTIFICATIONS_LINK_BASE_URL = env_url("NOTIFICATIONS_LINK_BASE_URL", CATALOG_BASE_URL, ("http", "https")).rstrip("/")
 CATALOG_REGISTRY_TIMEOUT_SECONDS = env_int("CATALOG_REGISTRY_TIMEOUT_SECONDS", 30, minimum=1)
 CATALOG_MAX_LAYER_BYTES = env_int("CATALOG_MAX_LAYER_BYTES", 512 * 1024 * 1024, minimum=1024)
 CATALOG_MAX_UNPACKED_BYTES = env_int("CATALOG_MAX_UNPACKED_BYTES", 2 * 1024 * 1024 * 1024, minimum=1024)

@@ -26,8 +26,10 @@ def validate_signature_keys(value: str) -> None:
         raise invalid_key(f"At most {MAX_KEYS_CHARS} characters of public keys are allowed.")
     blocks = list(_BLOCK.finditer(value))
     if not blocks or _BLOCK.sub("", value).strip():
-        raise invalid_key("Expected one or more PEM public keys (-----BEGIN PUBLIC KEY----- ... "
-                          "-----END PUBLIC KEY-----) and nothing else.")
+        raise invalid_key(
+            "Expected one or more PEM public keys (-----BEGIN PUBLIC KEY----- ... "
+            "-----END PUBLIC KEY-----) and nothing else."
+        )
     if len(blocks) > MAX_KEYS:
         raise invalid_key(f"At most {MAX_KEYS} public keys are allowed; got {len(blocks)}.")
     from controlplane.public_keys import public_key_der  # cryptography: loaded here, not where models are imported

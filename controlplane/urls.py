@@ -18,9 +18,12 @@ api_v1 = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path(
         "schema/swagger-ui/",
-        csp(DOCS_POLICY)(SpectacularSwaggerSplitView.as_view(
-            url_name="schema", template_name="controlplane/docs/swagger_ui.html",
-        )),
+        csp(DOCS_POLICY)(
+            SpectacularSwaggerSplitView.as_view(
+                url_name="schema",
+                template_name="controlplane/docs/swagger_ui.html",
+            )
+        ),
         name="swagger-ui",
     ),
     path(

@@ -31,8 +31,9 @@ def wake_held_gateways(cluster: ManagedCluster) -> int:
     return len(ids)
 
 
-def override_window(cluster: ManagedCluster, user: Any, reason: str, minutes: int, now: datetime | None = None,
-                    source: str = "api") -> datetime:
+def override_window(
+    cluster: ManagedCluster, user: Any, reason: str, minutes: int, now: datetime | None = None, source: str = "api"
+) -> datetime:
     """Open ``cluster`` to changes for ``minutes``, whatever its windows and freezes say; audited with ``reason``.
     Returns until when."""
     now = now or timezone.now()

@@ -32,7 +32,10 @@ class Api:
     def __init__(self, context: Context, timeout: float = 60.0) -> None:
         self.url = context.url.rstrip("/")
         self.client = AuthenticatedClient(
-            base_url=self.url, token=context.token, prefix="Token", timeout=httpx.Timeout(timeout),
+            base_url=self.url,
+            token=context.token,
+            prefix="Token",
+            timeout=httpx.Timeout(timeout),
         )
 
     def call(self, operation: ModuleType, *args: Any, expect: tuple[int, ...] = (200,), **kwargs: Any) -> Response:

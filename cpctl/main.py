@@ -12,8 +12,13 @@ __all__ = ["cli"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--context", "context_name", metavar="NAME", shell_complete=complete_context,
-              help="Use this context of the context file (default: the current one).")
+@click.option(
+    "--context",
+    "context_name",
+    metavar="NAME",
+    shell_complete=complete_context,
+    help="Use this context of the context file (default: the current one).",
+)
 @click.pass_context
 def cli(ctx: click.Context, context_name: str | None) -> None:
     """Manage tenant gateways, catalogs and clusters of the control plane.
@@ -23,6 +28,14 @@ def cli(ctx: click.Context, context_name: str | None) -> None:
     ctx.obj = State(config_path(), context_name)
 
 
-for group in (contexts.login, contexts.context, gateways.gateways, catalogs.catalogs, clusters.clusters,
-              releases.releases, rollouts.rollouts, completion.completion):
+for group in (
+    contexts.login,
+    contexts.context,
+    gateways.gateways,
+    catalogs.catalogs,
+    clusters.clusters,
+    releases.releases,
+    rollouts.rollouts,
+    completion.completion,
+):
     cli.add_command(group)

@@ -61,8 +61,9 @@ def table(items: Sequence[Mapping[str, Any]], columns: Sequence[Column]) -> str:
     """Left-aligned columns under upper-case headers, three spaces apart, no trailing blanks."""
     rows = [[c.header for c in columns], *([_cell(c.value(item)) for c in columns] for item in items)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
-    return "\n".join("   ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-                     for row in rows)
+    return "\n".join(
+        "   ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows
+    )
 
 
 def render(data: Mapping[str, Any] | Sequence[Mapping[str, Any]], fmt: str, columns: Sequence[Column]) -> str:

@@ -17,15 +17,19 @@ def _value(value: Any) -> str:
 
 def describe_result(result: Mapping[str, Any]) -> list[str]:
     """A plan's result: its action and reasons, values diff, the objects it would change and the prerequisites."""
-    lines = [f"action: {result['action']} (chart {result['chart_version']}, "
-             f"Kubernetes {result.get('kubernetes_version') or 'unknown'})"]
+    lines = [
+        f"action: {result['action']} (chart {result['chart_version']}, "
+        f"Kubernetes {result.get('kubernetes_version') or 'unknown'})"
+    ]
     lines.extend(f"  {reason}" for reason in result.get("reasons", []))
     if result.get("render_error"):
         lines.append(f"render error: {result['render_error']}")
     if result.get("values_diff"):
         lines.append("values:")
-        lines.extend(f"  {MARKS[c['change']]} {c['path']}: {_value(c.get('before'))} -> {_value(c.get('after'))}"
-                     for c in result["values_diff"])
+        lines.extend(
+            f"  {MARKS[c['change']]} {c['path']}: {_value(c.get('before'))} -> {_value(c.get('after'))}"
+            for c in result["values_diff"]
+        )
     lines.append(f"objects ({result.get('unchanged_objects', 0)} unchanged):")
     lines.extend(f"  {MARKS[o['change']]} {o['kind']} {o['name']} ({o['api_version']})" for o in result["objects"])
     if result.get("prerequisites"):
@@ -43,8 +47,10 @@ def describe(plan: Mapping[str, Any]) -> str:
 
 def describe_wave_plan(rollout: str, plan: Mapping[str, Any]) -> str:
     """A rollout wave's plan (``WavePlan.to_dict()``): its hash and state, then each gateway's plan, indented."""
-    lines = [f"Rollout {rollout}, wave {plan['wave']}: plan {plan['plan_hash']} ({plan['state']}), "
-             f"{len(plan['gateways'])} gateways"]
+    lines = [
+        f"Rollout {rollout}, wave {plan['wave']}: plan {plan['plan_hash']} ({plan['state']}), "
+        f"{len(plan['gateways'])} gateways"
+    ]
     for gateway in plan["gateways"]:
         lines.append(f"gateway {gateway['gateway']} on {gateway['cluster']}:")
         lines.extend(f"  {line}" for line in describe_result(gateway["plan"]))

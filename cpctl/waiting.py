@@ -34,8 +34,12 @@ def parse_wanted(text: str, phases: Sequence[str]) -> Wanted:
 
 
 def poll(
-    check: Callable[[], T | None], what: str, timeout: float, interval: float = 1.0,
-    clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+    check: Callable[[], T | None],
+    what: str,
+    timeout: float,
+    interval: float = 1.0,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> T:
     """Call ``check`` until it returns something other than None; exit 4 after ``timeout`` seconds."""
     deadline = clock() + timeout

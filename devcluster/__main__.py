@@ -27,24 +27,35 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     run.add_argument("--faults", type=Path, help="YAML/JSON file with fault rules to install at start")
     run.add_argument("--verbose", action="store_true", help="log every request to stderr")
     run.add_argument(
-        "--continue-window", type=float, default=DEFAULT_CONTINUE_WINDOW_SECONDS,
+        "--continue-window",
+        type=float,
+        default=DEFAULT_CONTINUE_WINDOW_SECONDS,
         help="seconds a list's continue tokens stay valid after its first chunk (then 410 Expired)",
     )
     run.add_argument(
-        "--bookmark-interval", type=float, default=IDLE_BOOKMARK_SECONDS,
+        "--bookmark-interval",
+        type=float,
+        default=IDLE_BOOKMARK_SECONDS,
         help="seconds without events after which a watch with allowWatchBookmarks gets a BOOKMARK",
     )
     run.add_argument(
-        "--with", dest="extra", action="append", default=[], choices=presets.extras(),
+        "--with",
+        dest="extra",
+        action="append",
+        default=[],
+        choices=presets.extras(),
         help="install an optional preset's CRDs too (repeatable)",
     )
     run.add_argument(
-        "--state-file", type=Path,
+        "--state-file",
+        type=Path,
         help="load the objects from this file at start (when it exists) and save them to it periodically and at exit",
     )
     run.add_argument("--state-interval", type=float, default=1.0, help="seconds between saves of a changed state")
     run.add_argument(
-        "--pod-security-default", choices=("privileged", "baseline", "restricted"), default="privileged",
+        "--pod-security-default",
+        choices=("privileged", "baseline", "restricted"),
+        default="privileged",
         help="the Pod Security level enforced in namespaces without a pod-security.kubernetes.io/enforce label "
         "(privileged, as a real API server without an AdmissionConfiguration)",
     )
@@ -53,11 +64,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="run pods whose every container's image has this repository (any tag or digest) as processes",
     )
     run.add_argument(
-        "--process-root", type=Path,
+        "--process-root",
+        type=Path,
         help="the checkout that stands in for that image (its Dockerfile gives the image's config)",
     )
     run.add_argument(
-        "--process-dir", type=Path,
+        "--process-dir",
+        type=Path,
         help="where pod volumes, claims and container logs live (default: beside the kubeconfig)",
     )
     play = commands.add_parser("play-pki", help="play certgen hook Jobs and cert-manager until SIGTERM/SIGINT")

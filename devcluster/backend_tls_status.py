@@ -53,7 +53,9 @@ def _ancestors(namespace: str, services: list[str], store: Store) -> list[dict[s
         for route in store.snapshot(key).page(namespace, None).items:
             spec = route.get("spec") or {}
             backends = {
-                ref.get("name") for rule in spec.get("rules") or [] for ref in rule.get("backendRefs") or []
+                ref.get("name")
+                for rule in spec.get("rules") or []
+                for ref in rule.get("backendRefs") or []
                 if ref.get("kind", "Service") == "Service" and ref.get("namespace", namespace) == namespace
             }
             if not backends.intersection(services):
@@ -61,8 +63,12 @@ def _ancestors(namespace: str, services: list[str], store: Store) -> list[dict[s
             for parent in spec.get("parentRefs") or []:
                 if parent.get("kind", "Gateway") != "Gateway" or parent.get("group", GATEWAY_GROUP) != GATEWAY_GROUP:
                     continue
-                ref = {"group": GATEWAY_GROUP, "kind": "Gateway", "namespace": parent.get("namespace", namespace),
-                       "name": parent.get("name", "")}
+                ref = {
+                    "group": GATEWAY_GROUP,
+                    "kind": "Gateway",
+                    "namespace": parent.get("namespace", namespace),
+                    "name": parent.get("name", ""),
+                }
                 if parent.get("sectionName"):
                     ref["sectionName"] = parent["sectionName"]
                 if ref not in found:
@@ -87,13 +93,17 @@ def _verdicts(policy: dict[str, Any], store: Store) -> tuple[Verdict, Verdict]:
     elif bad_ca is not None:
         accepted = (False, "NoValidCACertificate", "No valid CA certificate was found in caCertificateRefs")
     elif rival is not None:
-        accepted = (False, "Conflicted", f"Service {namespace}/{rival[1]} is already targeted by the older "
-                                         f"BackendTLSPolicy {namespace}/{rival[0]}")
+        accepted = (
+            False,
+            "Conflicted",
+            f"Service {namespace}/{rival[1]} is already targeted by the older BackendTLSPolicy {namespace}/{rival[0]}",
+        )
     else:
         accepted = (True, "Accepted", "Policy has been accepted")
     resolved = (
         (False, "InvalidCACertificateRef", f"ConfigMap {namespace}/{bad_ca} with a ca.crt was not found")
-        if bad_ca is not None else (True, "ResolvedRefs", "Resolved all the Object references")
+        if bad_ca is not None
+        else (True, "ResolvedRefs", "Resolved all the Object references")
     )
     return accepted, resolved
 
@@ -101,12 +111,20 @@ def _verdicts(policy: dict[str, Any], store: Store) -> tuple[Verdict, Verdict]:
 def backend_tls_policy_status(policy: dict[str, Any], store: Store) -> dict[str, Any]:
     stamp, generation = now(), int(policy["metadata"].get("generation", 1))
     conditions = [
-        {"type": type_, "status": "True" if status else "False", "reason": reason, "message": message,
-         "lastTransitionTime": stamp, "observedGeneration": generation}
+        {
+            "type": type_,
+            "status": "True" if status else "False",
+            "reason": reason,
+            "message": message,
+            "lastTransitionTime": stamp,
+            "observedGeneration": generation,
+        }
         for type_, (status, reason, message) in zip(("Accepted", "ResolvedRefs"), _verdicts(policy, store), strict=True)
     ]
     namespace = policy["metadata"].get("namespace", "")
     ancestors = _ancestors(namespace, _services(policy), store)
-    return {"ancestors": [
-        {"ancestorRef": ref, "controllerName": CONTROLLER_NAME, "conditions": conditions} for ref in ancestors
-    ]}
+    return {
+        "ancestors": [
+            {"ancestorRef": ref, "controllerName": CONTROLLER_NAME, "conditions": conditions} for ref in ancestors
+        ]
+    }

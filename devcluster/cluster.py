@@ -418,9 +418,7 @@ class Cluster:
                 )
 
 
-def _selector(
-    rt: ResourceType, label_selector: str, field_selector: str
-) -> Callable[[dict[str, Any]], bool] | None:
+def _selector(rt: ResourceType, label_selector: str, field_selector: str) -> Callable[[dict[str, Any]], bool] | None:
     """A predicate for both selectors over objects of ``rt``, or None when neither selects anything."""
     if not label_selector.strip() and not field_selector.strip():
         return None

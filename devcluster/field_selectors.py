@@ -20,15 +20,34 @@ FIELD_LABELS: dict[tuple[str, str], frozenset[str]] = {
     ("", "secrets"): frozenset({"type"}),
     ("", "namespaces"): frozenset({"status.phase"}),
     ("", "nodes"): frozenset({"spec.unschedulable"}),
-    ("", "pods"): frozenset({
-        "spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName", "spec.hostNetwork",
-        "status.phase", "status.podIP", "status.podIPs", "status.nominatedNodeName",
-    }),
-    ("", "events"): frozenset({
-        "involvedObject.kind", "involvedObject.namespace", "involvedObject.name", "involvedObject.uid",
-        "involvedObject.apiVersion", "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
-        "reportingComponent", "source", "type",
-    }),
+    ("", "pods"): frozenset(
+        {
+            "spec.nodeName",
+            "spec.restartPolicy",
+            "spec.schedulerName",
+            "spec.serviceAccountName",
+            "spec.hostNetwork",
+            "status.phase",
+            "status.podIP",
+            "status.podIPs",
+            "status.nominatedNodeName",
+        }
+    ),
+    ("", "events"): frozenset(
+        {
+            "involvedObject.kind",
+            "involvedObject.namespace",
+            "involvedObject.name",
+            "involvedObject.uid",
+            "involvedObject.apiVersion",
+            "involvedObject.resourceVersion",
+            "involvedObject.fieldPath",
+            "reason",
+            "reportingComponent",
+            "source",
+            "type",
+        }
+    ),
     ("apps", "replicasets"): frozenset({"status.replicas"}),
     ("batch", "jobs"): frozenset({"status.successful"}),
 }
@@ -69,7 +88,7 @@ def _term(term: str) -> tuple[str, bool, str]:
         if not escaped:
             op = next((op for op in _OPERATORS if term.startswith(op, index)), None)
             if op is not None:
-                return term[:index].strip(), op != "!=", _unescape(term[index + len(op):])
+                return term[:index].strip(), op != "!=", _unescape(term[index + len(op) :])
         escaped = char == "\\" and not escaped
     raise bad_request(f"invalid selector: {term!r}; can't understand {term!r}")
 

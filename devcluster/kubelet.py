@@ -244,8 +244,12 @@ class Kubelet:
                 why = "PodCompleted" if done else "" if ready else "ContainersNotReady"
                 message = "" if ready or done else f"containers with unready status: [{names}]"
                 obj["status"] = {
-                    "phase": phase, "hostIP": HOST_IP, "hostIPs": [{"ip": HOST_IP}], "podIP": POD_IP,
-                    "podIPs": [{"ip": POD_IP}], "startTime": old.get("startTime") or now(),
+                    "phase": phase,
+                    "hostIP": HOST_IP,
+                    "hostIPs": [{"ip": HOST_IP}],
+                    "podIP": POD_IP,
+                    "podIPs": [{"ip": POD_IP}],
+                    "startTime": old.get("startTime") or now(),
                     "qosClass": old.get("qosClass", "BestEffort"),
                     "conditions": [
                         _condition(old, "PodReadyToStartContainers", not done),

@@ -219,20 +219,34 @@ def certgen_bundle(server_sans: list[str] | tuple[str, ...]) -> CertgenBundle:
         key_algorithm="ECDSA", not_before=CERTGEN_NOT_BEFORE, duration=CERTGEN_NOT_AFTER - CERTGEN_NOT_BEFORE
     )
     ca = issue(
-        replace(base, common_name="openshell-ca", organization="openshell", is_ca=True,
-                usages=("digital signature", "cert sign", "crl sign")),
+        replace(
+            base,
+            common_name="openshell-ca",
+            organization="openshell",
+            is_ca=True,
+            usages=("digital signature", "cert sign", "crl sign"),
+        ),
         CERTGEN_NOT_BEFORE,
     )
     dns, ips = split_sans(server_sans)
     server = issue(
-        replace(base, common_name="openshell-server", dns_names=dns, ip_addresses=ips,
-                usages=("digital signature", "key encipherment", "server auth")),
+        replace(
+            base,
+            common_name="openshell-server",
+            dns_names=dns,
+            ip_addresses=ips,
+            usages=("digital signature", "key encipherment", "server auth"),
+        ),
         CERTGEN_NOT_BEFORE,
         ca,
     )
     client = issue(
-        replace(base, common_name="openshell-client", organizational_unit="openshell-user",
-                usages=("digital signature", "key encipherment", "client auth")),
+        replace(
+            base,
+            common_name="openshell-client",
+            organizational_unit="openshell-user",
+            usages=("digital signature", "key encipherment", "client auth"),
+        ),
         CERTGEN_NOT_BEFORE,
         ca,
     )

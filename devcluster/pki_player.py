@@ -377,8 +377,9 @@ class PkiPlayer:
 
 def jwt_secret(name: str, keys: pki.JwtKeys) -> dict[str, Any]:
     """The Opaque JWT Secret `generate-certs` writes."""
-    return secret(name, "Opaque", {"signing.pem": keys.signing_pem, "public.pem": keys.public_pem,
-                                   "kid": keys.kid.encode()})
+    return secret(
+        name, "Opaque", {"signing.pem": keys.signing_pem, "public.pem": keys.public_pem, "kid": keys.kid.encode()}
+    )
 
 
 def main(kubeconfig: Path, interval: float, stop: threading.Event) -> None:

@@ -55,10 +55,16 @@ EMPTY_STATUS: dict[tuple[str, str], dict[str, Any]] = {
     ("apps", "StatefulSet"): {"replicas": 0, "availableReplicas": 0},
     ("apps", "ReplicaSet"): {"replicas": 0},
     ("apps", "DaemonSet"): {
-        "currentNumberScheduled": 0, "numberMisscheduled": 0, "desiredNumberScheduled": 0, "numberReady": 0,
+        "currentNumberScheduled": 0,
+        "numberMisscheduled": 0,
+        "desiredNumberScheduled": 0,
+        "numberReady": 0,
     },
     ("policy", "PodDisruptionBudget"): {
-        "disruptionsAllowed": 0, "currentHealthy": 0, "desiredHealthy": 0, "expectedPods": 0,
+        "disruptionsAllowed": 0,
+        "currentHealthy": 0,
+        "desiredHealthy": 0,
+        "expectedPods": 0,
     },
     ("autoscaling", "HorizontalPodAutoscaler"): {"desiredReplicas": 0},
 }
@@ -92,8 +98,13 @@ BUILTIN_TYPES: tuple[ResourceType, ...] = (
     _builtin("networking.k8s.io", "v1", "Ingress", "ingresses", short_names=("ing",), has_status=True),
     _builtin("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", short_names=("pdb",), has_status=True),
     _builtin(
-        "autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers",
-        short_names=("hpa",), categories=("all",), has_status=True,
+        "autoscaling",
+        "v2",
+        "HorizontalPodAutoscaler",
+        "horizontalpodautoscalers",
+        short_names=("hpa",),
+        categories=("all",),
+        has_status=True,
     ),
     _builtin(
         "apiextensions.k8s.io",

@@ -281,8 +281,11 @@ class Workloads:
             target, old_targets = (0 if old_pods_left else desired), [0] * len(old)
         else:
             target, old_targets = rolling_update(
-                desired, _max_surge(deployment, desired), _max_unavailable(deployment, desired),
-                _replicas(new) if new is not None else Replicas(0, 0), [_replicas(rs) for rs in old],
+                desired,
+                _max_surge(deployment, desired),
+                _max_unavailable(deployment, desired),
+                _replicas(new) if new is not None else Replicas(0, 0),
+                [_replicas(rs) for rs in old],
             )
         if new is None:
             wanted["spec"]["replicas"] = target

@@ -38,8 +38,10 @@ def local_chart_defaults(ref: str) -> dict[str, Any] | None:
             return defaults_from_yaml((path / "values.yaml").read_text())
         if path.is_file() and tarfile.is_tarfile(path):
             with tarfile.open(path) as archive:
-                member = next((m for m in archive.getmembers() if m.name.count("/") == 1
-                               and m.name.endswith("/values.yaml")), None)
+                member = next(
+                    (m for m in archive.getmembers() if m.name.count("/") == 1 and m.name.endswith("/values.yaml")),
+                    None,
+                )
                 extracted = archive.extractfile(member) if member else None
                 return defaults_from_yaml(extracted.read().decode()) if extracted else None
     except (OSError, ValueError, tarfile.TarError):

@@ -99,8 +99,13 @@ def with_policy_condition(gateway: Gateway, conditions: list, generation: int, n
         return conditions
     status, reason, message = condition
     return set_condition(
-        conditions, type_=ConditionType.IMAGE_POLICY, status=status, reason=reason, message=message[:1024],
-        generation=generation, now=now,
+        conditions,
+        type_=ConditionType.IMAGE_POLICY,
+        status=status,
+        reason=reason,
+        message=message[:1024],
+        generation=generation,
+        now=now,
     )
 
 

@@ -36,8 +36,10 @@ class FleetCollector(Collector):
             for row in Gateway.objects.values("cluster__name", "phase").annotate(n=Count("id"))
         }
         retrying_counts = dict(
-            Gateway.objects.filter(failure_count__gt=0).exclude(phase=Phase.FAILED)
-            .values_list("cluster__name").annotate(n=Count("id"))
+            Gateway.objects.filter(failure_count__gt=0)
+            .exclude(phase=Phase.FAILED)
+            .values_list("cluster__name")
+            .annotate(n=Count("id"))
         )
         waiting_counts = dict(
             Gateway.objects.filter(window_held_until__isnull=False).values_list("cluster__name").annotate(n=Count("id"))

@@ -36,7 +36,12 @@ from gateways.states import ReleaseConditionType
 from gateways.values import ClusterFacts, GatewaySpec, default_route_host, host_in_domains
 
 __all__ = [
-    "ROUTE_HOST_CONSTRAINT", "Gateway", "GatewayEvent", "GatewayPlan", "GatewayRelease", "ReleaseEvent",
+    "ROUTE_HOST_CONSTRAINT",
+    "Gateway",
+    "GatewayEvent",
+    "GatewayPlan",
+    "GatewayRelease",
+    "ReleaseEvent",
     "validate_image",
 ]
 
@@ -75,26 +80,39 @@ class GatewayRelease(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
-    chart = models.CharField(max_length=512, validators=[validate_url_text],
-                             help_text="A local chart directory or .tgz, or oci://...")
+    chart = models.CharField(
+        max_length=512, validators=[validate_url_text], help_text="A local chart directory or .tgz, or oci://..."
+    )
     version = models.CharField(max_length=64, blank=True, help_text="Required for oci:// unless pinned by digest.")
     values = models.JSONField(default=dict, blank=True, help_text="Values overrides; only keys the chart has.")
-    image = models.CharField(max_length=512, blank=True, validators=[validate_image],
-                             help_text="The gateway image its gateways run (unless one overrides it).")
-    supervisor_image = models.CharField(max_length=512, blank=True, validators=[validate_image],
-                                        help_text="The supervisor image its gateways run (unless one overrides it).")
+    image = models.CharField(
+        max_length=512,
+        blank=True,
+        validators=[validate_image],
+        help_text="The gateway image its gateways run (unless one overrides it).",
+    )
+    supervisor_image = models.CharField(
+        max_length=512,
+        blank=True,
+        validators=[validate_image],
+        help_text="The supervisor image its gateways run (unless one overrides it).",
+    )
     allow_mixed_provenance = models.BooleanField(
         default=False, help_text="Accept images from different registries or namespaces (audited)."
     )
     signature_keys = models.TextField(
-        blank=True, max_length=MAX_KEYS_CHARS, validators=[validate_signature_keys],
+        blank=True,
+        max_length=MAX_KEYS_CHARS,
+        validators=[validate_signature_keys],
         help_text="Cosign public keys (PEM). When set, the worker verifies the chart and both images before the "
-                  "release is Ready, and its gateways run the digests it verified.",
+        "release is Ready, and its gateways run the digests it verified.",
     )
     chart_digest = models.CharField(
-        max_length=71, blank=True, validators=[validate_sha256_digest],
+        max_length=71,
+        blank=True,
+        validators=[validate_sha256_digest],
         help_text="sha256:<hex> of the packaged local chart (.tgz, or the directory as `helm package` packs it): "
-                  "checked before the release is Ready, and what is installed is the archive that was hashed.",
+        "checked before the release is Ready, and what is installed is the archive that was hashed.",
     )
     # What the worker verified, by artefact (chart, image, supervisor_image: digests), with the fingerprints of
     # the key that verified and of the policy's key set, and when; {} when nothing was verified.
@@ -124,8 +142,10 @@ class GatewayRelease(models.Model):
     def pinned_images(self) -> tuple[str, str]:
         """Its images as its gateways run them: by the digests the worker verified, else as named."""
         verified = self.verified_digests or {}
-        return (pinned_image(self.image, verified.get(VerifiedArtefact.IMAGE)),
-                pinned_image(self.supervisor_image, verified.get(VerifiedArtefact.SUPERVISOR_IMAGE)))
+        return (
+            pinned_image(self.image, verified.get(VerifiedArtefact.IMAGE)),
+            pinned_image(self.supervisor_image, verified.get(VerifiedArtefact.SUPERVISOR_IMAGE)),
+        )
 
     def verification_failed(self) -> bool:
         """A change of keys no longer verifies what it pinned (its Verified condition is False)."""
@@ -166,13 +186,20 @@ class GatewayRelease(models.Model):
             raise ValidationError({missing: "A release names both images, or neither (its gateways then name them)."})
         mixed = provenance_problem(self.image, self.supervisor_image) if self.image else None
         if mixed and not self.allow_mixed_provenance:
-            raise ValidationError({"supervisor_image": ValidationError(
-                f"{mixed} A platform admin may allow it with allow_mixed_provenance (audited).",
-                code="mixed_provenance",
-            )})
+            raise ValidationError(
+                {
+                    "supervisor_image": ValidationError(
+                        f"{mixed} A platform admin may allow it with allow_mixed_provenance (audited).",
+                        code="mixed_provenance",
+                    )
+                }
+            )
         saved = None if self._state.adding else GatewayRelease.objects.filter(pk=self.pk).values("signature_keys")
-        trust = release_trust_problems(self, had_keys=bool(saved[0]["signature_keys"]) if saved else None,
-                                       required=settings.RELEASES_REQUIRE_SIGNATURES)
+        trust = release_trust_problems(
+            self,
+            had_keys=bool(saved[0]["signature_keys"]) if saved else None,
+            required=settings.RELEASES_REQUIRE_SIGNATURES,
+        )
         if trust:
             raise ValidationError(trust)
         if self.default and self.status == ReleaseStatus.INVALID:
@@ -189,9 +216,22 @@ class Gateway(SpecResource):
     """A tenant gateway, installed with Helm into its own namespace on a managed cluster."""
 
     SPEC_FIELDS = (
-        "cluster_id", "image", "supervisor_image", "route_enabled", "route_host",
-        "oidc_issuer", "oidc_audience", "oidc_roles_claim", "oidc_admin_role", "oidc_user_role",
-        "oidc_ca_configmap", "database_provider", "database_uri", "suspended", "labels", "release_id",
+        "cluster_id",
+        "image",
+        "supervisor_image",
+        "route_enabled",
+        "route_host",
+        "oidc_issuer",
+        "oidc_audience",
+        "oidc_roles_claim",
+        "oidc_admin_role",
+        "oidc_user_role",
+        "oidc_ca_configmap",
+        "database_provider",
+        "database_uri",
+        "suspended",
+        "labels",
+        "release_id",
     )
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="gateways")
@@ -258,7 +298,8 @@ class Gateway(SpecResource):
         constraints = [
             models.UniqueConstraint(fields=("owner", "name"), name="gateway_unique_name_per_owner"),
             models.UniqueConstraint(
-                fields=("cluster", "effective_route_host"), name=ROUTE_HOST_CONSTRAINT,
+                fields=("cluster", "effective_route_host"),
+                name=ROUTE_HOST_CONSTRAINT,
                 condition=models.Q(effective_route_host__isnull=False),
             ),
         ]
@@ -271,8 +312,10 @@ class Gateway(SpecResource):
             models.Index(fields=("cluster", "name", "id"), name="gateway_cluster_name_id"),
             models.Index(fields=("created_at", "id"), name="gateway_created_at_id"),
             models.Index(fields=("name", "id"), condition=models.Q(suspended=True), name="gateway_suspended_name_id"),
-            *(GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=f"gateway_{field}_trgm")
-              for field in ("name", "namespace", "image")),
+            *(
+                GinIndex(OpClass(Upper(field), name="gin_trgm_ops"), name=f"gateway_{field}_trgm")
+                for field in ("name", "namespace", "image")
+            ),
         ]
 
     def __str__(self) -> str:
@@ -351,8 +394,10 @@ class Gateway(SpecResource):
             errors["oidc_issuer"] = "The OIDC issuer must be an https:// URL."
         if self.route_host and not self.route_enabled:
             errors["route_host"] = "A route host needs the route enabled."
-        elif self.route_host and self.cluster_id is not None and not host_in_domains(
-            self.route_host, self.cluster.route_domains
+        elif (
+            self.route_host
+            and self.cluster_id is not None
+            and not host_in_domains(self.route_host, self.cluster.route_domains)
         ):
             errors["route_host"] = ValidationError(
                 f"Route host {self.route_host!r} is outside cluster {self.cluster.name}'s route domains "

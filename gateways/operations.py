@@ -23,12 +23,13 @@ from gateways.pass_queue import asked_by
 __all__ = ["request_deletion", "resync", "retry", "set_suspended"]
 
 
-
 def _locked(gateways: QuerySet[Gateway]) -> list[Gateway]:
     pks = list(gateways.values_list("pk", flat=True))
     return list(
-        Gateway.objects.select_for_update(of=("self",)).select_related("cluster", "owner")
-        .filter(pk__in=pks).order_by("name", "pk")
+        Gateway.objects.select_for_update(of=("self",))
+        .select_related("cluster", "owner")
+        .filter(pk__in=pks)
+        .order_by("name", "pk")
     )
 
 

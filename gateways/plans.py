@@ -26,7 +26,6 @@ from gateways.models import Gateway, GatewayPlan
 __all__ = [
     "MAX_WAIT_SECONDS",
     "PLAN_RETENTION",
-
     "prune",
     "request_plan",
     "spec_of",
@@ -49,7 +48,10 @@ def request_plan(owner: Any, candidate: Gateway, gateway: Gateway | None = None)
     """Store a pending plan of ``candidate`` (an unsaved or saved Gateway) and enqueue it once committed."""
     with transaction.atomic():
         plan = GatewayPlan.objects.create(
-            owner=owner, gateway=gateway, cluster_id=candidate.cluster_id, name=candidate.name,
+            owner=owner,
+            gateway=gateway,
+            cluster_id=candidate.cluster_id,
+            name=candidate.name,
             spec=json.dumps(spec_of(candidate)),
         )
         enqueue_on_commit(TaskName.PLAN_GATEWAY, plan.pk)

@@ -59,8 +59,13 @@ def _route_host(spec: GatewaySpec, cluster: ClusterFacts) -> str | None:
 
 
 def _oidc_needs_issuer(spec: GatewaySpec, cluster: ClusterFacts) -> str | None:
-    details = (spec.oidc_audience, spec.oidc_roles_claim, spec.oidc_admin_role, spec.oidc_user_role,
-               spec.oidc_ca_configmap)
+    details = (
+        spec.oidc_audience,
+        spec.oidc_roles_claim,
+        spec.oidc_admin_role,
+        spec.oidc_user_role,
+        spec.oidc_ca_configmap,
+    )
     if any(details) and not spec.oidc_issuer:
         return "OIDC settings need an issuer; without one they would be silently ignored."
     return None

@@ -10,8 +10,19 @@ from enum import StrEnum
 from cluster_vocabulary.helm import HelmStatus  # a gateway's release_status records Helm's
 
 __all__ = [
-    "ConditionType", "DatabaseProvider", "HelmStatus", "ImagePolicyReason", "Phase", "PlanAction", "PlanStatus",
-    "Reason", "ReleaseConditionType", "ReleaseReason", "ReleaseStatus", "Step", "VerifiedArtefact",
+    "ConditionType",
+    "DatabaseProvider",
+    "HelmStatus",
+    "ImagePolicyReason",
+    "Phase",
+    "PlanAction",
+    "PlanStatus",
+    "Reason",
+    "ReleaseConditionType",
+    "ReleaseReason",
+    "ReleaseStatus",
+    "Step",
+    "VerifiedArtefact",
 ]
 
 
@@ -95,7 +106,6 @@ class ImagePolicyReason(StrEnum):
     NOT_ALLOWED = "NotAllowed"
     RELEASE_IMAGES = "ReleaseImages"
     ADMIN_OVERRIDE = "AdminOverride"
-
 
 
 class ReleaseStatus(StrEnum):

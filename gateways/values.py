@@ -356,4 +356,3 @@ def merge_values(overrides: Mapping[str, Any], mapped: Mapping[str, Any]) -> dic
         else:
             merged[key] = value
     return merged
-

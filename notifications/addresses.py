@@ -53,8 +53,9 @@ class AddressClass(StrEnum):
 
 
 # What allow_private lifts; anything else that is not PUBLIC stays refused.
-PRIVATE_CLASSES = frozenset({AddressClass.LOOPBACK, AddressClass.PRIVATE, AddressClass.LINK_LOCAL,
-                             AddressClass.UNIQUE_LOCAL})
+PRIVATE_CLASSES = frozenset(
+    {AddressClass.LOOPBACK, AddressClass.PRIVATE, AddressClass.LINK_LOCAL, AddressClass.UNIQUE_LOCAL}
+)
 
 
 class BlockedAddress(ValueError):
@@ -96,8 +97,10 @@ def classify(address: IPAddress) -> AddressClass:
         return AddressClass.UNIQUE_LOCAL
     if isinstance(address, ipaddress.IPv6Address) and address.is_site_local:
         return AddressClass.PRIVATE
-    if isinstance(address, ipaddress.IPv4Address) and (address in _CGNAT or address.is_private) and not (
-        address.is_reserved
+    if (
+        isinstance(address, ipaddress.IPv4Address)
+        and (address in _CGNAT or address.is_private)
+        and not (address.is_reserved)
     ):
         # RFC 1918, CGNAT and the other non-global IPv4 blocks (documentation, benchmarking, 192.0.0.0/24).
         return AddressClass.PRIVATE
@@ -136,7 +139,11 @@ def _literal(host: str) -> IPAddress | None:
 
 
 def resolve_checked(
-    host: str, port: int, *, allow_private: bool, allowed_networks: tuple[IPNetwork, ...] = (),
+    host: str,
+    port: int,
+    *,
+    allow_private: bool,
+    allowed_networks: tuple[IPNetwork, ...] = (),
     resolver: Resolver = system_resolver,
 ) -> list[str]:
     """The addresses to connect to for ``host``: all of them checked, or ``BlockedAddress`` naming the first bad one.

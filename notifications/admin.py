@@ -33,8 +33,12 @@ from notifications.models import Delivery, Receiver, Subscription
 
 __all__ = ["DeliveryAdmin", "ReceiverAdmin", "SubscriptionAdmin"]
 
-STATUS_TONES = {DeliveryStatus.PENDING: INFO, DeliveryStatus.SENDING: INFO, DeliveryStatus.DELIVERED: OK,
-                DeliveryStatus.FAILED: ERROR}
+STATUS_TONES = {
+    DeliveryStatus.PENDING: INFO,
+    DeliveryStatus.SENDING: INFO,
+    DeliveryStatus.DELIVERED: OK,
+    DeliveryStatus.FAILED: ERROR,
+}
 SEVERITY_TONES = {Severity.INFO: MUTED, Severity.WARNING: WARN, Severity.CRITICAL: ERROR}
 
 
@@ -56,8 +60,9 @@ class PlatformAdminOnly:
 
 
 class ReceiverForm(forms.ModelForm):
-    url = write_only_field(WriteOnlyPasswordInput(attrs={"size": 80}),
-                           "Write-only: https:// URL; empty keeps the stored one.")
+    url = write_only_field(
+        WriteOnlyPasswordInput(attrs={"size": 80}), "Write-only: https:// URL; empty keeps the stored one."
+    )
     secret = write_only_field(WriteOnlyPasswordInput(), "Write-only: the webhook signing key; empty keeps it.")
 
     class Meta:
@@ -109,13 +114,40 @@ class SubscriptionAdmin(PlatformAdminOnly, admin.ModelAdmin):
 class DeliveryAdmin(PlatformAdminOnly, admin.ModelAdmin):
     """The delivery log; read-only."""
 
-    list_display = ("object_column", "reason", "severity_column", "receiver", "status_column", "attempts",
-                    "response_code", "created_display", "delivered_display")
+    list_display = (
+        "object_column",
+        "reason",
+        "severity_column",
+        "receiver",
+        "status_column",
+        "attempts",
+        "response_code",
+        "created_display",
+        "delivered_display",
+    )
     list_filter = ("status", "event_kind", "severity", "receiver")
     search_fields = ("object_name", "reason", "idempotency_key")
-    readonly_fields = ("idempotency_key", "subscription", "receiver", "owner", "event_kind", "event_id", "object_id",
-                       "object_name", "reason", "severity", "status", "attempts", "response_code", "last_error",
-                       "created_at", "last_attempt_at", "next_attempt_at", "delivered_at", "payload")
+    readonly_fields = (
+        "idempotency_key",
+        "subscription",
+        "receiver",
+        "owner",
+        "event_kind",
+        "event_id",
+        "object_id",
+        "object_name",
+        "reason",
+        "severity",
+        "status",
+        "attempts",
+        "response_code",
+        "last_error",
+        "created_at",
+        "last_attempt_at",
+        "next_attempt_at",
+        "delivered_at",
+        "payload",
+    )
     exclude = ("lease_expires_at",)
 
     class Media:

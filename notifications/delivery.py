@@ -52,7 +52,8 @@ LEASE_MARGIN_SECONDS = 2
 
 def retry_policy() -> RetryPolicy:
     return RetryPolicy(
-        base_seconds=settings.NOTIFICATIONS_RETRY_BASE_SECONDS, cap_seconds=settings.NOTIFICATIONS_RETRY_CAP_SECONDS,
+        base_seconds=settings.NOTIFICATIONS_RETRY_BASE_SECONDS,
+        cap_seconds=settings.NOTIFICATIONS_RETRY_CAP_SECONDS,
         max_attempts=settings.NOTIFICATIONS_MAX_ATTEMPTS,
     )
 
@@ -124,7 +125,10 @@ def record(
     if answer is not None and verdict.status != DeliveryStatus.DELIVERED:
         error = f"HTTP {answer.status} from {answer.url}: {answer.text}".strip()
     fields = {
-        "status": verdict.status, "response_code": code, "last_error": error[:1024], "lease_expires_at": None,
+        "status": verdict.status,
+        "response_code": code,
+        "last_error": error[:1024],
+        "lease_expires_at": None,
         "next_attempt_at": verdict.next_attempt_at,
         "delivered_at": now if verdict.status == DeliveryStatus.DELIVERED else None,
     }
@@ -142,8 +146,14 @@ def deliver(delivery_id: str) -> float | None:
     answer, error, retryable = _send(attempt.delivery)
     now = timezone.now()
     status = record(attempt, answer, error, retryable, now)
-    log.info("delivery %s (key %s) attempt %d: %s %s", delivery_id, attempt.delivery.idempotency_key,
-             attempt.number, status, answer.status if answer else error)
+    log.info(
+        "delivery %s (key %s) attempt %d: %s %s",
+        delivery_id,
+        attempt.delivery.idempotency_key,
+        attempt.number,
+        status,
+        answer.status if answer else error,
+    )
     if status == DeliveryStatus.PENDING:
         return retry_policy().delay(attempt.number).total_seconds()
     return None

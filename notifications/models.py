@@ -38,14 +38,19 @@ class Receiver(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=63, unique=True, validators=[validate_dns1123_label])
     kind = models.CharField(max_length=16, choices=ReceiverKind.choices, default=ReceiverKind.WEBHOOK)
-    url = EncryptedTextField(max_length=2048, validators=[validate_url_text],
-                             help_text="https:// URL; write-only (a Slack URL holds its token).")
+    url = EncryptedTextField(
+        max_length=2048,
+        validators=[validate_url_text],
+        help_text="https:// URL; write-only (a Slack URL holds its token).",
+    )
     secret = EncryptedTextField(
-        blank=True, max_length=256,
+        blank=True,
+        max_length=256,
         help_text=f"Webhooks: the HMAC-SHA256 signing key, at least {SECRET_MIN_CHARS} characters; write-only.",
     )
     tenants_may_subscribe = models.BooleanField(
-        default=False, help_text="Whether tenants may point their gateways' subscriptions at this receiver.",
+        default=False,
+        help_text="Whether tenants may point their gateways' subscriptions at this receiver.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -95,19 +100,39 @@ class Subscription(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subscriptions")
     name = models.CharField(max_length=63, validators=[validate_dns1123_label])
     receiver = models.ForeignKey(Receiver, on_delete=models.PROTECT, related_name="subscriptions")
-    kinds = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
-                             help_text="Event kinds (gateway, catalog, rollout, cluster); empty for all.")
-    reasons = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
-                               help_text="Event reasons, such as InstallFailed or SignatureInvalid; empty for all.")
+    kinds = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[_validate_string_list],
+        help_text="Event kinds (gateway, catalog, rollout, cluster); empty for all.",
+    )
+    reasons = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[_validate_string_list],
+        help_text="Event reasons, such as InstallFailed or SignatureInvalid; empty for all.",
+    )
     min_severity = models.CharField(max_length=16, choices=Severity.choices, default=Severity.INFO)
-    clusters = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
-                                help_text="Cluster names; empty for all. Catalog events have no cluster.")
-    labels = models.JSONField(default=dict, blank=True, validators=[validate_labels],
-                              help_text="The object must carry all these labels (gateways and catalogs).")
+    clusters = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[_validate_string_list],
+        help_text="Cluster names; empty for all. Catalog events have no cluster.",
+    )
+    labels = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=[validate_labels],
+        help_text="The object must carry all these labels (gateways and catalogs).",
+    )
     # Ids, not a relation: a deleted gateway stays in the filter (matching nothing), rather than leaving it empty,
     # which would match every gateway.
-    gateways = models.JSONField(default=list, blank=True, validators=[_validate_string_list],
-                                help_text="Gateway ids; only these gateways. Empty for all (a tenant's: their own).")
+    gateways = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[_validate_string_list],
+        help_text="Gateway ids; only these gateways. Empty for all (a tenant's: their own).",
+    )
     enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -131,8 +156,10 @@ class Subscription(models.Model):
         if self.owner_id is not None and self.for_tenant:
             others = sorted(set(self.kinds or []) - {EventKind.GATEWAY}) if isinstance(self.kinds, list) else []
             if others and "kinds" not in errors:
-                errors["kinds"] = (f"Tenants may subscribe only to their own gateways' events; {', '.join(others)} "
-                                   "events are for platform admins.")
+                errors["kinds"] = (
+                    f"Tenants may subscribe only to their own gateways' events; {', '.join(others)} "
+                    "events are for platform admins."
+                )
             if self.receiver_id is not None and not self.receiver.tenants_may_subscribe:
                 errors["receiver"] = f"Receiver {self.receiver.name} is not open to tenants; ask a platform admin."
         if errors:

@@ -35,15 +35,21 @@ from notifications.subjects import facts_for, filter_of
 from rollouts.models import RolloutEvent
 
 __all__ = [
-    "KIND_OF", "delivery_key", "dispatch", "dispatch_after_commit",
+    "KIND_OF",
+    "delivery_key",
+    "dispatch",
+    "dispatch_after_commit",
     "on_events_recorded",
 ]
 
 log = logging.getLogger(__name__)
 
 KIND_OF: dict[type, EventKind] = {
-    GatewayEvent: EventKind.GATEWAY, CatalogEvent: EventKind.CATALOG, RolloutEvent: EventKind.ROLLOUT,
-    ClusterEvent: EventKind.CLUSTER, ReleaseEvent: EventKind.RELEASE,
+    GatewayEvent: EventKind.GATEWAY,
+    CatalogEvent: EventKind.CATALOG,
+    RolloutEvent: EventKind.ROLLOUT,
+    ClusterEvent: EventKind.CLUSTER,
+    ReleaseEvent: EventKind.RELEASE,
 }
 KEY_NAMESPACE = uuid.UUID("5b0c7f64-3f43-4b52-9a55-6f0f1e3a8c21")
 BATCH = 200
@@ -85,12 +91,21 @@ def _deliveries_for(row: PendingEvent, subscriptions: Iterable[Subscription]) ->
         if not matches(filter_of(subscription), facts):
             continue
         key = delivery_key(row.kind, row.event_id, subscription.pk)
-        found.append(Delivery(
-            idempotency_key=key, subscription=subscription, receiver_id=subscription.receiver_id,
-            owner_id=subscription.owner_id, event_kind=row.kind, event_id=row.event_id, object_id=facts.object_id,
-            object_name=facts.name[:253], reason=facts.reason[:64], severity=severity,
-            payload=build_payload(facts, severity, str(key), settings.NOTIFICATIONS_LINK_BASE_URL),
-        ))
+        found.append(
+            Delivery(
+                idempotency_key=key,
+                subscription=subscription,
+                receiver_id=subscription.receiver_id,
+                owner_id=subscription.owner_id,
+                event_kind=row.kind,
+                event_id=row.event_id,
+                object_id=facts.object_id,
+                object_name=facts.name[:253],
+                reason=facts.reason[:64],
+                severity=severity,
+                payload=build_payload(facts, severity, str(key), settings.NOTIFICATIONS_LINK_BASE_URL),
+            )
+        )
     return found
 
 
@@ -100,9 +115,7 @@ def dispatch(limit: int = BATCH) -> int:
         rows = list(PendingEvent.objects.select_for_update(skip_locked=True).order_by("id")[:limit])
         if not rows:
             return 0
-        subscriptions = list(
-            Subscription.objects.filter(enabled=True).select_related("owner", "receiver")
-        )
+        subscriptions = list(Subscription.objects.filter(enabled=True).select_related("owner", "receiver"))
         deliveries = [d for row in rows for d in _deliveries_for(row, subscriptions)]
         Delivery.objects.bulk_create(deliveries, ignore_conflicts=True)
         PendingEvent.objects.filter(pk__in=[row.pk for row in rows]).delete()

@@ -19,11 +19,16 @@ PAYLOAD_VERSION = "v1"
 MESSAGE_CHARS = 1024
 TEST_KIND = "test"  # the kind of a receiver test's payload (POST /api/v1/receivers/{id}/test/)
 API_PATHS = {
-    EventKind.GATEWAY: "gateways", EventKind.CATALOG: "catalogs", EventKind.ROLLOUT: "rollouts",
-    EventKind.CLUSTER: "clusters", EventKind.RELEASE: "releases",
+    EventKind.GATEWAY: "gateways",
+    EventKind.CATALOG: "catalogs",
+    EventKind.ROLLOUT: "rollouts",
+    EventKind.CLUSTER: "clusters",
+    EventKind.RELEASE: "releases",
 }
 SLACK_MARKS = {
-    Severity.INFO: ":information_source:", Severity.WARNING: ":warning:", Severity.CRITICAL: ":rotating_light:",
+    Severity.INFO: ":information_source:",
+    Severity.WARNING: ":warning:",
+    Severity.CRITICAL: ":rotating_light:",
 }
 
 
@@ -49,9 +54,18 @@ def build_payload(facts: EventFacts, severity: Severity, delivery: str, base_url
 def trial_payload(receiver_id: str, receiver_name: str, delivery: str, timestamp: str, base_url: str) -> dict[str, Any]:
     """A v1 payload for a receiver test: the same shape, ``kind`` ``test``, linking to the receiver."""
     return {
-        "version": PAYLOAD_VERSION, "delivery": delivery, "kind": TEST_KIND, "id": receiver_id, "name": receiver_name,
-        "cluster": None, "phase": None, "event": None, "reason": "Test", "severity": str(Severity.INFO),
-        "message": "A test notification from the control plane", "timestamp": timestamp,
+        "version": PAYLOAD_VERSION,
+        "delivery": delivery,
+        "kind": TEST_KIND,
+        "id": receiver_id,
+        "name": receiver_name,
+        "cluster": None,
+        "phase": None,
+        "event": None,
+        "reason": "Test",
+        "severity": str(Severity.INFO),
+        "message": "A test notification from the control plane",
+        "timestamp": timestamp,
         "link": f"{base_url.rstrip('/')}/api/v1/receivers/{receiver_id}/",
     }
 

@@ -21,9 +21,18 @@ def _gateway_facts(event_id: int) -> EventFacts | None:
         return None
     gateway = event.gateway
     return EventFacts(
-        kind=EventKind.GATEWAY, event_id=event.pk, object_id=str(gateway.pk), name=gateway.name, type=event.type,
-        reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(), phase=gateway.phase,
-        cluster=gateway.cluster.name, owner_id=gateway.owner_id, gateway_id=str(gateway.pk),
+        kind=EventKind.GATEWAY,
+        event_id=event.pk,
+        object_id=str(gateway.pk),
+        name=gateway.name,
+        type=event.type,
+        reason=event.reason,
+        message=event.message,
+        timestamp=event.timestamp.isoformat(),
+        phase=gateway.phase,
+        cluster=gateway.cluster.name,
+        owner_id=gateway.owner_id,
+        gateway_id=str(gateway.pk),
         labels=dict(gateway.labels or {}),
     )
 
@@ -35,9 +44,16 @@ def _catalog_facts(event_id: int) -> EventFacts | None:
     catalog = event.catalog
     progressing = next((c for c in catalog.conditions or () if c.get("type") == CatalogConditionType.PROGRESSING), {})
     return EventFacts(
-        kind=EventKind.CATALOG, event_id=event.pk, object_id=str(catalog.pk), name=catalog.name, type=event.type,
-        reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(),
-        phase=str(progressing.get("reason", "")), labels=dict(catalog.labels or {}),
+        kind=EventKind.CATALOG,
+        event_id=event.pk,
+        object_id=str(catalog.pk),
+        name=catalog.name,
+        type=event.type,
+        reason=event.reason,
+        message=event.message,
+        timestamp=event.timestamp.isoformat(),
+        phase=str(progressing.get("reason", "")),
+        labels=dict(catalog.labels or {}),
     )
 
 
@@ -52,9 +68,17 @@ def _rollout_facts(event_id: int) -> EventFacts | None:
         if target:
             cluster, gateway_id = target["cluster_name"], str(target["gateway_id"] or "")
     return EventFacts(
-        kind=EventKind.ROLLOUT, event_id=event.pk, object_id=str(rollout.pk), name=rollout.name, type=event.type,
-        reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(), phase=rollout.phase,
-        cluster=cluster, gateway_id=gateway_id,
+        kind=EventKind.ROLLOUT,
+        event_id=event.pk,
+        object_id=str(rollout.pk),
+        name=rollout.name,
+        type=event.type,
+        reason=event.reason,
+        message=event.message,
+        timestamp=event.timestamp.isoformat(),
+        phase=rollout.phase,
+        cluster=cluster,
+        gateway_id=gateway_id,
     )
 
 
@@ -65,8 +89,15 @@ def _cluster_facts(event_id: int) -> EventFacts | None:
     cluster = event.cluster
     phase = {True: ClusterReason.REACHABLE, False: ClusterReason.UNREACHABLE}.get(cluster.reachable, "")
     return EventFacts(
-        kind=EventKind.CLUSTER, event_id=event.pk, object_id=str(cluster.pk), name=cluster.name, type=event.type,
-        reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(), phase=phase,
+        kind=EventKind.CLUSTER,
+        event_id=event.pk,
+        object_id=str(cluster.pk),
+        name=cluster.name,
+        type=event.type,
+        reason=event.reason,
+        message=event.message,
+        timestamp=event.timestamp.isoformat(),
+        phase=phase,
         cluster=cluster.name,
     )
 
@@ -77,14 +108,24 @@ def _release_facts(event_id: int) -> EventFacts | None:
         return None
     release = event.release
     return EventFacts(
-        kind=EventKind.RELEASE, event_id=event.pk, object_id=str(release.pk), name=release.name, type=event.type,
-        reason=event.reason, message=event.message, timestamp=event.timestamp.isoformat(), phase=release.status,
+        kind=EventKind.RELEASE,
+        event_id=event.pk,
+        object_id=str(release.pk),
+        name=release.name,
+        type=event.type,
+        reason=event.reason,
+        message=event.message,
+        timestamp=event.timestamp.isoformat(),
+        phase=release.status,
     )
 
 
 LOADERS = {
-    EventKind.GATEWAY: _gateway_facts, EventKind.CATALOG: _catalog_facts, EventKind.ROLLOUT: _rollout_facts,
-    EventKind.CLUSTER: _cluster_facts, EventKind.RELEASE: _release_facts,
+    EventKind.GATEWAY: _gateway_facts,
+    EventKind.CATALOG: _catalog_facts,
+    EventKind.ROLLOUT: _rollout_facts,
+    EventKind.CLUSTER: _cluster_facts,
+    EventKind.RELEASE: _release_facts,
 }
 
 

@@ -99,7 +99,10 @@ def check_url(url: str, policy: TransportPolicy) -> Target:
     port = port or (443 if parts.scheme == "https" else 80)
     try:
         addresses = resolve_checked(
-            parts.hostname, port, allow_private=policy.allow_private, allowed_networks=policy.allowed_networks,
+            parts.hostname,
+            port,
+            allow_private=policy.allow_private,
+            allowed_networks=policy.allowed_networks,
             resolver=policy.resolver,
         )
     except (BlockedAddress, UnresolvableHost) as exc:
@@ -112,7 +115,11 @@ def _pool(target: Target, address: str, timeout: float) -> urllib3.HTTPConnectio
     common = {"port": target.port, "timeout": urllib3.Timeout(total=timeout), "retries": False, "maxsize": 1}
     if target.scheme == "https":
         return urllib3.HTTPSConnectionPool(
-            address, server_hostname=target.host, assert_hostname=target.host, cert_reqs="CERT_REQUIRED", **common,
+            address,
+            server_hostname=target.host,
+            assert_hostname=target.host,
+            cert_reqs="CERT_REQUIRED",
+            **common,
         )
     return urllib3.HTTPConnectionPool(address, **common)
 
@@ -124,8 +131,14 @@ def _send_once(target: Target, body: bytes, headers: dict[str, str], timeout: fl
         with _pool(target, address, timeout) as pool:
             try:
                 response = pool.urlopen(
-                    "POST", target.path, body=body, headers={**headers, "Host": target.host_header},
-                    redirect=False, retries=False, preload_content=False, assert_same_host=False,
+                    "POST",
+                    target.path,
+                    body=body,
+                    headers={**headers, "Host": target.host_header},
+                    redirect=False,
+                    retries=False,
+                    preload_content=False,
+                    assert_same_host=False,
                 )
             except urllib3.exceptions.NewConnectionError as exc:
                 last = exc

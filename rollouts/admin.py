@@ -54,12 +54,18 @@ from rollouts.status import TargetRow, summarise
 __all__ = ["GatewayReleaseAdmin", "RolloutAdmin"]
 
 PHASE_TONES = {
-    RolloutPhase.PENDING: MUTED, RolloutPhase.PROGRESSING: INFO, RolloutPhase.PAUSED: WARN,
-    RolloutPhase.HALTED: ERROR, RolloutPhase.COMPLETED: OK, RolloutPhase.ABORTED: MUTED,
+    RolloutPhase.PENDING: MUTED,
+    RolloutPhase.PROGRESSING: INFO,
+    RolloutPhase.PAUSED: WARN,
+    RolloutPhase.HALTED: ERROR,
+    RolloutPhase.COMPLETED: OK,
+    RolloutPhase.ABORTED: MUTED,
     RolloutPhase.AWAITING_APPROVAL: WARN,
 }
 APPROVAL_TONES = {
-    ApprovalState.AWAITING: WARN, ApprovalState.APPROVED: OK, ApprovalState.REJECTED: ERROR,
+    ApprovalState.AWAITING: WARN,
+    ApprovalState.APPROVED: OK,
+    ApprovalState.REJECTED: ERROR,
     ApprovalState.VOID: MUTED,
 }
 DECISIONS = {
@@ -67,15 +73,22 @@ DECISIONS = {
     "reject": (Reason.REJECTED, "reason", approvals.reject),
 }
 STATE_TONES = {
-    TargetState.FAILED: ERROR, TargetState.ROLLED_BACK: WARN, TargetState.UPGRADING: INFO,
-    TargetState.PENDING: MUTED, TargetState.SKIPPED: MUTED, TargetState.HEALTHY: OK,
+    TargetState.FAILED: ERROR,
+    TargetState.ROLLED_BACK: WARN,
+    TargetState.UPGRADING: INFO,
+    TargetState.PENDING: MUTED,
+    TargetState.SKIPPED: MUTED,
+    TargetState.HEALTHY: OK,
 }
 # The progress chart: skipped is lighter than pending, which shares its badge tone.
 PLOT_TONES = {**STATE_TONES, TargetState.SKIPPED: "faint"}
 RELEASE_TONES = {ReleaseStatus.PENDING: MUTED, ReleaseStatus.READY: OK, ReleaseStatus.INVALID: ERROR}
 OPERATIONS = {
-    "pause": ("Pause", (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL),
-              operations.pause),
+    "pause": (
+        "Pause",
+        (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL),
+        operations.pause,
+    ),
     "resume": ("Resume", (RolloutPhase.PAUSED,), operations.resume),
     "abort": ("Abort", ACTIVE_PHASES, operations.abort),
 }
@@ -102,18 +115,54 @@ class PlatformAdminOnly:
 
 @admin.register(GatewayRelease)
 class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
-    list_display = ("name", "chart", "version", "image", "supervisor_image", "default", "status_column",
-                    "verified_column", "chart_version", "created_at")
+    list_display = (
+        "name",
+        "chart",
+        "version",
+        "image",
+        "supervisor_image",
+        "default",
+        "status_column",
+        "verified_column",
+        "chart_version",
+        "created_at",
+    )
     list_filter = ("status", "default")
     search_fields = ("name", "chart", "image", "supervisor_image")
-    readonly_fields = ("status_column", "message", "chart_version", "validated_at", "verified_column",
-                       "verified_display", "events_display")
-    fields = ("name", "chart", "version", "chart_digest", "image", "supervisor_image", "allow_mixed_provenance",
-              "values", "signature_keys", "default", *readonly_fields)
+    readonly_fields = (
+        "status_column",
+        "message",
+        "chart_version",
+        "validated_at",
+        "verified_column",
+        "verified_display",
+        "events_display",
+    )
+    fields = (
+        "name",
+        "chart",
+        "version",
+        "chart_digest",
+        "image",
+        "supervisor_image",
+        "allow_mixed_provenance",
+        "values",
+        "signature_keys",
+        "default",
+        *readonly_fields,
+    )
 
     def get_readonly_fields(self, request: HttpRequest, obj: GatewayRelease | None = None) -> tuple[str, ...]:
-        fixed = ("name", "chart", "version", "chart_digest", "image", "supervisor_image", "allow_mixed_provenance",
-                 "values")
+        fixed = (
+            "name",
+            "chart",
+            "version",
+            "chart_digest",
+            "image",
+            "supervisor_image",
+            "allow_mixed_provenance",
+            "values",
+        )
         if obj is not None and not obj.signature_keys:
             fixed += ("signature_keys",)  # a policy is never added to a release; one's keys may change
         return (*(fixed if obj is not None else ()), *self.readonly_fields)
@@ -135,17 +184,27 @@ class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
     @admin.display(description="What was verified")
     def verified_display(self, obj: GatewayRelease) -> SafeString:
         verified = obj.verified_digests or {}
-        references = {VerifiedArtefact.CHART: obj.chart, VerifiedArtefact.IMAGE: obj.image,
-                      VerifiedArtefact.SUPERVISOR_IMAGE: obj.supervisor_image}
-        rows = [{"artefact": kind, "reference": reference, "digest": copyable(verified[kind])}
-                for kind, reference in references.items() if verified.get(kind)]
+        references = {
+            VerifiedArtefact.CHART: obj.chart,
+            VerifiedArtefact.IMAGE: obj.image,
+            VerifiedArtefact.SUPERVISOR_IMAGE: obj.supervisor_image,
+        }
+        rows = [
+            {"artefact": kind, "reference": reference, "digest": copyable(verified[kind])}
+            for kind, reference in references.items()
+            if verified.get(kind)
+        ]
         verified_at = verified.get(VerifiedArtefact.VERIFIED_AT)
         problem = obj.trust_problem() or (obj.message if obj.status == ReleaseStatus.INVALID else "")
-        return render_to_string("admin/rollouts/gatewayrelease/verified.html", {
-            "rows": rows, "key": verified.get(VerifiedArtefact.KEY, ""),
-            "when": relative_time(datetime.fromisoformat(verified_at)) if verified_at else "",
-            "problem": problem,
-        })
+        return render_to_string(
+            "admin/rollouts/gatewayrelease/verified.html",
+            {
+                "rows": rows,
+                "key": verified.get(VerifiedArtefact.KEY, ""),
+                "when": relative_time(datetime.fromisoformat(verified_at)) if verified_at else "",
+                "problem": problem,
+            },
+        )
 
     @admin.display(description="Events")
     def events_display(self, obj: GatewayRelease) -> SafeString:
@@ -167,8 +226,18 @@ class RolloutForm(forms.ModelForm):
 
     class Meta:
         model = Rollout
-        fields = ("name", "target_release", "selector", "wave_clusters", "wave_percentages", "max_parallel",
-                  "bake_seconds", "gate_timeout_seconds", "failure_policy", "require_approval")
+        fields = (
+            "name",
+            "target_release",
+            "selector",
+            "wave_clusters",
+            "wave_percentages",
+            "max_parallel",
+            "bake_seconds",
+            "gate_timeout_seconds",
+            "failure_policy",
+            "require_approval",
+        )
         help_texts = {
             "selector": 'Which gateways: {"clusters": ["east"], "labels": {"tier": "prod"}}; {} for all.',
             "wave_clusters": 'Waves of cluster names, the canary first: [["east"], ["west", "north"]].',
@@ -198,10 +267,25 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
     list_filter = ("phase",)
     search_fields = ("name",)
     change_form_template = "admin/rollouts/rollout/change_form.html"
-    detail_fields = ("phase_column", "target_release", "selector", "wave_clusters", "wave_percentages",
-                     "max_parallel", "bake_seconds", "gate_timeout_seconds", "failure_policy", "require_approval",
-                     "created_by", "created_at", "finished_at", "waves_display", "approval_display",
-                     "conditions_display", "events_display")
+    detail_fields = (
+        "phase_column",
+        "target_release",
+        "selector",
+        "wave_clusters",
+        "wave_percentages",
+        "max_parallel",
+        "bake_seconds",
+        "gate_timeout_seconds",
+        "failure_policy",
+        "require_approval",
+        "created_by",
+        "created_at",
+        "finished_at",
+        "waves_display",
+        "approval_display",
+        "conditions_display",
+        "events_display",
+    )
 
     class Media:
         css = CONSOLE_CSS
@@ -238,25 +322,38 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
     def waves_display(self, obj: Rollout) -> SafeString:
         summary = self._summary(obj)
         waves = [
-            {**wave, "worst_badge": badge(wave["worst"] or "-", STATE_TONES.get(wave["worst"], MUTED)),
-             "cells": [(state, n, STATE_TONES.get(state, MUTED)) for state, n in wave["counts"].items()]}
+            {
+                **wave,
+                "worst_badge": badge(wave["worst"] or "-", STATE_TONES.get(wave["worst"], MUTED)),
+                "cells": [(state, n, STATE_TONES.get(state, MUTED)) for state, n in wave["counts"].items()],
+            }
             for wave in summary["waves"]
         ]
-        return render_to_string("admin/rollouts/rollout/waves.html", {
-            "waves": waves, "states": list(summary["total"]["counts"]), "blocked": summary["blocked"],
-            "chart": wave_bars(summary["waves"], PLOT_TONES),
-            "current": obj.current_wave, "baking_since": obj.baking_since,
-        })
+        return render_to_string(
+            "admin/rollouts/rollout/waves.html",
+            {
+                "waves": waves,
+                "states": list(summary["total"]["counts"]),
+                "blocked": summary["blocked"],
+                "chart": wave_bars(summary["waves"], PLOT_TONES),
+                "current": obj.current_wave,
+                "baking_since": obj.baking_since,
+            },
+        )
 
     @admin.display(description="Wave plan")
     def approval_display(self, obj: Rollout) -> SafeString | str:
         plan = WavePlan.objects.filter(rollout=obj, wave=obj.current_wave).select_related("decided_by").first()
         if plan is None:
             return "-"
-        return render_to_string("admin/rollouts/rollout/approval.html", {
-            "plan": plan, "state_badge": badge(plan.state, APPROVAL_TONES.get(plan.state, MUTED)),
-            "gateways": plan.gateways(),
-        })
+        return render_to_string(
+            "admin/rollouts/rollout/approval.html",
+            {
+                "plan": plan,
+                "state_badge": badge(plan.state, APPROVAL_TONES.get(plan.state, MUTED)),
+                "gateways": plan.gateways(),
+            },
+        )
 
     @admin.display(description="Conditions")
     def conditions_display(self, obj: Rollout) -> SafeString:
@@ -276,8 +373,13 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
         record(request.user, "create", obj, source="console")
 
     def render_change_form(
-        self, request: HttpRequest, context: dict[str, Any], add: bool = False, change: bool = False,
-        form_url: str = "", obj: Rollout | None = None,
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Rollout | None = None,
     ) -> HttpResponse:
         if obj is not None:
             context["rollout_operations"] = [(name, op[0]) for name, op in OPERATIONS.items() if obj.phase in op[1]]
@@ -287,10 +389,16 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
 
     def get_urls(self) -> list[Any]:
         return [
-            path("<path:object_id>/operation/<str:operation>/", self.admin_site.admin_view(self.operation_view),
-                 name="rollouts_rollout_operation"),
-            path("<path:object_id>/decide/<str:decision>/", self.admin_site.admin_view(self.decide_view),
-                 name="rollouts_rollout_decide"),
+            path(
+                "<path:object_id>/operation/<str:operation>/",
+                self.admin_site.admin_view(self.operation_view),
+                name="rollouts_rollout_operation",
+            ),
+            path(
+                "<path:object_id>/decide/<str:decision>/",
+                self.admin_site.admin_view(self.decide_view),
+                name="rollouts_rollout_decide",
+            ),
             *super().get_urls(),
         ]
 
@@ -310,7 +418,6 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
             self.message_user(request, f"{label}: {obj.name}.", messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:rollouts_rollout_change", args=(quote(obj.pk),)))
 
-
     def decide_view(self, request: HttpRequest, object_id: str, decision: str) -> HttpResponse:
         """Approve the plan by the hash the page showed, or reject it with a reason."""
         if request.method != "POST":
@@ -329,7 +436,8 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
             self.message_user(request, exc.message, messages.ERROR)
         else:
             given = {"reason": value} if field == "reason" else {}
-            record(request.user, decision, obj, {"wave": plan.wave, "plan_hash": plan.plan_hash, **given},
-                   source="console")
+            record(
+                request.user, decision, obj, {"wave": plan.wave, "plan_hash": plan.plan_hash, **given}, source="console"
+            )
             self.message_user(request, f"{label}: wave {plan.wave} of {obj.name}.", messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:rollouts_rollout_change", args=(quote(obj.pk),)))

@@ -83,10 +83,14 @@ def _unmarked(value: Any) -> Any:
 
 def entry(gateway_id: str, plan: Mapping[str, Any]) -> dict[str, Any]:
     """What of one gateway's plan the hash covers: the action, the values diff and the object diff."""
-    return _unmarked({
-        "gateway": gateway_id, "action": plan.get("action"), "values_diff": plan.get("values_diff") or [],
-        "objects": plan.get("objects") or [],
-    })
+    return _unmarked(
+        {
+            "gateway": gateway_id,
+            "action": plan.get("action"),
+            "values_diff": plan.get("values_diff") or [],
+            "objects": plan.get("objects") or [],
+        }
+    )
 
 
 def plan_hash(plans: Mapping[str, Mapping[str, Any]]) -> str:
@@ -106,13 +110,23 @@ class Inputs:
     api_versions: Mapping[str, str]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"release": self.release, "specs": dict(self.specs), "names": dict(self.names),
-                "clusters": dict(self.clusters), "api_versions": dict(self.api_versions)}
+        return {
+            "release": self.release,
+            "specs": dict(self.specs),
+            "names": dict(self.names),
+            "clusters": dict(self.clusters),
+            "api_versions": dict(self.api_versions),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Inputs:
-        return cls(release=data.get("release", ""), specs=data.get("specs", {}), names=data.get("names", {}),
-                   clusters=data.get("clusters", {}), api_versions=data.get("api_versions", {}))
+        return cls(
+            release=data.get("release", ""),
+            specs=data.get("specs", {}),
+            names=data.get("names", {}),
+            clusters=data.get("clusters", {}),
+            api_versions=data.get("api_versions", {}),
+        )
 
     def without(self, gateway_ids: Iterable[str]) -> Inputs:
         """These inputs less the given targets (those that started since the plan was made)."""
@@ -120,8 +134,10 @@ class Inputs:
         keep = {g for g in self.specs if g not in gone}
         clusters = {g: c for g, c in self.clusters.items() if g in keep}
         return Inputs(
-            release=self.release, specs={g: s for g, s in self.specs.items() if g in keep},
-            names={g: n for g, n in self.names.items() if g in keep}, clusters=clusters,
+            release=self.release,
+            specs={g: s for g, s in self.specs.items() if g in keep},
+            names={g: n for g, n in self.names.items() if g in keep},
+            clusters=clusters,
             api_versions={c: v for c, v in self.api_versions.items() if c in set(clusters.values())},
         )
 
@@ -142,27 +158,34 @@ def changes(planned: Inputs, current: Inputs) -> list[str]:
     if removed or added:
         parts = ([f"{_listed(removed)} left"] if removed else []) + ([f"{_listed(added)} joined"] if added else [])
         found.append(f"the targets ({'; '.join(parts)})")
-    respecced = [current.names[g] for g, spec in current.specs.items()
-                 if g in planned.specs and planned.specs[g] != spec]
+    respecced = [
+        current.names[g] for g, spec in current.specs.items() if g in planned.specs and planned.specs[g] != spec
+    ]
     if respecced:
         found.append(f"the spec of {_listed(respecced)}")
-    clusters = [c for c, v in current.api_versions.items()
-                if c in planned.api_versions and planned.api_versions[c] != v]
+    clusters = [
+        c for c, v in current.api_versions.items() if c in planned.api_versions and planned.api_versions[c] != v
+    ]
     if clusters:
         found.append(f"the API versions of cluster {_listed(clusters)}")
     return found
 
 
-def plan_changes(planned: Mapping[str, Mapping[str, Any]], current: Mapping[str, Mapping[str, Any]],
-                 names: Mapping[str, str]) -> list[str]:
+def plan_changes(
+    planned: Mapping[str, Mapping[str, Any]], current: Mapping[str, Mapping[str, Any]], names: Mapping[str, str]
+) -> list[str]:
     """The gateways whose part of the hash differs between two plans of the same targets, in words."""
-    differ = [names.get(g, g) for g in sorted(set(planned) | set(current))
-              if g not in planned or g not in current or entry(g, planned[g]) != entry(g, current[g])]
+    differ = [
+        names.get(g, g)
+        for g in sorted(set(planned) | set(current))
+        if g not in planned or g not in current or entry(g, planned[g]) != entry(g, current[g])
+    ]
     return [f"the plan of {_listed(differ)}"] if differ else []
 
 
-def refusal(*, awaiting_hash: str | None, given_hash: str, approver_id: Any, creator_id: Any,
-            allow_self: bool) -> Refusal | None:
+def refusal(
+    *, awaiting_hash: str | None, given_hash: str, approver_id: Any, creator_id: Any, allow_self: bool
+) -> Refusal | None:
     """Why ``approver_id`` may not approve the plan that waits (with ``awaiting_hash``) by ``given_hash``; None: it may.
 
     Four eyes come first: a creator may not approve at all (unless ``allow_self``), whatever hash they name."""

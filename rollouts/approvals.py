@@ -50,27 +50,44 @@ def approve(rollout_id: Any, user: Any, plan_hash: str) -> WavePlan:
     """Approve the waiting plan whose hash is ``plan_hash``; raises ``ApprovalRefused``."""
     with transaction.atomic():
         rollout, plan = _locked_awaiting(rollout_id)
-        why = refusal(awaiting_hash=plan.plan_hash if plan else None, given_hash=plan_hash, approver_id=user.pk,
-                      creator_id=rollout.created_by_id, allow_self=settings.ROLLOUT_ALLOW_SELF_APPROVAL)
+        why = refusal(
+            awaiting_hash=plan.plan_hash if plan else None,
+            given_hash=plan_hash,
+            approver_id=user.pk,
+            creator_id=rollout.created_by_id,
+            allow_self=settings.ROLLOUT_ALLOW_SELF_APPROVAL,
+        )
         if why == Refusal.NOT_AWAITING:
             raise ApprovalRefused(why, f"The rollout is {rollout.phase}; no plan waits for approval.")
         if why == Refusal.SELF_APPROVAL:
-            raise ApprovalRefused(why, "Four eyes: the rollout's creator may not approve it; another platform admin "
-                                  "must (ROLLOUT_ALLOW_SELF_APPROVAL is off).")
+            raise ApprovalRefused(
+                why,
+                "Four eyes: the rollout's creator may not approve it; another platform admin "
+                "must (ROLLOUT_ALLOW_SELF_APPROVAL is off).",
+            )
         assert plan is not None
         if why == Refusal.STALE_HASH:
-            raise ApprovalRefused(why, f"plan_hash {plan_hash!r} is not the plan that waits for approval; the current "
-                                  f"plan_hash is {plan.plan_hash}.", plan.plan_hash)
+            raise ApprovalRefused(
+                why,
+                f"plan_hash {plan_hash!r} is not the plan that waits for approval; the current "
+                f"plan_hash is {plan.plan_hash}.",
+                plan.plan_hash,
+            )
         now = timezone.now()
         plan.state, plan.decided_by, plan.decided_at = ApprovalState.APPROVED, user, now
         plan.save(update_fields=("state", "decided_by", "decided_at"))
         message = f"Wave {rollout.current_wave}'s plan {plan.plan_hash[:HASH_SHOWN]} approved by {user.username}"
-        rollout.conditions = set_condition(rollout.conditions, type_=ConditionType.APPROVED,
-                                           status=ConditionStatus.TRUE, reason=Reason.APPROVED, message=message,
-                                           generation=0, now=now)
+        rollout.conditions = set_condition(
+            rollout.conditions,
+            type_=ConditionType.APPROVED,
+            status=ConditionStatus.TRUE,
+            reason=Reason.APPROVED,
+            message=message,
+            generation=0,
+            now=now,
+        )
         rollout.save(update_fields=("conditions", "updated_at"))
-        RolloutEvent.objects.create(rollout=rollout, wave=rollout.current_wave, reason=Reason.APPROVED,
-                                    message=message)
+        RolloutEvent.objects.create(rollout=rollout, wave=rollout.current_wave, reason=Reason.APPROVED, message=message)
         enqueue_on_commit(TaskName.ADVANCE_ROLLOUT, rollout.pk)
     return plan
 
@@ -88,11 +105,21 @@ def reject(rollout_id: Any, user: Any, reason: str) -> WavePlan:
         message = f"Wave {rollout.current_wave}'s plan {shown} rejected by {user.username}: {reason}"
         rollout.phase, rollout.finished_at = RolloutPhase.HALTED, now
         for type_ in (ConditionType.APPROVED, ConditionType.HALTED):
-            rollout.conditions = set_condition(rollout.conditions, type_=type_,
-                                               status=ConditionStatus.FALSE if type_ == ConditionType.APPROVED
-                                               else ConditionStatus.TRUE, reason=Reason.REJECTED,
-                                               message=message[:1024], generation=0, now=now)
+            rollout.conditions = set_condition(
+                rollout.conditions,
+                type_=type_,
+                status=ConditionStatus.FALSE if type_ == ConditionType.APPROVED else ConditionStatus.TRUE,
+                reason=Reason.REJECTED,
+                message=message[:1024],
+                generation=0,
+                now=now,
+            )
         rollout.save(update_fields=("phase", "finished_at", "conditions", "updated_at"))
-        RolloutEvent.objects.create(rollout=rollout, wave=rollout.current_wave, reason=Reason.REJECTED,
-                                    message=message[:2048], type=EventType.WARNING)
+        RolloutEvent.objects.create(
+            rollout=rollout,
+            wave=rollout.current_wave,
+            reason=Reason.REJECTED,
+            message=message[:2048],
+            type=EventType.WARNING,
+        )
     return plan

@@ -161,8 +161,12 @@ def _halt(decision: Decision, rollout: RolloutView, wave: list[TargetView], fail
                 reason = failed.get(target.id, "Wave rolled back")
                 decision.transitions.append(Transition(target.id, TargetState.ROLLED_BACK, reason))
         rolled = [t.gateway_name for t in upgraded if t.gateway.exists and not t.gateway.deleting]
-        decision.event(Reason.ROLLED_BACK, f"Rolled back to their previous release: {_names(rolled)}", warning=True,
-                       wave=rollout.current_wave)
+        decision.event(
+            Reason.ROLLED_BACK,
+            f"Rolled back to their previous release: {_names(rolled)}",
+            warning=True,
+            wave=rollout.current_wave,
+        )
     else:
         decision.event(Reason.HALTED, f"Left as they are: {_names(names)}", warning=True, wave=rollout.current_wave)
 
@@ -188,8 +192,12 @@ def _held(decision: Decision, rollout: RolloutView, state: dict[int, str]) -> bo
     held = rollout.gate == Gate.AWAITING and TargetState.PENDING in state.values()
     if held and rollout.phase == RolloutPhase.PROGRESSING:
         decision.phase = RolloutPhase.AWAITING_APPROVAL
-        decision.condition = (ConditionType.APPROVED, ConditionStatus.FALSE, Reason.AWAITING_APPROVAL,
-                              f"Wave {rollout.current_wave} waits for approval of its plan")
+        decision.condition = (
+            ConditionType.APPROVED,
+            ConditionStatus.FALSE,
+            Reason.AWAITING_APPROVAL,
+            f"Wave {rollout.current_wave} waits for approval of its plan",
+        )
     elif not held and rollout.phase == RolloutPhase.AWAITING_APPROVAL:
         decision.phase = RolloutPhase.PROGRESSING
     return held
@@ -226,8 +234,11 @@ def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Deci
     baking_since = rollout.baking_since
     if baking_since is None:
         baking_since = decision.baking_since = now
-        decision.event(Reason.WAVE_HEALTHY, f"Wave {rollout.current_wave} is healthy; baking for "
-                       f"{int(rollout.bake.total_seconds())}s", wave=rollout.current_wave)
+        decision.event(
+            Reason.WAVE_HEALTHY,
+            f"Wave {rollout.current_wave} is healthy; baking for {int(rollout.bake.total_seconds())}s",
+            wave=rollout.current_wave,
+        )
     if now - baking_since < rollout.bake:
         return decision
     next_wave = rollout.current_wave + 1
@@ -235,7 +246,10 @@ def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Deci
     if next_wave >= rollout.wave_count:
         decision.phase = RolloutPhase.COMPLETED
         decision.condition = (
-            ConditionType.PROGRESSING, ConditionStatus.FALSE, Reason.COMPLETED, "Every wave is healthy",
+            ConditionType.PROGRESSING,
+            ConditionStatus.FALSE,
+            Reason.COMPLETED,
+            "Every wave is healthy",
         )
         decision.event(Reason.COMPLETED, f"All {rollout.wave_count} waves are healthy")
     else:

@@ -38,7 +38,8 @@ class Rollout(models.Model):
     wave_clusters = models.JSONField(default=list, blank=True)
     wave_percentages = models.JSONField(default=list, blank=True)
     require_approval = models.BooleanField(
-        default=False, help_text="Every wave waits for a platform admin's approval of its plan (a cluster's "
+        default=False,
+        help_text="Every wave waits for a platform admin's approval of its plan (a cluster's "
         "rollouts_require_approval asks the same of the waves with gateways on it).",
     )
     max_parallel = models.PositiveIntegerField(default=1, validators=[MinValueValidator(1)])
@@ -130,7 +131,11 @@ class WavePlan(models.Model):
         """Each planned gateway (id, name, cluster) with its plan, by cluster and name."""
         inputs = Inputs.from_dict(self.inputs)
         return [
-            {"gateway_id": gateway_id, "gateway": inputs.names.get(gateway_id, ""),
-             "cluster": inputs.clusters.get(gateway_id, ""), "plan": self.plans[gateway_id]}
+            {
+                "gateway_id": gateway_id,
+                "gateway": inputs.names.get(gateway_id, ""),
+                "cluster": inputs.clusters.get(gateway_id, ""),
+                "plan": self.plans[gateway_id],
+            }
             for gateway_id in sorted(self.plans, key=lambda g: (inputs.clusters.get(g, ""), inputs.names.get(g, "")))
         ]

@@ -26,7 +26,6 @@ from rollouts.states import ConditionType, Reason
 
 __all__ = [
     "RolloutConflict",
-
     "abort",
     "create_rollout",
     "pause",
@@ -34,7 +33,6 @@ __all__ = [
     "resume",
     "selected_gateways",
 ]
-
 
 
 class RolloutConflict(Exception):
@@ -58,7 +56,8 @@ def plan_targets(rollout: Rollout, *, lock: bool) -> tuple[dict[str, Gateway], l
     gateways = {str(g.pk): g for g in (selected.select_for_update(of=("self",)) if lock else selected)}
     busy = (
         RolloutTarget.objects.filter(gateway__in=list(gateways.values()), rollout__phase__in=ACTIVE_PHASES)
-        .select_related("rollout").order_by("rollout__name", "gateway_name")
+        .select_related("rollout")
+        .order_by("rollout__name", "gateway_name")
     )
     clash: dict[str, list[str]] = {}
     for target in busy:
@@ -72,7 +71,8 @@ def plan_targets(rollout: Rollout, *, lock: bool) -> tuple[dict[str, Gateway], l
         raise RolloutConflict(f"Gateways are already in an active rollout: {detail}.")
     waves = plan_waves(
         [Candidate(id=pk, name=g.name, cluster=g.cluster.name) for pk, g in gateways.items()],
-        cluster_waves=rollout.wave_clusters, percentages=rollout.wave_percentages,
+        cluster_waves=rollout.wave_clusters,
+        percentages=rollout.wave_percentages,
     )
     return gateways, waves
 
@@ -85,14 +85,21 @@ def create_rollout(rollout: Rollout) -> Rollout:
         rollout.save()
         RolloutTarget.objects.bulk_create(
             RolloutTarget(
-                rollout=rollout, gateway=gateways[c.id], gateway_name=c.name, cluster_name=c.cluster, wave=index,
-                position=position, previous_release_id=gateways[c.id].release_id,
+                rollout=rollout,
+                gateway=gateways[c.id],
+                gateway_name=c.name,
+                cluster_name=c.cluster,
+                wave=index,
+                position=position,
+                previous_release_id=gateways[c.id].release_id,
             )
-            for index, wave in enumerate(waves) for position, c in enumerate(wave)
+            for index, wave in enumerate(waves)
+            for position, c in enumerate(wave)
         )
         sizes = ", ".join(str(len(w)) for w in waves)
         RolloutEvent.objects.create(
-            rollout=rollout, reason="Created",
+            rollout=rollout,
+            reason="Created",
             message=f"{len(gateways)} gateways to release {rollout.target_release.name} in waves of {sizes}",
         )
         enqueue_on_commit(TaskName.ADVANCE_ROLLOUT, rollout.pk)
@@ -110,8 +117,15 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
         rollout.phase = phase or (RolloutPhase.PROGRESSING if started else RolloutPhase.PENDING)
         rollout.finished_at = now if phase == RolloutPhase.ABORTED else None
         paused = ConditionStatus.TRUE if rollout.phase == RolloutPhase.PAUSED else ConditionStatus.FALSE
-        rollout.conditions = set_condition(rollout.conditions, type_=ConditionType.PAUSED, status=paused, reason=reason,
-                                           message=message, generation=0, now=now)
+        rollout.conditions = set_condition(
+            rollout.conditions,
+            type_=ConditionType.PAUSED,
+            status=paused,
+            reason=reason,
+            message=message,
+            generation=0,
+            now=now,
+        )
         rollout.save(update_fields=("phase", "finished_at", "conditions", "updated_at"))
         RolloutEvent.objects.create(rollout=rollout, reason=reason, message=message)
         enqueue_on_commit(TaskName.ADVANCE_ROLLOUT, rollout.pk)
@@ -120,9 +134,13 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
 
 def pause(rollout_id: Any, who: str) -> Rollout:
     """No new gateway starts; upgrades under way finish."""
-    return _transition(rollout_id, (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL),
-                       RolloutPhase.PAUSED,
-                       Reason.PAUSED, f"Paused by {who}")
+    return _transition(
+        rollout_id,
+        (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL),
+        RolloutPhase.PAUSED,
+        Reason.PAUSED,
+        f"Paused by {who}",
+    )
 
 
 def resume(rollout_id: Any, who: str) -> Rollout:
@@ -132,4 +150,3 @@ def resume(rollout_id: Any, who: str) -> Rollout:
 def abort(rollout_id: Any, who: str) -> Rollout:
     """Stop for good and release the gateways (for another rollout); nothing is rolled back."""
     return _transition(rollout_id, ACTIVE_PHASES, RolloutPhase.ABORTED, Reason.ABORTED, f"Aborted by {who}")
-

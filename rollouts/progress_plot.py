@@ -15,8 +15,12 @@ from rollouts.choices import TargetState
 __all__ = ["PROGRESS_ORDER", "wave_bars"]
 
 PROGRESS_ORDER = (
-    TargetState.HEALTHY, TargetState.SKIPPED, TargetState.ROLLED_BACK, TargetState.FAILED,
-    TargetState.UPGRADING, TargetState.PENDING,
+    TargetState.HEALTHY,
+    TargetState.SKIPPED,
+    TargetState.ROLLED_BACK,
+    TargetState.FAILED,
+    TargetState.UPGRADING,
+    TargetState.PENDING,
 )
 DONE = (TargetState.HEALTHY, TargetState.SKIPPED)
 WIDTH, LABEL_WIDTH, COUNT_WIDTH = 560, 96, 56
@@ -30,24 +34,33 @@ def wave_bars(waves: Sequence[Mapping[str, Any]], tones: Mapping[str, str]) -> d
     for row, wave in enumerate(waves):
         counts = [(str(state), int(wave["counts"].get(state, 0))) for state in PROGRESS_ORDER]
         y = PAD + row * ROW_HEIGHT
-        bars.append({
-            "index": wave["index"],
-            "label": f"Wave {wave['index']}" + (" (canary)" if wave.get("canary") else ""),
-            "current": bool(wave.get("current")),
-            "y": fmt(y),
-            "text_y": fmt(y + BAR_HEIGHT / 2),
-            "done": sum(n for state, n in counts if state in DONE),
-            "size": sum(n for _state, n in counts),
-            "segments": [
-                {"state": s.key, "count": s.count, "tone": tones.get(s.key, "muted"),
-                 "x": fmt(LABEL_WIDTH + s.x), "width": fmt(s.width)}
-                for s in stacked_segments(counts, BAR_WIDTH)
-            ],
-        })
+        bars.append(
+            {
+                "index": wave["index"],
+                "label": f"Wave {wave['index']}" + (" (canary)" if wave.get("canary") else ""),
+                "current": bool(wave.get("current")),
+                "y": fmt(y),
+                "text_y": fmt(y + BAR_HEIGHT / 2),
+                "done": sum(n for state, n in counts if state in DONE),
+                "size": sum(n for _state, n in counts),
+                "segments": [
+                    {
+                        "state": s.key,
+                        "count": s.count,
+                        "tone": tones.get(s.key, "muted"),
+                        "x": fmt(LABEL_WIDTH + s.x),
+                        "width": fmt(s.width),
+                    }
+                    for s in stacked_segments(counts, BAR_WIDTH)
+                ],
+            }
+        )
     return {
         "width": str(WIDTH),
         "height": fmt(2 * PAD + len(waves) * ROW_HEIGHT - (ROW_HEIGHT - BAR_HEIGHT)),
-        "bar_x": fmt(LABEL_WIDTH), "bar_width": fmt(BAR_WIDTH), "bar_height": fmt(BAR_HEIGHT),
+        "bar_x": fmt(LABEL_WIDTH),
+        "bar_width": fmt(BAR_WIDTH),
+        "bar_height": fmt(BAR_HEIGHT),
         "count_x": fmt(WIDTH),
         "bars": bars,
         "legend": [{"state": str(state), "tone": tones.get(state, "muted")} for state in PROGRESS_ORDER],

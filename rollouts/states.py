@@ -20,7 +20,10 @@ class RolloutPhase(StrEnum):
 
 # A gateway belongs to at most one rollout in these phases.
 ACTIVE_PHASES = (
-    RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL, RolloutPhase.PAUSED,
+    RolloutPhase.PENDING,
+    RolloutPhase.PROGRESSING,
+    RolloutPhase.AWAITING_APPROVAL,
+    RolloutPhase.PAUSED,
     RolloutPhase.HALTED,
 )
 
@@ -36,8 +39,12 @@ class TargetState(StrEnum):
 
 # Worst first: the state a wave or a rollout is summarised by.
 SEVERITY = (
-    TargetState.FAILED, TargetState.ROLLED_BACK, TargetState.UPGRADING, TargetState.PENDING,
-    TargetState.SKIPPED, TargetState.HEALTHY,
+    TargetState.FAILED,
+    TargetState.ROLLED_BACK,
+    TargetState.UPGRADING,
+    TargetState.PENDING,
+    TargetState.SKIPPED,
+    TargetState.HEALTHY,
 )
 
 

@@ -46,16 +46,24 @@ def summarise(rows: list[TargetRow], wave_count: int, current_wave: int) -> dict
     for index in range(wave_count):
         states = [r.state for r in rows if r.wave == index]
         clusters = sorted({r.cluster for r in rows if r.wave == index})
-        waves.append({
-            "index": index, "canary": index == 0, "current": index == current_wave, "size": len(states),
-            "clusters": clusters, "worst": worst(states), "counts": counts(states),
-        })
+        waves.append(
+            {
+                "index": index,
+                "canary": index == 0,
+                "current": index == current_wave,
+                "size": len(states),
+                "clusters": clusters,
+                "worst": worst(states),
+                "counts": counts(states),
+            }
+        )
     states = [r.state for r in rows]
     return {
         "total": {"size": len(states), "worst": worst(states), "counts": counts(states)},
         "waves": waves,
         "blocked": [
             {"gateway": r.gateway, "cluster": r.cluster, "wave": r.wave, "state": r.state, "reason": r.reason}
-            for r in rows if r.state in BLOCKING
+            for r in rows
+            if r.state in BLOCKING
         ],
     }

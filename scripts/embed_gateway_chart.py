@@ -38,8 +38,13 @@ def pull(ref: str, version: str, workdir: Path) -> Path:
     plain = ["--plain-http"] if urlsplit(ref.replace("oci://", "https://", 1)).hostname in LOOPBACK else []
     out = workdir / "out"
     out.mkdir()
-    done = subprocess.run([helm, "pull", ref, "--version", version, f"--destination={out}", *plain], env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [helm, "pull", ref, "--version", version, f"--destination={out}", *plain],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if done.returncode != 0:
         raise SystemExit(f"embed_gateway_chart: helm pull {ref} --version {version} failed: {done.stderr.strip()}")
     (archive,) = out.glob("*.tgz")
@@ -50,14 +55,17 @@ def embed(pin_file: Path, dest: Path) -> None:
     pin = read_pin(pin_file)
     ref, version, expected = pin.get("ref", ""), pin.get("version", ""), pin.get("sha256", "")
     if not ref.startswith("oci://") or not version or not HEX64.fullmatch(expected):
-        raise SystemExit(f"embed_gateway_chart: {pin_file} does not pin ref, version and sha256. Fix: run "
-                         f"`python scripts/embed_gateway_chart.py --pin VERSION {pin_file}` where the registry answers")
+        raise SystemExit(
+            f"embed_gateway_chart: {pin_file} does not pin ref, version and sha256. Fix: run "
+            f"`python scripts/embed_gateway_chart.py --pin VERSION {pin_file}` where the registry answers"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         data = pull(ref, version, Path(tmp)).read_bytes()
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected:
-        raise SystemExit(f"embed_gateway_chart: {ref} {version} has sha256 {actual}, not the pinned {expected}; "
-                         "refusing to embed it")
+        raise SystemExit(
+            f"embed_gateway_chart: {ref} {version} has sha256 {actual}, not the pinned {expected}; refusing to embed it"
+        )
     dest.parent.mkdir(parents=True, exist_ok=True)
     partial = dest.with_suffix(".partial")
     partial.write_bytes(data)

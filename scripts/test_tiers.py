@@ -41,7 +41,10 @@ SECOND_SHARD_E2E = ("tests/e2e/test_cluster_outage.py", "tests/e2e/test_chaos.py
 # Redis databases on a stack shard's own server: the pytest process's broker and cache, the live stack's broker,
 # and the deployed chart's broker and cache (tests/e2e/test_deploy_chart_processes.py).
 SHARD_REDIS_DATABASES = {
-    "CELERY_BROKER_URL": 15, "CACHE_URL": 13, "E2E_BROKER_URL": 14, "E2E_CHART_BROKER_URL": 11,
+    "CELERY_BROKER_URL": 15,
+    "CACHE_URL": 13,
+    "E2E_BROKER_URL": 14,
+    "E2E_CHART_BROKER_URL": 11,
     "E2E_CHART_CACHE_URL": 12,
 }
 
@@ -110,8 +113,14 @@ def main(extra: list[str]) -> int:
             workdir.mkdir(exist_ok=True)
             server = resources.enter_context(dedicated_redis(workdir))
             log = resources.enter_context((BUILD / f"test-{shard.name}.log").open("wb"))
-            running[shard] = subprocess.Popen(argv, cwd=ROOT, env=shard_env(shard, server), stdout=log,
-                                              stderr=subprocess.STDOUT, start_new_session=True)
+            running[shard] = subprocess.Popen(
+                argv,
+                cwd=ROOT,
+                env=shard_env(shard, server),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         while len(seconds) < len(running):
             for shard, process in running.items():
                 if shard not in seconds and process.poll() is not None:

@@ -18,10 +18,16 @@ from tests.helpers import KUBECONFIG
 from tests.paths import HELM, KUBECTL, TESTS_DIR
 
 pytest_plugins = [
-    "tests.fixtures.charts", "tests.fixtures.devcluster", "tests.fixtures.registry", "tests.fixtures.s3",
+    "tests.fixtures.charts",
+    "tests.fixtures.devcluster",
+    "tests.fixtures.registry",
+    "tests.fixtures.s3",
     "tests.fixtures.stack",
-    "tests.fixtures.registry_proxy", "tests.fixtures.token_auth", "tests.fixtures.receiver",
+    "tests.fixtures.registry_proxy",
+    "tests.fixtures.token_auth",
+    "tests.fixtures.receiver",
 ]
+
 
 class Tier(StrEnum):
     """What a test needs, from least to most; each test is marked with its folder's tier."""
@@ -33,8 +39,14 @@ class Tier(StrEnum):
 
 
 TIER_OF_FOLDER = {
-    "unit": Tier.PURE, "api": Tier.DB, "cli": Tier.DB, "integration": Tier.CLUSTER, "bench": Tier.CLUSTER,
-    "browser": Tier.STACK, "contract": Tier.STACK, "e2e": Tier.STACK,
+    "unit": Tier.PURE,
+    "api": Tier.DB,
+    "cli": Tier.DB,
+    "integration": Tier.CLUSTER,
+    "bench": Tier.CLUSTER,
+    "browser": Tier.STACK,
+    "contract": Tier.STACK,
+    "e2e": Tier.STACK,
 }
 DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup"})
 

@@ -47,10 +47,18 @@ def http_status(url: str, session: requests.Session | None = None, timeout: floa
         return None
 
 
-def wait_serving(process: subprocess.Popen, url: str, name: str, log: Callable[[], str] = lambda: "",
-                 timeout: float = 60.0, expect: int | None = None, session: requests.Session | None = None) -> None:
+def wait_serving(
+    process: subprocess.Popen,
+    url: str,
+    name: str,
+    log: Callable[[], str] = lambda: "",
+    timeout: float = 60.0,
+    expect: int | None = None,
+    session: requests.Session | None = None,
+) -> None:
     """Wait until the server ``process`` answers a GET of ``url`` (with status ``expect``, when given); fail at
     once, with its log's tail, if it exits first."""
+
     def answers() -> bool:
         running(process, name, log)
         status = http_status(url, session)

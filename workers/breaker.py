@@ -23,7 +23,6 @@ __all__ = ["is_open", "open_circuit", "outage", "record_probe"]
 log = logging.getLogger(__name__)
 
 
-
 def is_open(cluster: ManagedCluster) -> bool:
     return cluster.reachable is False
 
@@ -35,8 +34,10 @@ def outage(cluster: ManagedCluster) -> str:
 
 def open_circuit(cluster: ManagedCluster, message: str) -> None:
     """Mark the cluster unreachable; the first pass to notice enqueues the resync that marks its gateways."""
-    opened = ManagedCluster.objects.filter(pk=cluster.pk).exclude(reachable=False).update(
-        reachable=False, probe_message=message[:1024], last_probe_at=timezone.now()
+    opened = (
+        ManagedCluster.objects.filter(pk=cluster.pk)
+        .exclude(reachable=False)
+        .update(reachable=False, probe_message=message[:1024], last_probe_at=timezone.now())
     )
     if opened:
         log.warning("cluster %s does not answer; its circuit is open: %s", cluster.name, message)
@@ -46,11 +47,19 @@ def open_circuit(cluster: ManagedCluster, message: str) -> None:
 
 def _record(cluster: ManagedCluster, *, reachable: bool, message: str) -> None:
     if reachable:
-        ClusterEvent.objects.create(cluster=cluster, type=EventType.NORMAL, reason=ClusterReason.REACHABLE,
-                                    message=f"The cluster answers again: {message}"[:2048])
+        ClusterEvent.objects.create(
+            cluster=cluster,
+            type=EventType.NORMAL,
+            reason=ClusterReason.REACHABLE,
+            message=f"The cluster answers again: {message}"[:2048],
+        )
     else:
-        ClusterEvent.objects.create(cluster=cluster, type=EventType.WARNING, reason=ClusterReason.UNREACHABLE,
-                                    message=f"The cluster does not answer: {message}"[:2048])
+        ClusterEvent.objects.create(
+            cluster=cluster,
+            type=EventType.WARNING,
+            reason=ClusterReason.UNREACHABLE,
+            message=f"The cluster does not answer: {message}"[:2048],
+        )
 
 
 def record_probe(cluster: ManagedCluster, was_reachable: bool | None, had: dict[str, bool]) -> None:
@@ -60,6 +69,12 @@ def record_probe(cluster: ManagedCluster, was_reachable: bool | None, had: dict[
     elif cluster.reachable and was_reachable is False:
         _record(cluster, reachable=True, message=cluster.probe_message)
     if cluster.reachable != was_reachable or cluster.capabilities != had:
-        log.info("cluster %s reachable: %s -> %s; capabilities: %s -> %s", cluster.name, was_reachable,
-                 cluster.reachable, had, cluster.capabilities)
+        log.info(
+            "cluster %s reachable: %s -> %s; capabilities: %s -> %s",
+            cluster.name,
+            was_reachable,
+            cluster.reachable,
+            had,
+            cluster.capabilities,
+        )
         send(TaskName.RESYNC_CLUSTER, cluster.pk)

@@ -12,5 +12,8 @@ __all__ = ["verification_failed"]
 def verification_failed(release: GatewayRelease, message: str) -> ReleaseEvent:
     """Record a verification failure (called once per failure, by the worker that wrote it)."""
     return ReleaseEvent.objects.create(
-        release=release, type=EventType.WARNING, reason=ReleaseReason.VERIFICATION_FAILED, message=message,
+        release=release,
+        type=EventType.WARNING,
+        reason=ReleaseReason.VERIFICATION_FAILED,
+        message=message,
     )

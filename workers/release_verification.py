@@ -114,8 +114,11 @@ def artefacts_to_verify(release: Any) -> tuple[Artefact, ...]:
     if not release.signature_keys:
         return ()
     chart = (_chart_artefact(release.chart, release.version),) if is_oci(release.chart) else ()
-    return (*chart, _image_artefact(VerifiedArtefact.IMAGE, release.image),
-            _image_artefact(VerifiedArtefact.SUPERVISOR_IMAGE, release.supervisor_image))
+    return (
+        *chart,
+        _image_artefact(VerifiedArtefact.IMAGE, release.image),
+        _image_artefact(VerifiedArtefact.SUPERVISOR_IMAGE, release.supervisor_image),
+    )
 
 
 def _verify_signed(artefact: Artefact, keys: Sequence[PublicKey], open_registry: OpenRegistry) -> tuple[str, str]:
@@ -161,8 +164,9 @@ def verified_chart_archive(chart: str, chart_digest: str) -> Path:
             raise VerificationFailed(f"chart {chart}: cannot be packaged or read: {exc}") from None
         actual = _sha256_file(copy)
         if actual != chart_digest:
-            raise VerificationFailed(f"chart {chart}: its packaged digest is {actual}, not the chart_digest "
-                                     f"{chart_digest}")
+            raise VerificationFailed(
+                f"chart {chart}: its packaged digest is {actual}, not the chart_digest {chart_digest}"
+            )
         copy.replace(kept)
     return kept
 

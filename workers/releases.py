@@ -120,18 +120,31 @@ def _verify(release: GatewayRelease) -> tuple[dict[str, str], GatewayRelease | N
         log.warning("release %s: cannot verify: %s; verified again later", release.name, exc)
         return {}, _unavailable(release, f"cannot verify: {exc}", ReleaseReason.REGISTRY_UNAVAILABLE)
     except VerificationFailed as exc:
-        return {}, _record(release, ReleaseStatus.INVALID, f"verification failed: {exc}", "",
-                           reason=ReleaseReason.VERIFICATION_FAILED)
+        return {}, _record(
+            release, ReleaseStatus.INVALID, f"verification failed: {exc}", "", reason=ReleaseReason.VERIFICATION_FAILED
+        )
 
 
 def _record(
-    release: GatewayRelease, status: str, message: str, chart_version: str, *, reason: str = "",
+    release: GatewayRelease,
+    status: str,
+    message: str,
+    chart_version: str,
+    *,
+    reason: str = "",
     verified: dict[str, str] | None = None,
 ) -> GatewayRelease:
     """Write the verdict on a Pending release (once: a verdict written meanwhile by another worker stands)."""
     now = timezone.now()
-    fields = {"status": status, "reason": reason, "message": message[:2000], "chart_version": chart_version,
-              "verified_digests": verified or {}, "validated_at": now, "updated_at": now}
+    fields = {
+        "status": status,
+        "reason": reason,
+        "message": message[:2000],
+        "chart_version": chart_version,
+        "verified_digests": verified or {},
+        "validated_at": now,
+        "updated_at": now,
+    }
     if verified and release.signature_keys:
         fields["conditions"] = _verified_condition(
             release, now, ConditionStatus.TRUE, ReleaseReason.VERIFIED, _verified_message(verified)
@@ -152,8 +165,15 @@ def _verified_message(verified: dict[str, str]) -> str:
 def _verified_condition(
     release: GatewayRelease, now: datetime, status: str, reason: str, message: str
 ) -> list[Condition]:
-    return set_condition(release.conditions or [], type_=ReleaseConditionType.VERIFIED, status=status, reason=reason,
-                         message=message[:1024], generation=0, now=now)
+    return set_condition(
+        release.conditions or [],
+        type_=ReleaseConditionType.VERIFIED,
+        status=status,
+        reason=reason,
+        message=message[:1024],
+        generation=0,
+        now=now,
+    )
 
 
 def _reverify(release: GatewayRelease) -> GatewayRelease:
@@ -167,8 +187,10 @@ def _reverify(release: GatewayRelease) -> GatewayRelease:
     except RegistryUnavailable as exc:
         status, reason, message = ConditionStatus.UNKNOWN, ReleaseReason.REGISTRY_UNAVAILABLE, f"cannot verify: {exc}"
     except VerificationFailed as exc:  # recorded under the new keys: not checked again until they change
-        fields["verified_digests"] = {**release.verified_digests,
-                                      VerifiedArtefact.KEYS: keys_fingerprint(release.signature_keys)}
+        fields["verified_digests"] = {
+            **release.verified_digests,
+            VerifiedArtefact.KEYS: keys_fingerprint(release.signature_keys),
+        }
         status, reason = ConditionStatus.FALSE, ReleaseReason.VERIFICATION_FAILED
         message = f"verification failed: {exc}"
     fields["conditions"] = _verified_condition(release, now, status, reason, message)
@@ -223,7 +245,9 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     if untrusted:
         retry_at = timezone.now() + singletons.pull_policy().delay(1)
         return UNAVAILABLE, ReleaseInputs(
-            str(release.pk), unverified=untrusted, retry_at=retry_at,
+            str(release.pk),
+            unverified=untrusted,
+            retry_at=retry_at,
             verified=(ConditionStatus.FALSE, Reason.RELEASE_UNVERIFIED, untrusted),
         )
     if release.reason == ReleaseReason.REGISTRY_UNAVAILABLE:  # Pending: nothing runs before it is verified
@@ -235,6 +259,9 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
     except singletons.ChartUnavailable as exc:  # Pending, or Ready elsewhere while this worker cannot pull it
         unavailable = f"The chart of release {release.name} is unavailable: {exc.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=exc.retry_at)
-    verified = (ConditionStatus.TRUE, Reason.RELEASE_VERIFIED, f"Release {release.name} is verified") if (
-        release.signature_keys) else None
+    verified = (
+        (ConditionStatus.TRUE, Reason.RELEASE_VERIFIED, f"Release {release.name} is verified")
+        if (release.signature_keys)
+        else None
+    )
     return chart, ReleaseInputs(str(release.pk), overrides=dict(release.values), verified=verified)

@@ -29,9 +29,17 @@ log = logging.getLogger(__name__)
 
 # The richest spec, so that every key the mapping can ever set is checked against the chart.
 MAXIMAL_SPEC = GatewaySpec(
-    namespace="gw-check-00000000", release="check", image="example.test/gw:1", supervisor_image="example.test/sv:1",
-    route_host="check.example.test", oidc_issuer="https://issuer.example.test", oidc_audience="a",
-    oidc_roles_claim="roles", oidc_admin_role="admin", oidc_user_role="user", oidc_ca_configmap="oidc-ca",
+    namespace="gw-check-00000000",
+    release="check",
+    image="example.test/gw:1",
+    supervisor_image="example.test/sv:1",
+    route_host="check.example.test",
+    oidc_issuer="https://issuer.example.test",
+    oidc_audience="a",
+    oidc_roles_claim="roles",
+    oidc_admin_role="admin",
+    oidc_user_role="user",
+    oidc_ca_configmap="oidc-ca",
     has_external_db=True,
 )
 

@@ -29,11 +29,13 @@ class ClusterWavePlanner:
             if breaker.is_open(cluster):  # as a plan: no waiting on a cluster known not to answer
                 raise errors.ClusterUnreachable(breaker.outage(cluster))
             with KubeClient(cluster.kubeconfig, budget=singletons.request_budget()) as kube:
-                found[cluster.name] = digest({
-                    "apis": sorted(kube.served_api_versions()),
-                    "resources": sorted(kube.served_resources(PROBED_RESOURCES)),
-                    "server_version": kube.version().get("gitVersion"),
-                })
+                found[cluster.name] = digest(
+                    {
+                        "apis": sorted(kube.served_api_versions()),
+                        "resources": sorted(kube.served_resources(PROBED_RESOURCES)),
+                        "server_version": kube.version().get("gitVersion"),
+                    }
+                )
         return found
 
     def plans(self, rollout: Rollout, targets: list[RolloutTarget]) -> dict[str, dict[str, Any]]:

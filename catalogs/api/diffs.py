@@ -23,7 +23,12 @@ from catalogs.models import Catalog, CatalogRevision
 from catalogs.stored_diff import EntryMissing, diff_entries
 
 __all__ = [
-    "DIFF_EXAMPLE", "DIFF_PARAMETERS", "NOT_MODIFIED", "CatalogDiffSerializer", "catalog_diff", "chosen_revisions",
+    "DIFF_EXAMPLE",
+    "DIFF_PARAMETERS",
+    "NOT_MODIFIED",
+    "CatalogDiffSerializer",
+    "catalog_diff",
+    "chosen_revisions",
     "diff_etag",
 ]
 
@@ -32,20 +37,30 @@ MAX_ITEMS = 1000
 
 DIFF_PARAMETERS = [
     OpenApiParameter(
-        name, str, OpenApiParameter.QUERY, required=False,
+        name,
+        str,
+        OpenApiParameter.QUERY,
+        required=False,
         description=f"A `sha256:` digest in the catalog's history (its content digest, or the image digest it was "
         f"unpacked from). {default}",
     )
     for name, default in (
-        ("from", "Default: the revision before `to`."), ("to", "Default: the newest revision (the current content)."),
+        ("from", "Default: the revision before `to`."),
+        ("to", "Default: the newest revision (the current content)."),
     )
 ] + [
     OpenApiParameter(
-        "If-None-Match", str, OpenApiParameter.HEADER, required=False,
+        "If-None-Match",
+        str,
+        OpenApiParameter.HEADER,
+        required=False,
         description="An `ETag` from an earlier diff of the same pair: 304 without recomputing it.",
     ),
     OpenApiParameter(
-        "ETag", str, OpenApiParameter.HEADER, response=["200", "304"],
+        "ETag",
+        str,
+        OpenApiParameter.HEADER,
+        response=["200", "304"],
         description="Names the pair of revisions (they never change).",
     ),
 ]
@@ -143,7 +158,8 @@ class CatalogDiffSerializer(serializers.Serializer):
         """``from`` and ``to`` lead (``from`` is a Python keyword, so they are not declared as attributes)."""
         return {
             "from": CatalogRevisionSerializer(
-                allow_null=True, help_text="null: the diff starts from an empty catalog (`to` is the oldest revision).",
+                allow_null=True,
+                help_text="null: the diff starts from an empty catalog (`to` is the oldest revision).",
             ),
             "to": CatalogRevisionSerializer(),
             **super().get_fields(),
@@ -156,27 +172,55 @@ DIFF_EXAMPLE = OpenApiExample(
     "One bundle added to a channel, one package removed",
     response_only=True,
     value={
-        "from": {"content_digest": "sha256:" + "1" * 64, "resolved_ref": "quay.io/ops/catalog@sha256:" + "a" * 64,
-                 "switched_at": "2026-03-04T10:00:00Z", "summary": "initial content: 2 packages, ..."},
-        "to": {"content_digest": "sha256:" + "2" * 64, "resolved_ref": "quay.io/ops/catalog@sha256:" + "b" * 64,
-               "switched_at": "2026-03-05T10:00:00Z", "summary": "+1 bundle, -1 package, -1 channel, -1 bundle"},
+        "from": {
+            "content_digest": "sha256:" + "1" * 64,
+            "resolved_ref": "quay.io/ops/catalog@sha256:" + "a" * 64,
+            "switched_at": "2026-03-04T10:00:00Z",
+            "summary": "initial content: 2 packages, ...",
+        },
+        "to": {
+            "content_digest": "sha256:" + "2" * 64,
+            "resolved_ref": "quay.io/ops/catalog@sha256:" + "b" * 64,
+            "switched_at": "2026-03-05T10:00:00Z",
+            "summary": "+1 bundle, -1 package, -1 channel, -1 bundle",
+        },
         "summary": "+1 bundle, -1 package, -1 channel, -1 bundle, 1 channel changed, upgrade edges +1/-0",
-        "packages": {"added": [], "removed": [{"name": "etcd"}], "changed": [],
-                     "counts": {"added": 0, "removed": 1, "changed": 0}},
-        "channels": {"added": [], "removed": [{"package": "etcd", "name": "stable"}],
-                     "changed": [{"package": "prometheus", "name": "beta", "fields_changed": ["entries"]}],
-                     "counts": {"added": 0, "removed": 1, "changed": 1}},
-        "bundles": {"added": [{"package": "prometheus", "name": "prometheusoperator.0.56.0"}],
-                    "removed": [{"package": "etcd", "name": "etcd.v0.9.4"}], "changed": [],
-                    "counts": {"added": 1, "removed": 1, "changed": 0}},
+        "packages": {
+            "added": [],
+            "removed": [{"name": "etcd"}],
+            "changed": [],
+            "counts": {"added": 0, "removed": 1, "changed": 0},
+        },
+        "channels": {
+            "added": [],
+            "removed": [{"package": "etcd", "name": "stable"}],
+            "changed": [{"package": "prometheus", "name": "beta", "fields_changed": ["entries"]}],
+            "counts": {"added": 0, "removed": 1, "changed": 1},
+        },
+        "bundles": {
+            "added": [{"package": "prometheus", "name": "prometheusoperator.0.56.0"}],
+            "removed": [{"package": "etcd", "name": "etcd.v0.9.4"}],
+            "changed": [],
+            "counts": {"added": 1, "removed": 1, "changed": 0},
+        },
         "channel_entries": {
             "added": [{"package": "prometheus", "channel": "beta", "name": "prometheusoperator.0.56.0"}],
             "removed": [{"package": "etcd", "channel": "stable", "name": "etcd.v0.9.4"}],
             "counts": {"added": 1, "removed": 1},
         },
-        "upgrade_edges": {"added": [{"package": "prometheus", "channel": "beta", "entry": "prometheusoperator.0.56.0",
-                                     "kind": "replaces", "target": "prometheusoperator.0.47.0"}],
-                          "removed": [], "counts": {"added": 1, "removed": 0}},
+        "upgrade_edges": {
+            "added": [
+                {
+                    "package": "prometheus",
+                    "channel": "beta",
+                    "entry": "prometheusoperator.0.56.0",
+                    "kind": "replaces",
+                    "target": "prometheusoperator.0.47.0",
+                }
+            ],
+            "removed": [],
+            "counts": {"added": 1, "removed": 0},
+        },
         "truncated": False,
     },
 )

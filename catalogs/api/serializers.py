@@ -25,10 +25,14 @@ class SourceTypeField(serializers.ChoiceField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(
-            choices=SourceType.choices, required=False,
-            error_messages={"invalid_choice": f'"{{input}}" is not a source type this API serves; the one type is '
-                                              f'"{SourceType.IMAGE}".'},
-            help_text=f'As in catalogd\'s ClusterCatalog; "{SourceType.IMAGE}" is the one type.', **kwargs,
+            choices=SourceType.choices,
+            required=False,
+            error_messages={
+                "invalid_choice": f'"{{input}}" is not a source type this API serves; the one type is '
+                f'"{SourceType.IMAGE}".'
+            },
+            help_text=f'As in catalogd\'s ClusterCatalog; "{SourceType.IMAGE}" is the one type.',
+            **kwargs,
         )
 
     def get_attribute(self, instance: Any) -> str:
@@ -62,10 +66,12 @@ class CatalogStatusSerializer(serializers.Serializer):
     urls = UrlsSerializer(source="*", read_only=True)
     last_unpacked = serializers.DateTimeField(allow_null=True, read_only=True)
     signature_verified = serializers.BooleanField(
-        read_only=True, help_text="The content served was verified with the signature policy's current keys.",
+        read_only=True,
+        help_text="The content served was verified with the signature policy's current keys.",
     )
     blocked_digest = StrictCharField(
-        read_only=True, help_text="The image digest a terminal failure blocked on: not pulled again until the ref "
+        read_only=True,
+        help_text="The image digest a terminal failure blocked on: not pulled again until the ref "
         "names another digest, the spec changes, or a resync.",
     )
 
@@ -87,16 +93,29 @@ class CatalogSerializer(ModelCleanSerializer):
 
     immutable_fields = ("name",)
     error_fields = {
-        "image_ref": "source.image.ref", "poll_interval_minutes": "source.image.poll_interval_minutes",
-        "pull_username": "pull_secret.username", "pull_password": "pull_secret.password",
+        "image_ref": "source.image.ref",
+        "poll_interval_minutes": "source.image.poll_interval_minutes",
+        "pull_username": "pull_secret.username",
+        "pull_password": "pull_secret.password",
         **KEYS_ERROR_FIELD,
     }
 
     class Meta:
         model = Catalog
         fields = (
-            "id", "name", "source", "priority", "availability_mode", "labels", "pull_secret", "ca", "signature_policy",
-            "generation", "status", "created_at", "updated_at",
+            "id",
+            "name",
+            "source",
+            "priority",
+            "availability_mode",
+            "labels",
+            "pull_secret",
+            "ca",
+            "signature_policy",
+            "generation",
+            "status",
+            "created_at",
+            "updated_at",
         )
         read_only_fields = ("id", "generation", "created_at", "updated_at")
 

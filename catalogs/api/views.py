@@ -70,7 +70,9 @@ class CatalogViewSet(ReconciledModelViewSet):
     reconcile_task = TaskName.RECONCILE_CATALOG
 
     @extend_schema(
-        operation_id="catalogs_resync", request=None, responses={202: CatalogSerializer},
+        operation_id="catalogs_resync",
+        request=None,
+        responses={202: CatalogSerializer},
         description="Reconcile now: resolve the ref and, if it names other content, unpack it. A digest the "
         "catalog was blocked on is pulled again. The failure counter is left alone.",
     )
@@ -89,15 +91,21 @@ class CatalogViewSet(ReconciledModelViewSet):
         return self.get_paginated_response(CatalogEventSerializer(page, many=True).data)
 
     @extend_schema(
-        operation_id="catalogs_diff", parameters=DIFF_PARAMETERS,
+        operation_id="catalogs_diff",
+        parameters=DIFF_PARAMETERS,
         responses={200: CatalogDiffSerializer, 304: NOT_MODIFIED},
         examples=[DIFF_EXAMPLE],
         description="What changed between two versions in the catalog's history (default: the previous version "
         "against the current one): packages, channels and bundles added, removed and changed, and the channel "
         "entries and upgrade edges added and removed. A digest not in the history is a 404.",
     )
-    @action(detail=True, methods=["get"], serializer_class=CatalogDiffSerializer, filterset_class=None,
-            pagination_class=None)
+    @action(
+        detail=True,
+        methods=["get"],
+        serializer_class=CatalogDiffSerializer,
+        filterset_class=None,
+        pagination_class=None,
+    )
     def diff(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         since, to = chosen_revisions(self.get_object(), request.query_params)
         etag = diff_etag(since, to)

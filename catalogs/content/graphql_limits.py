@@ -61,8 +61,13 @@ class LimitExceeded(Exception):
         self.code = code
 
 
-def check_limits(schema: GraphQLSchema, operation: OperationDefinitionNode,
-                 fragments: dict[str, FragmentDefinitionNode], variables: VariableValues, limits: Limits) -> int:
+def check_limits(
+    schema: GraphQLSchema,
+    operation: OperationDefinitionNode,
+    fragments: dict[str, FragmentDefinitionNode],
+    variables: VariableValues,
+    limits: Limits,
+) -> int:
     """The operation's cost; LimitExceeded when it, its depth or a root field's limit or offset is too large."""
     root = schema.query_type
     assert root is not None
@@ -83,17 +88,24 @@ def introspection_bounds(schema: GraphQLSchema) -> dict[tuple[str, str], int]:
         ("__Type", "interfaces"): max((len(named.interfaces) for named in objects), default=0),
         ("__Type", "possibleTypes"): max((len(schema.get_possible_types(named)) for named in abstract), default=0),
         ("__Type", "inputFields"): max(
-            (len(named.fields) for named in types if isinstance(named, GraphQLInputObjectType)), default=0),
+            (len(named.fields) for named in types if isinstance(named, GraphQLInputObjectType)), default=0
+        ),
         ("__Type", "enumValues"): max(
-            (len(named.values) for named in types if isinstance(named, GraphQLEnumType)), default=0),
+            (len(named.values) for named in types if isinstance(named, GraphQLEnumType)), default=0
+        ),
         ("__Field", "args"): max(arguments, default=0),
         ("__Directive", "args"): max(arguments, default=0),
     }
 
 
 class _Walk:
-    def __init__(self, schema: GraphQLSchema, fragments: dict[str, FragmentDefinitionNode],
-                 variables: VariableValues, limits: Limits) -> None:
+    def __init__(
+        self,
+        schema: GraphQLSchema,
+        fragments: dict[str, FragmentDefinitionNode],
+        variables: VariableValues,
+        limits: Limits,
+    ) -> None:
         self.schema, self.fragments, self.variables, self.limits = schema, fragments, variables, limits
         self.fragment_costs: dict[tuple[str, int], int] = {}
         self.introspection: dict[tuple[str, str], int] | None = None
@@ -156,16 +168,21 @@ class _Walk:
         except GraphQLError as exc:
             raise LimitExceeded("invalid_argument", exc.message) from None
         limit, offset = arguments["limit"], arguments["offset"]
-        for argument, value, highest in (("limit", limit, self.limits.max_page),
-                                         ("offset", offset, self.limits.max_offset)):
+        for argument, value, highest in (
+            ("limit", limit, self.limits.max_page),
+            ("offset", offset, self.limits.max_offset),
+        ):
             if not 0 <= value <= highest:
-                raise LimitExceeded("invalid_argument",
-                                    f"{node.name.value}: {argument} must be between 0 and {highest}, not {value}.")
+                raise LimitExceeded(
+                    "invalid_argument", f"{node.name.value}: {argument} must be between 0 and {highest}, not {value}."
+                )
         return limit
 
     def within_cost(self, cost: int) -> int:
         if cost > self.limits.max_cost:
-            raise LimitExceeded("query_too_complex",
-                                f"The query could cost more than {self.limits.max_cost} (its estimate so far: {cost}); "
-                                "ask for fewer fields or smaller pages.")
+            raise LimitExceeded(
+                "query_too_complex",
+                f"The query could cost more than {self.limits.max_cost} (its estimate so far: {cost}); "
+                "ask for fewer fields or smaller pages.",
+            )
         return cost

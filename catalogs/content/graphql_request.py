@@ -39,12 +39,12 @@ def from_body(body: bytes, max_query_bytes: int) -> GraphQLRequest:
     """The request a POST body holds."""
     document = _json(body, "The body")
     if not isinstance(document, dict):
-        raise BadRequest("invalid_request", "The body must be a JSON object with a \"query\".")
+        raise BadRequest("invalid_request", 'The body must be a JSON object with a "query".')
     unknown = sorted(set(document) - set(BODY_KEYS))
     if unknown:
         raise BadRequest("invalid_request", f"Unknown keys {unknown}; the body takes {list(BODY_KEYS)}.")
     if not isinstance(document.get("extensions") or {}, dict):
-        raise BadRequest("invalid_request", "\"extensions\" must be an object.")
+        raise BadRequest("invalid_request", '"extensions" must be an object.')
     return _checked(document.get("query"), document.get("variables"), document.get("operationName"), max_query_bytes)
 
 
@@ -58,7 +58,7 @@ def from_params(params: Mapping[str, list[str]], max_query_bytes: int) -> GraphQ
     variables = params.get("variables", [""])[0]
     return _checked(
         params.get("query", [None])[0],
-        _json(variables.encode(), "\"variables\"") if variables else None,
+        _json(variables.encode(), '"variables"') if variables else None,
         params.get("operationName", [None])[0] or None,
         max_query_bytes,
     )
@@ -66,21 +66,25 @@ def from_params(params: Mapping[str, list[str]], max_query_bytes: int) -> GraphQ
 
 def etag_for_query(digest: str, normalised_query: str, request: GraphQLRequest) -> str:
     """A strong ETag for the answer: it depends on the content, the query (as printed), its variables and operation."""
-    key = json.dumps([ETAG_VERSION, digest, normalised_query, request.operation_name, request.variables],
-                     sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    key = json.dumps(
+        [ETAG_VERSION, digest, normalised_query, request.operation_name, request.variables],
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
     return f'"graphql-{hashlib.sha256(key.encode()).hexdigest()[:40]}"'
 
 
 def _checked(query: Any, variables: Any, operation_name: Any, max_query_bytes: int) -> GraphQLRequest:
     if not isinstance(query, str) or not query.strip():
-        raise BadRequest("invalid_request", "\"query\" must be a non-empty string.")
+        raise BadRequest("invalid_request", '"query" must be a non-empty string.')
     size = len(query.encode())
     if size > max_query_bytes:
         raise BadRequest("query_too_large", f"The query is {size} bytes; at most {max_query_bytes} are accepted.")
     if variables is not None and not isinstance(variables, dict):
-        raise BadRequest("invalid_request", "\"variables\" must be an object or null.")
+        raise BadRequest("invalid_request", '"variables" must be an object or null.')
     if operation_name is not None and not isinstance(operation_name, str):
-        raise BadRequest("invalid_request", "\"operationName\" must be a string or null.")
+        raise BadRequest("invalid_request", '"operationName" must be a string or null.')
     return GraphQLRequest(query, variables or {}, operation_name)
 
 

@@ -47,16 +47,18 @@ PAGINATED = "catalog_schema"  # the extensions key that marks a root field (its 
 MAX_ITEMS = "max_items"  # the extensions key of a list field: the most values any document holds there
 INT32 = (-(2**31), 2**31 - 1)
 EXACT_IN_DOUBLE = 2**53
-RESERVED_TYPES = frozenset({"Query", "String", "Int", "Float", "Boolean", "ID", "JSON", "CatalogSummary",
-                            "SchemaSummary"})
+RESERVED_TYPES = frozenset(
+    {"Query", "String", "Int", "Float", "Boolean", "ID", "JSON", "CatalogSummary", "SchemaSummary"}
+)
 _WORDS = re.compile(r"[^0-9A-Za-z]+")
 
 
 class DocumentSource(Protocol):
     """Where root fields get their documents (the request's stored entry and its index)."""
 
-    def documents(self, schema: str, package: str | None, name: str | None, offset: int,
-                  limit: int) -> list[dict[str, Any]]:
+    def documents(
+        self, schema: str, package: str | None, name: str | None, offset: int, limit: int
+    ) -> list[dict[str, Any]]:
         """The documents of ``schema`` matching the filters, in catalog order, paginated."""
 
 
@@ -88,10 +90,14 @@ def build_schema(shapes: Mapping[str, Shape]) -> GraphQLSchema:
         fields[field_name] = GraphQLField(
             GraphQLNonNull(GraphQLList(GraphQLNonNull(item))),
             args={
-                "limit": GraphQLArgument(GraphQLNonNull(GraphQLInt), default_value=DEFAULT_LIMIT,
-                                         description="How many documents to return at most."),
-                "offset": GraphQLArgument(GraphQLNonNull(GraphQLInt), default_value=0,
-                                          description="How many matches to skip."),
+                "limit": GraphQLArgument(
+                    GraphQLNonNull(GraphQLInt),
+                    default_value=DEFAULT_LIMIT,
+                    description="How many documents to return at most.",
+                ),
+                "offset": GraphQLArgument(
+                    GraphQLNonNull(GraphQLInt), default_value=0, description="How many matches to skip."
+                ),
                 "package": GraphQLArgument(GraphQLString, description="Only documents of this package."),
                 "name": GraphQLArgument(GraphQLString, description="Only documents with this name."),
             },
@@ -99,13 +105,18 @@ def build_schema(shapes: Mapping[str, Shape]) -> GraphQLSchema:
             description=f"The {schema!r} documents, in catalog order.",
             extensions={PAGINATED: schema},
         )
-        summaries.append({"name": schema, "field": field_name, "totalObjects": shape.objects,
-                          "totalFields": len(shape.fields)})
-    summary = GraphQLObjectType("CatalogSummary", {
-        "totalSchemas": GraphQLField(GraphQLNonNull(GraphQLInt)),
-        "schemas": GraphQLField(GraphQLNonNull(GraphQLList(GraphQLNonNull(_SCHEMA_SUMMARY))),
-                                extensions={MAX_ITEMS: len(summaries)}),
-    })
+        summaries.append(
+            {"name": schema, "field": field_name, "totalObjects": shape.objects, "totalFields": len(shape.fields)}
+        )
+    summary = GraphQLObjectType(
+        "CatalogSummary",
+        {
+            "totalSchemas": GraphQLField(GraphQLNonNull(GraphQLInt)),
+            "schemas": GraphQLField(
+                GraphQLNonNull(GraphQLList(GraphQLNonNull(_SCHEMA_SUMMARY))), extensions={MAX_ITEMS: len(summaries)}
+            ),
+        },
+    )
     fields["summary"] = GraphQLField(
         GraphQLNonNull(summary),
         resolve=lambda _source, _info: {"totalSchemas": len(summaries), "schemas": summaries},
@@ -115,20 +126,29 @@ def build_schema(shapes: Mapping[str, Shape]) -> GraphQLSchema:
 
 
 def _documents_of(schema: str) -> Callable[..., list[dict[str, Any]]]:
-    def resolve(_source: object, info: GraphQLResolveInfo, limit: int, offset: int, package: str | None = None,
-                name: str | None = None) -> list[dict[str, Any]]:
+    def resolve(
+        _source: object,
+        info: GraphQLResolveInfo,
+        limit: int,
+        offset: int,
+        package: str | None = None,
+        name: str | None = None,
+    ) -> list[dict[str, Any]]:
         source: DocumentSource = info.context
         return source.documents(schema, package, name, offset, limit)
 
     return resolve
 
 
-_SCHEMA_SUMMARY = GraphQLObjectType("SchemaSummary", {
-    "name": GraphQLField(GraphQLNonNull(GraphQLString), description="The FBC schema."),
-    "field": GraphQLField(GraphQLNonNull(GraphQLString), description="Its root field."),
-    "totalObjects": GraphQLField(GraphQLNonNull(GraphQLInt), description="Its documents."),
-    "totalFields": GraphQLField(GraphQLNonNull(GraphQLInt), description="Its distinct top-level keys."),
-})
+_SCHEMA_SUMMARY = GraphQLObjectType(
+    "SchemaSummary",
+    {
+        "name": GraphQLField(GraphQLNonNull(GraphQLString), description="The FBC schema."),
+        "field": GraphQLField(GraphQLNonNull(GraphQLString), description="Its root field."),
+        "totalObjects": GraphQLField(GraphQLNonNull(GraphQLInt), description="Its documents."),
+        "totalFields": GraphQLField(GraphQLNonNull(GraphQLInt), description="Its distinct top-level keys."),
+    },
+)
 
 
 class _Names:
@@ -182,8 +202,10 @@ def _object_type(name: str, shape: Shape, types: _Names, *, rename: bool = False
         extensions = None if bound is None else {MAX_ITEMS: bound}
         if _is_properties(child):
             fields[field_name] = GraphQLField(
-                output, args={"type": GraphQLArgument(GraphQLString, description="Only properties of this type.")},
-                resolve=_properties_of(key), extensions=extensions,
+                output,
+                args={"type": GraphQLArgument(GraphQLString, description="Only properties of this type.")},
+                resolve=_properties_of(key),
+                extensions=extensions,
             )
         else:
             fields[field_name] = GraphQLField(output, resolve=_value_of(key), extensions=extensions)
@@ -243,14 +265,22 @@ def _is_properties(shape: Shape) -> bool:
     """An FBC properties list: every item an object with a string ``type`` and (maybe) a ``value``, nothing else."""
     items = shape.items
     return (
-        shape.kinds - {"null"} == {"list"} and items is not None and items.kinds == {"object"} and not items.mapping
-        and not items.too_deep and set(items.fields) == {"type", "value"} and items.required("type")
+        shape.kinds - {"null"} == {"list"}
+        and items is not None
+        and items.kinds == {"object"}
+        and not items.mapping
+        and not items.too_deep
+        and set(items.fields) == {"type", "value"}
+        and items.required("type")
         and items.fields["type"].kinds == {"string"}
     )
 
 
 def _property_type(name: str, types: _Names) -> GraphQLObjectType:
-    return GraphQLObjectType(types.claim(name), {
-        "type": GraphQLField(GraphQLNonNull(GraphQLString), resolve=_value_of("type")),
-        "value": GraphQLField(JSON, resolve=_value_of("value"), description="The property's value, as JSON."),
-    })
+    return GraphQLObjectType(
+        types.claim(name),
+        {
+            "type": GraphQLField(GraphQLNonNull(GraphQLString), resolve=_value_of("type")),
+            "value": GraphQLField(JSON, resolve=_value_of("value"), description="The property's value, as JSON."),
+        },
+    )

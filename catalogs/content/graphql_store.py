@@ -76,11 +76,15 @@ class EntryDocuments:
     digest: str
     index: CatalogIndex
 
-    def documents(self, schema: str, package: str | None, name: str | None, offset: int,
-                  limit: int) -> list[dict[str, Any]]:
-        filters = {"schema": schema, **({} if package is None else {"package": package}),
-                   **({} if name is None else {"name": name})}
-        page = self.index.lines(filters)[offset:offset + limit]
+    def documents(
+        self, schema: str, package: str | None, name: str | None, offset: int, limit: int
+    ) -> list[dict[str, Any]]:
+        filters = {
+            "schema": schema,
+            **({} if package is None else {"package": package}),
+            **({} if name is None else {"name": name}),
+        }
+        page = self.index.lines(filters)[offset : offset + limit]
         if not page:
             return []
         body = self.store.open_range(self.digest, ALL_FILE, self.index.spans_for(page))

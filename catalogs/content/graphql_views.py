@@ -90,8 +90,9 @@ def graphql_view(request: HttpRequest, name: str) -> HttpResponse:
     except EntryGone:
         return content_lost(found, "A reader found the served content missing")
     body = json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode()
-    response = HttpResponse(gzip.compress(body, compresslevel=6, mtime=0) if gzipped else body,
-                            content_type="application/json")
+    response = HttpResponse(
+        gzip.compress(body, compresslevel=6, mtime=0) if gzipped else body, content_type="application/json"
+    )
     if gzipped:
         response["Content-Encoding"] = "gzip"
     return _validated(response, etag)
@@ -141,11 +142,13 @@ def _run(
 ) -> dict[str, Any]:
     errors = validate(schema, document, max_errors=MAX_REPORTED_ERRORS)
     if errors:
-        raise _Invalid("invalid_graphql", "The query does not match this catalog's schema.",
-                       [_describe(error) for error in errors])
+        raise _Invalid(
+            "invalid_graphql", "The query does not match this catalog's schema.", [_describe(error) for error in errors]
+        )
     operation = _operation(document, wanted.operation_name)
-    variables = get_variable_values(schema, operation.variable_definitions or (), wanted.variables,
-                                    max_errors=MAX_REPORTED_ERRORS)
+    variables = get_variable_values(
+        schema, operation.variable_definitions or (), wanted.variables, max_errors=MAX_REPORTED_ERRORS
+    )
     if not isinstance(variables, VariableValues):
         raise _Invalid("invalid_variables", "The variables do not fit the query.", [_describe(e) for e in variables])
     fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
@@ -153,8 +156,9 @@ def _run(
         check_limits(schema, operation, fragments, variables, _limits())
     except LimitExceeded as exc:
         raise _Invalid(exc.code, str(exc)) from None
-    result = execute(schema, document, context_value=source, variable_values=wanted.variables,
-                     operation_name=wanted.operation_name)
+    result = execute(
+        schema, document, context_value=source, variable_values=wanted.variables, operation_name=wanted.operation_name
+    )
     for error in result.errors or ():
         _raise_original(error)
     return result.formatted

@@ -93,8 +93,10 @@ def _all_response(request: HttpRequest, found: Content, size: int, packed_size: 
         request.META.get("HTTP_IF_RANGE", ""), etag_for(found.digest), found.last_modified
     ):
         wanted = None
-    gzipped = wanted is None and size >= settings.CATALOG_GZIP_MIN_BYTES and accepts_gzip(
-        request.META.get("HTTP_ACCEPT_ENCODING", "")
+    gzipped = (
+        wanted is None
+        and size >= settings.CATALOG_GZIP_MIN_BYTES
+        and accepts_gzip(request.META.get("HTTP_ACCEPT_ENCODING", ""))
     )
     decided = _precondition(request, found, gzipped=gzipped)
     if decided is not None:
@@ -135,8 +137,9 @@ def metas_view(request: HttpRequest, name: str) -> HttpResponse:
         return found
     unknown = sorted(set(request.GET) - set(FILTER_KEYS))
     if unknown:
-        return json_error(400, "invalid_query", f"unknown query parameters {unknown}; metas accepts schema, package "
-                                                "and name.")
+        return json_error(
+            400, "invalid_query", f"unknown query parameters {unknown}; metas accepts schema, package and name."
+        )
     index = entry_index(found)
     if isinstance(index, HttpResponse):
         return index

@@ -48,4 +48,3 @@ def get() -> ContentStore:
     from catalogs.store.fs import FilesystemStore
 
     return FilesystemStore(Path(settings.CATALOG_STORE_DIR))
-

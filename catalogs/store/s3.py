@@ -64,11 +64,17 @@ class S3Config:
     def client(self) -> Any:
         """A boto3 S3 client (thread-safe; without explicit keys, boto3's usual credential chain applies)."""
         return boto3.session.Session().client(
-            "s3", endpoint_url=self.endpoint_url, region_name=self.region, verify=self.verify,
-            aws_access_key_id=self.access_key_id, aws_secret_access_key=self.secret_access_key,
+            "s3",
+            endpoint_url=self.endpoint_url,
+            region_name=self.region,
+            verify=self.verify,
+            aws_access_key_id=self.access_key_id,
+            aws_secret_access_key=self.secret_access_key,
             config=Config(
-                s3={"addressing_style": self.addressing_style}, retries={"max_attempts": 3, "mode": "standard"},
-                connect_timeout=5, read_timeout=30,
+                s3={"addressing_style": self.addressing_style},
+                retries={"max_attempts": 3, "mode": "standard"},
+                connect_timeout=5,
+                read_timeout=30,
             ),
         )
 
@@ -163,7 +169,9 @@ class S3Store:
             for name in ENTRY_FILES:
                 self._client.upload_file(str(staged / name), self.config.bucket, self._key(digest, name))
             self._client.put_object(
-                Bucket=self.config.bucket, Key=self._marker_key(digest), Body=manifest,
+                Bucket=self.config.bucket,
+                Key=self._marker_key(digest),
+                Body=manifest,
                 ContentType="application/json",
             )
 
@@ -234,7 +242,8 @@ class S3Store:
     def _delete(self, keys: list[str]) -> None:
         for start in range(0, len(keys), 1000):
             answer = self._client.delete_objects(
-                Bucket=self.config.bucket, Delete={"Objects": [{"Key": k} for k in keys[start:start + 1000]]},
+                Bucket=self.config.bucket,
+                Delete={"Objects": [{"Key": k} for k in keys[start : start + 1000]]},
             )
             if answer.get("Errors"):
                 raise StoreError(f"S3 refused to delete {len(answer['Errors'])} objects: {answer['Errors'][0]}")

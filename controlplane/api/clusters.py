@@ -38,7 +38,8 @@ class ClusterCapabilitiesSerializer(serializers.Serializer):
     openshift_route = serializers.BooleanField(allow_null=True, read_only=True, help_text="route.openshift.io/v1")
     cert_manager = serializers.BooleanField(allow_null=True, read_only=True, help_text="cert-manager.io/v1")
     backend_tls_policy = serializers.BooleanField(
-        allow_null=True, read_only=True,
+        allow_null=True,
+        read_only=True,
         help_text="gateway.networking.k8s.io BackendTLSPolicy (v1 or v1alpha3): TLS from a route to the pod",
     )
 
@@ -50,12 +51,15 @@ class MaintenanceWindowStatusSerializer(serializers.Serializer):
 
     open = serializers.BooleanField(read_only=True, help_text="Changes may start now.")
     next_start = serializers.DateTimeField(
-        allow_null=True, read_only=True,
+        allow_null=True,
+        read_only=True,
         help_text="When changes may next start: now when open; null when no window opens within a year.",
     )
     message = StrictCharField(read_only=True)
     override_until = serializers.DateTimeField(
-        allow_null=True, read_only=True, help_text="A platform admin's override holds the cluster open until then.",
+        allow_null=True,
+        read_only=True,
+        help_text="A platform admin's override holds the cluster open until then.",
     )
     override_reason = StrictCharField(read_only=True)
 
@@ -77,7 +81,8 @@ class RecurringWindowSerializer(NestedObjectSerializer):
 
     cron = StrictCharField(max_length=128, help_text="Five fields: minute hour day-of-month month day-of-week.")
     duration = StrictCharField(
-        max_length=32, help_text=f"How long it stays open: '90m', '4h', '1h30m', '2d'; at most {MAX_DURATION.days}d.",
+        max_length=32,
+        help_text=f"How long it stays open: '90m', '4h', '1h30m', '2d'; at most {MAX_DURATION.days}d.",
     )
     timezone = StrictCharField(max_length=64, help_text="An IANA time zone, such as Europe/Berlin or UTC.")
 
@@ -101,14 +106,17 @@ class MaintenanceWindowsSerializer(NestedObjectSerializer):
     windows = RecurringWindowSerializer(many=True, required=False, max_length=32)
     freezes = FreezeSerializer(many=True, required=False, max_length=64)
     hold_installs_and_deletes = serializers.BooleanField(
-        required=False, help_text="New installs and deletes wait for a window too (default false).",
+        required=False,
+        help_text="New installs and deletes wait for a window too (default false).",
     )
 
 
 class OverrideWindowSerializer(NestedObjectSerializer):
     reason = StrictCharField(max_length=1024, help_text="Why the cluster's windows and freezes are overridden.")
     minutes = serializers.IntegerField(
-        min_value=1, max_value=MAX_OVERRIDE_MINUTES, default=60,
+        min_value=1,
+        max_value=MAX_OVERRIDE_MINUTES,
+        default=60,
         help_text="How long the override lasts, from now.",
     )
 
@@ -119,10 +127,14 @@ class ImagePolicySerializer(NestedObjectSerializer):
         "repositories and whether a digest is required."
     )
 
-    overrides = serializers.ChoiceField(choices=[(m.value, m.name) for m in OverrideMode],
-                                        help_text="Whether tenants may override their release's images here.")
+    overrides = serializers.ChoiceField(
+        choices=[(m.value, m.name) for m in OverrideMode],
+        help_text="Whether tenants may override their release's images here.",
+    )
     repositories = serializers.ListField(
-        child=StrictCharField(max_length=512), required=False, max_length=64,
+        child=StrictCharField(max_length=512),
+        required=False,
+        max_length=64,
         help_text="With overrides allowed: the repositories tenants may use, each exact (registry/path), a prefix "
         "ending in '/', or '*' for any.",
     )
@@ -138,11 +150,14 @@ class ClusterSerializer(ModelCleanSerializer):
 
     kubeconfig = StrictCharField(write_only=True, trim_whitespace=False, style={"base_template": "textarea.html"})
     allowed_route_domains = serializers.ListField(
-        child=StrictCharField(max_length=253), required=False, max_length=32,
+        child=StrictCharField(max_length=253),
+        required=False,
+        max_length=32,
         help_text="Domains, besides base_domain, under which gateway route hosts may be placed.",
     )
     image_policy = ImagePolicySerializer(
-        required=False, allow_null=True,
+        required=False,
+        allow_null=True,
         help_text="The cluster's image policy; null follows the platform setting (GATEWAY_IMAGE_OVERRIDES). A change "
         "that no longer allows a running gateway's image leaves it running, with ImagePolicy=False (NotAllowed).",
     )
@@ -153,9 +168,22 @@ class ClusterSerializer(ModelCleanSerializer):
     class Meta:
         model = ManagedCluster
         fields = (
-            "id", "name", "flavour", "kubeconfig", "base_domain", "allowed_route_domains", "gateway_api",
-            "network_policy", "trusted_ca_pem", "image_policy", "require_signed_releases", "maintenance_windows",
-            "rollouts_require_approval", "status", "created_at", "updated_at",
+            "id",
+            "name",
+            "flavour",
+            "kubeconfig",
+            "base_domain",
+            "allowed_route_domains",
+            "gateway_api",
+            "network_policy",
+            "trusted_ca_pem",
+            "image_policy",
+            "require_signed_releases",
+            "maintenance_windows",
+            "rollouts_require_approval",
+            "status",
+            "created_at",
+            "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
 
@@ -172,8 +200,13 @@ class ClusterEventSerializer(serializers.ModelSerializer):
 class ClusterFilter(django_filters.FilterSet):
     class Meta:
         model = ManagedCluster
-        fields = {"name": ["exact"], "flavour": ["exact"], "reachable": ["exact"], "gateway_api": ["exact"],
-                  "network_policy": ["exact"]}
+        fields = {
+            "name": ["exact"],
+            "flavour": ["exact"],
+            "reachable": ["exact"],
+            "gateway_api": ["exact"],
+            "network_policy": ["exact"],
+        }
 
 
 @crud_operation_ids(
@@ -235,8 +268,9 @@ class ClusterViewSet(ReconciledModelViewSet):
             enqueue_on_commit(TaskName.PROBE_CLUSTER, cluster.pk)
         return Response(self.get_serializer(cluster).data, status=202)
 
-    @extend_schema(operation_id="clusters_override_window", request=OverrideWindowSerializer,
-                   responses={200: ClusterSerializer})
+    @extend_schema(
+        operation_id="clusters_override_window", request=OverrideWindowSerializer, responses={200: ClusterSerializer}
+    )
     @action(detail=True, methods=["post"], url_path="override-window", serializer_class=OverrideWindowSerializer)
     def override_window(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Let upgrades and rollout waves start now, whatever the cluster's windows and freezes say, for

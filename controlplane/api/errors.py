@@ -1,6 +1,6 @@
 """One JSON error shape for every API error (the shape lives in `controlplane.http_errors`):
 
-    {"error": {"status": 400, "code": "invalid", "message": "...", "fields": {"name": ["..."]}}}
+{"error": {"status": 400, "code": "invalid", "message": "...", "fields": {"name": ["..."]}}}
 """
 
 from __future__ import annotations
@@ -87,4 +87,3 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     else:
         response.data = error_body(response.status_code, _first_code(exc.get_codes()), str(exc.detail))
     return response
-

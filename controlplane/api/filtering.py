@@ -36,9 +36,11 @@ def _parameters(filterset_class: type[FilterSet]) -> frozenset[str] | None:
 def _shared(filterset_class: type[FilterSet]) -> FilterSet | None:
     """One unbound filterset of the class, whose filters and fields every request may use (they keep no
     request's state), or None when the class customises its form or its filtering, so only it can tell."""
-    plain = (filterset_class.filter_queryset is FilterSet.filter_queryset
-             and filterset_class.get_form_class is FilterSet.get_form_class
-             and filterset_class._meta.form is forms.Form)
+    plain = (
+        filterset_class.filter_queryset is FilterSet.filter_queryset
+        and filterset_class.get_form_class is FilterSet.get_form_class
+        and filterset_class._meta.form is forms.Form
+    )
     return filterset_class() if plain else None
 
 

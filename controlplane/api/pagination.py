@@ -74,8 +74,9 @@ def _fetch_page_from_end(queryset: QuerySet, read: Read | None, total: int, offs
     return _fetch_page(queryset.reverse(), read, total - end, end - offset)[::-1]
 
 
-def _keyset_page(keyset: KeysetPagination, queryset: QuerySet, read: Read | None, request: Request,
-                 view: Any) -> list[Any]:
+def _keyset_page(
+    keyset: KeysetPagination, queryset: QuerySet, read: Read | None, request: Request, view: Any
+) -> list[Any]:
     """A keyset page; with a ``read``, of just the keys (primary key and ordering columns), then ``read``."""
     if read is None:
         return keyset.paginate_queryset(queryset, request, view)
@@ -143,13 +144,15 @@ class BoundedPagination(LimitOffsetPagination):
         return self.keyset.get_previous_link() if self.keyset else super().get_previous_link()
 
     def get_paginated_response(self, data: Any) -> Response:
-        return Response({
-            "count": self.count,
-            "count_is_estimate": self.count_is_estimate,
-            "next": self.get_next_link(),
-            "previous": self.get_previous_link(),
-            "results": data,
-        })
+        return Response(
+            {
+                "count": self.count,
+                "count_is_estimate": self.count_is_estimate,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                "results": data,
+            }
+        )
 
     def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
         response = super().get_paginated_response_schema(schema)

@@ -30,4 +30,3 @@ class ReadOnlyOrPlatformAdmin(BasePermission):
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or is_platform_admin(request.user)
-

@@ -20,8 +20,9 @@ class FastJSONRenderer(JSONRenderer):
     writes indented output (``Accept: application/json; indent=2``) and anything orjson refuses, such as
     integers past 64 bits."""
 
-    def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: dict[str, Any] | None = None) -> bytes:
+    def render(
+        self, data: Any, accepted_media_type: str | None = None, renderer_context: dict[str, Any] | None = None
+    ) -> bytes:
         if data is None:
             return b""
         if self.get_indent(accepted_media_type, renderer_context or {}) is None:

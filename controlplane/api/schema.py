@@ -44,17 +44,26 @@ _ETAG_READ_ACTIONS = ("create", "retrieve", "update", "partial_update")
 _ETAG_WRITE_ACTIONS = ("update", "partial_update", "destroy")
 
 ETAG_HEADER = OpenApiParameter(
-    "ETag", str, OpenApiParameter.HEADER, response=["200", "201"],
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=["200", "201"],
     description="The representation's version; send it back in `If-Match` to update or delete safely.",
 )
 IF_MATCH_HEADER = OpenApiParameter(
-    "If-Match", str, OpenApiParameter.HEADER, required=False,
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
     description="An `ETag` from an earlier read. If the resource has changed since, the request fails with 412; "
     "without the header the write is unconditional.",
 )
 
 RETRY_AFTER_HEADER = OpenApiParameter(
-    "Retry-After", int, OpenApiParameter.HEADER, response=["429"],
+    "Retry-After",
+    int,
+    OpenApiParameter.HEADER,
+    response=["429"],
     description="Seconds to wait before the token's rate limit admits another request.",
 )
 
@@ -149,8 +158,10 @@ def add_links(result: dict[str, Any], **_: Any) -> dict[str, Any]:
         detail = f"{collection}{{id}}/"
         targets = {
             operation["operationId"]: path
-            for path, operations in paths.items() if path.startswith(detail)
-            for operation in operations.values() if isinstance(operation, dict) and "operationId" in operation
+            for path, operations in paths.items()
+            if path.startswith(detail)
+            for operation in operations.values()
+            if isinstance(operation, dict) and "operationId" in operation
         }
         if not targets:
             continue

@@ -19,9 +19,10 @@ KEYS_ERROR_FIELD = {"signature_keys": f"{POLICY_FIELD}.public_keys"}
 
 class SignaturePolicySerializer(NestedObjectSerializer):
     public_keys = StrictCharField(
-        source="signature_keys", max_length=MAX_KEYS_CHARS,
+        source="signature_keys",
+        max_length=MAX_KEYS_CHARS,
         help_text=f"One to {MAX_KEYS} cosign public keys (PEM, concatenated): ECDSA P-256/P-384/P-521, RSA or "
-                  "Ed25519. An artefact is used only when one of them verifies its signature.",
+        "Ed25519. An artefact is used only when one of them verifies its signature.",
     )
 
     def __init__(self, *, help_text: str, **kwargs: Any) -> None:

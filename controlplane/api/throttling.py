@@ -118,8 +118,9 @@ class _WindowThrottle(SimpleRateThrottle):
         window = window_of(now, self.duration)
         keys = (f"{KEY_PREFIX}{key}:{window - 1}", f"{KEY_PREFIX}{key}:{window}")
         try:
-            self.verdict = _decide(_shared(settings.CACHES["default"]["LOCATION"]), keys,
-                                   self.num_requests, self.duration, now)
+            self.verdict = _decide(
+                _shared(settings.CACHES["default"]["LOCATION"]), keys, self.num_requests, self.duration, now
+            )
         except (RedisError, OSError) as exc:
             _switch(f"{type(exc).__name__}: {exc}"[:200])
             self.verdict = _decide(_local, keys, self.num_requests, self.duration, now)

@@ -16,8 +16,12 @@ from cpctl.state import State, pass_state
 __all__ = ["catalogs"]
 
 COLUMNS = (
-    Column("NAME", field("name")), Column("PRIORITY", field("priority")), Column("MODE", field("availability_mode")),
-    Column("SERVING", condition("Serving")), Column("IMAGE", field("source.image.ref")), Column("ID", field("id")),
+    Column("NAME", field("name")),
+    Column("PRIORITY", field("priority")),
+    Column("MODE", field("availability_mode")),
+    Column("SERVING", condition("Serving")),
+    Column("IMAGE", field("source.image.ref")),
+    Column("ID", field("id")),
 )
 
 

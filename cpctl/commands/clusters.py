@@ -29,12 +29,16 @@ from cpctl.state import State, pass_state
 __all__ = ["clusters"]
 
 COLUMNS = (
-    Column("NAME", field("name")), Column("FLAVOUR", field("flavour")), Column("BASE DOMAIN", field("base_domain")),
-    Column("REACHABLE", field("status.reachable")), Column("KUBERNETES", field("status.kubernetes_version")),
+    Column("NAME", field("name")),
+    Column("FLAVOUR", field("flavour")),
+    Column("BASE DOMAIN", field("base_domain")),
+    Column("REACHABLE", field("status.reachable")),
+    Column("KUBERNETES", field("status.kubernetes_version")),
     Column("ID", field("id")),
 )
 WINDOW_COLUMNS = (
-    Column("CLUSTER", field("name")), Column("OPEN", field("status.maintenance_window.open")),
+    Column("CLUSTER", field("name")),
+    Column("OPEN", field("status.maintenance_window.open")),
     Column("NEXT START", field("status.maintenance_window.next_start")),
     Column("OVERRIDE UNTIL", field("status.maintenance_window.override_until")),
     Column("MESSAGE", field("status.maintenance_window.message")),
@@ -64,7 +68,9 @@ def list_clusters(state: State, fmt: str) -> None:
 def add(state: State, name: str, kubeconfig: IO[str], flavour: str | None, base_domain: str, fmt: str) -> None:
     """Register a cluster; a probe of it follows (see its status)."""
     body = ClusterRequest(
-        name=name, kubeconfig=kubeconfig.read(), base_domain=base_domain,
+        name=name,
+        kubeconfig=kubeconfig.read(),
+        base_domain=base_domain,
         flavour=ClusterFlavourEnum(flavour) if flavour else UNSET,
     )
     created = state.api.call(clusters_create, body=body, expect=(201,))
@@ -77,8 +83,11 @@ def _find(api: Api, ref: str) -> Response:
 
 def _windows(cluster: dict[str, Any]) -> dict[str, Any]:
     """What ``windows get`` shows: the windows and freezes, and whether a change may start now."""
-    return {"name": cluster["name"], "maintenance_windows": cluster.get("maintenance_windows", {}),
-            "status": {"maintenance_window": cluster["status"]["maintenance_window"]}}
+    return {
+        "name": cluster["name"],
+        "maintenance_windows": cluster.get("maintenance_windows", {}),
+        "status": {"maintenance_window": cluster["status"]["maintenance_window"]},
+    }
 
 
 @clusters.group()
@@ -97,16 +106,23 @@ def get_windows(state: State, cluster: str, fmt: str) -> None:
 
 @windows.command("set")
 @click.argument("cluster")
-@click.option("-f", "--filename", "source", type=click.File("r"), required=True,
-              help='The windows, YAML or JSON (- for stdin): {"windows": [...], "freezes": [...], '
-              '"hold_installs_and_deletes": false}; {} for none.')
+@click.option(
+    "-f",
+    "--filename",
+    "source",
+    type=click.File("r"),
+    required=True,
+    help='The windows, YAML or JSON (- for stdin): {"windows": [...], "freezes": [...], '
+    '"hold_installs_and_deletes": false}; {} for none.',
+)
 @output_option
 @pass_state
 def set_windows(state: State, cluster: str, source: IO[str], fmt: str) -> None:
     """Replace the cluster's windows and freezes (guarded by If-Match); a bad entry is refused, named."""
     current = _find(state.api, cluster)
-    body = PatchedClusterRequest(maintenance_windows=to_request(MaintenanceWindowsRequest, load_body(source),
-                                                                source.name))
+    body = PatchedClusterRequest(
+        maintenance_windows=to_request(MaintenanceWindowsRequest, load_body(source), source.name)
+    )
     etag = current.headers.get("ETag", "")
     updated = state.api.call(clusters_partial_update, current.parsed.id, body=body, if_match=etag)
     click.echo(render(_windows(updated.parsed.to_dict()), fmt, WINDOW_COLUMNS))
@@ -115,8 +131,13 @@ def set_windows(state: State, cluster: str, source: IO[str], fmt: str) -> None:
 @clusters.command("override-window")
 @click.argument("cluster")
 @click.option("--reason", required=True, help="Why the windows and freezes are overridden (audited).")
-@click.option("--minutes", type=click.IntRange(min=1, max=24 * 60), default=60, show_default=True,
-              help="How long the override lasts, from now.")
+@click.option(
+    "--minutes",
+    type=click.IntRange(min=1, max=24 * 60),
+    default=60,
+    show_default=True,
+    help="How long the override lasts, from now.",
+)
 @output_option
 @pass_state
 def override_window(state: State, cluster: str, reason: str, minutes: int, fmt: str) -> None:

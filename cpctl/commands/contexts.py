@@ -15,7 +15,8 @@ from cpctl.state import State, complete_context, pass_state
 __all__ = ["context", "login"]
 
 COLUMNS = (
-    Column("CURRENT", lambda row: "*" if row["current"] else ""), Column("NAME", field("name")),
+    Column("CURRENT", lambda row: "*" if row["current"] else ""),
+    Column("NAME", field("name")),
     Column("URL", field("url")),
 )
 
@@ -46,8 +47,10 @@ def context() -> None:
 @pass_state
 def list_contexts(state: State, fmt: str) -> None:
     """The saved contexts; ``*`` marks the current one."""
-    rows = [{"current": c.name == state.config.current, "name": c.name, "url": c.url}
-            for c in state.config.contexts.values()]
+    rows = [
+        {"current": c.name == state.config.current, "name": c.name, "url": c.url}
+        for c in state.config.contexts.values()
+    ]
     click.echo(render(rows, fmt, COLUMNS))
 
 

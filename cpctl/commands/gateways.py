@@ -34,19 +34,35 @@ __all__ = ["gateways"]
 PHASES = [phase.value for phase in GatewayPhaseEnum]
 PLAN_WAIT_SECONDS = 30  # the most the API waits for a plan in one request
 COLUMNS = (
-    Column("NAME", field("name")), Column("OWNER", field("owner")), Column("CLUSTER", field("cluster")),
-    Column("PHASE", field("status.phase")), Column("ADDRESS", field("status.route_address")),
+    Column("NAME", field("name")),
+    Column("OWNER", field("owner")),
+    Column("CLUSTER", field("cluster")),
+    Column("PHASE", field("status.phase")),
+    Column("ADDRESS", field("status.route_address")),
     Column("ID", field("id")),
 )
 EVENT_COLUMNS = (
-    Column("TIME", field("timestamp")), Column("TYPE", field("type")), Column("REASON", field("reason")),
+    Column("TIME", field("timestamp")),
+    Column("TYPE", field("type")),
+    Column("REASON", field("reason")),
     Column("MESSAGE", field("message")),
 )
 
-spec_file = click.option("-f", "--filename", "source", type=click.File("r"), required=True,
-                         help="The gateway spec, YAML or JSON (- for stdin).")
-timeout_option = click.option("--timeout", type=click.FloatRange(min=0), default=120, show_default=True,
-                              help="Seconds to wait before giving up (exit 4).")
+spec_file = click.option(
+    "-f",
+    "--filename",
+    "source",
+    type=click.File("r"),
+    required=True,
+    help="The gateway spec, YAML or JSON (- for stdin).",
+)
+timeout_option = click.option(
+    "--timeout",
+    type=click.FloatRange(min=0),
+    default=120,
+    show_default=True,
+    help="Seconds to wait before giving up (exit 4).",
+)
 
 
 def _find(api: Api, ref: str) -> Response:
@@ -115,8 +131,12 @@ def apply(state: State, source: IO[str], fmt: str) -> None:
 
 @gateways.command()
 @click.argument("name")
-@click.option("--force", is_flag=True, help="Platform admins: remove what the release left even if helm uninstall "
-              "fails (its namespace, cluster-scoped objects and the control plane's objects).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Platform admins: remove what the release left even if helm uninstall "
+    "fails (its namespace, cluster-scoped objects and the control plane's objects).",
+)
 @output_option
 @pass_state
 def delete(state: State, name: str, force: bool, fmt: str) -> None:
@@ -185,11 +205,18 @@ def plan(state: State, name: str | None, source: IO[str] | None, timeout: float,
 
 @gateways.command()
 @click.argument("name")
-@click.option("--for", "wanted", default="phase=Running", show_default=True, metavar="phase=PHASE|delete",
-              help="The phase to reach, or delete to wait until the gateway is gone.")
+@click.option(
+    "--for",
+    "wanted",
+    default="phase=Running",
+    show_default=True,
+    metavar="phase=PHASE|delete",
+    help="The phase to reach, or delete to wait until the gateway is gone.",
+)
 @timeout_option
-@click.option("--interval", type=click.FloatRange(min=0.1), default=1.0, show_default=True,
-              help="Seconds between polls.")
+@click.option(
+    "--interval", type=click.FloatRange(min=0.1), default=1.0, show_default=True, help="Seconds between polls."
+)
 @output_option
 @pass_state
 def wait(state: State, name: str, wanted: str, timeout: float, interval: float, fmt: str) -> None:

@@ -24,9 +24,13 @@ from cpctl.state import State, pass_state
 __all__ = ["releases"]
 
 COLUMNS = (
-    Column("NAME", field("name")), Column("CHART", field("chart")), Column("VERSION", field("version")),
-    Column("IMAGE", field("image")), Column("SUPERVISOR IMAGE", field("supervisor_image")),
-    Column("DEFAULT", field("default")), Column("STATUS", field("status.status")),
+    Column("NAME", field("name")),
+    Column("CHART", field("chart")),
+    Column("VERSION", field("version")),
+    Column("IMAGE", field("image")),
+    Column("SUPERVISOR IMAGE", field("supervisor_image")),
+    Column("DEFAULT", field("default")),
+    Column("STATUS", field("status.status")),
     Column("VERIFIED", condition("Verified")),
 )
 PUBLIC_KEY_HELP = "A cosign public key (PEM file, e.g. cosign.pub); repeat for up to 8 keys, any one of which verifies."
@@ -74,9 +78,18 @@ def get(state: State, name: str, fmt: str) -> None:
 @output_option
 @pass_state
 def create(
-    state: State, name: str, chart: str, chart_version: str, image: str, supervisor_image: str,
-    allow_mixed_provenance: bool, values_json: str, make_default: bool, public_keys: tuple[TextIO, ...],
-    chart_digest: str, fmt: str,
+    state: State,
+    name: str,
+    chart: str,
+    chart_version: str,
+    image: str,
+    supervisor_image: str,
+    allow_mixed_provenance: bool,
+    values_json: str,
+    make_default: bool,
+    public_keys: tuple[TextIO, ...],
+    chart_digest: str,
+    fmt: str,
 ) -> None:
     """Create a release; a rollout then moves gateways to it (chart and images together). With --public-key, the
     worker verifies its chart and images before it is Ready, and its gateways run the digests it verified."""
@@ -87,8 +100,13 @@ def create(
     if not isinstance(values, dict):
         raise CliError("--values must be a JSON object", USAGE)
     body = GatewayReleaseRequest(
-        name=name, chart=chart, version=chart_version, image=image, supervisor_image=supervisor_image,
-        allow_mixed_provenance=allow_mixed_provenance or UNSET, default=make_default or UNSET,
+        name=name,
+        chart=chart,
+        version=chart_version,
+        image=image,
+        supervisor_image=supervisor_image,
+        allow_mixed_provenance=allow_mixed_provenance or UNSET,
+        default=make_default or UNSET,
         values=GatewayReleaseRequestValues.from_dict(values) if values else UNSET,
         signature_policy=SignaturePolicyRequest(public_keys=read_keys(public_keys)) if public_keys else UNSET,
         chart_digest=chart_digest or UNSET,

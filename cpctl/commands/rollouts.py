@@ -20,9 +20,13 @@ from cpctl.state import State, pass_state
 __all__ = ["rollouts"]
 
 COLUMNS = (
-    Column("NAME", field("name")), Column("RELEASE", field("target_release")), Column("PHASE", field("status.phase")),
-    Column("WAVE", field("status.current_wave")), Column("WAVES", field("status.wave_count")),
-    Column("APPROVAL", field("status.approval.state")), Column("CREATED BY", field("created_by")),
+    Column("NAME", field("name")),
+    Column("RELEASE", field("target_release")),
+    Column("PHASE", field("status.phase")),
+    Column("WAVE", field("status.current_wave")),
+    Column("WAVES", field("status.wave_count")),
+    Column("APPROVAL", field("status.approval.state")),
+    Column("CREATED BY", field("created_by")),
 )
 
 

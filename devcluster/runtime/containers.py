@@ -61,13 +61,24 @@ class ContainerProcess:
         spec.spec_path.write_text(json.dumps(self._init_spec(spec)))
         spec.log_path.parent.mkdir(parents=True, exist_ok=True)
         command = [
-            "unshare", "--mount", "--propagation", "private", "--",
-            sys.executable, "-m", "devcluster.runtime.init", str(spec.spec_path),
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "--",
+            sys.executable,
+            "-m",
+            "devcluster.runtime.init",
+            str(spec.spec_path),
         ]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(PROJECT_ROOT)}
         with spec.log_path.open("ab") as log:
             self.process = subprocess.Popen(
-                command, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                command,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         self.pid = self.process.pid

@@ -108,10 +108,14 @@ class ContainerRun:
         """After the process exited: record it, and restart it per the policy (after the back-off)."""
         assert self.process is not None
         code = exit_code(self.process.poll() or 0)
-        self.last_state = {"terminated": {
-            "exitCode": code, "reason": "Completed" if code == 0 else "Error",
-            "startedAt": self.started_stamp, "finishedAt": now(),
-        }}
+        self.last_state = {
+            "terminated": {
+                "exitCode": code,
+                "reason": "Completed" if code == 0 else "Error",
+                "startedAt": self.started_stamp,
+                "finishedAt": now(),
+            }
+        }
         if clock - self.started_at > BACKOFF_RESET_SECONDS:
             self.crashes = 0
         self.process, self.probes, self.stop_deadline = None, {}, None
@@ -124,8 +128,12 @@ class ContainerRun:
 
     def status(self) -> dict[str, Any]:
         status: dict[str, Any] = {
-            "name": self.spec.name, "image": self.image, "imageID": "", "ready": self.ready,
-            "restartCount": self.restart_count, "started": self.started,
+            "name": self.spec.name,
+            "image": self.image,
+            "imageID": "",
+            "ready": self.ready,
+            "restartCount": self.restart_count,
+            "started": self.started,
         }
         if self.process is not None:
             status["state"] = {"running": {"startedAt": self.started_stamp}}
@@ -248,8 +256,9 @@ class PodRun:
     def _report(self) -> None:
         statuses = [c.status() for c in self.containers]
         if all(c.finished for c in self.containers):
-            phase = "Succeeded" if all(
-                c.last_state["terminated"]["exitCode"] == 0 for c in self.containers) else "Failed"
+            phase = (
+                "Succeeded" if all(c.last_state["terminated"]["exitCode"] == 0 for c in self.containers) else "Failed"
+            )
         elif any(c.process is not None or c.restart_count for c in self.containers):
             phase = "Running"
         else:

@@ -22,8 +22,18 @@ __all__ = ["ServiceProxy", "endpoints", "forward_http", "service_port"]
 
 SERVICES_KEY = ("", "services")
 PODS_KEY = ("", "pods")
-HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer",
-              "host", "content-length", "authorization"}
+HOP_BY_HOP = {
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "upgrade",
+    "te",
+    "trailer",
+    "host",
+    "content-length",
+    "authorization",
+}
 Endpoint = Callable[[str, int | str], int | None]  # pod uid, target port -> loopback port
 
 
@@ -109,8 +119,12 @@ class _Connection(socketserver.BaseRequestHandler):
 class ServiceProxy:
     """Keeps a loopback listener on each NodePort/LoadBalancer Service port's nodePort."""
 
-    def __init__(self, lookup_all: Callable[[tuple[str, str], str | None], list[dict[str, Any]]], endpoint: Endpoint,
-                 interval: float = 0.2) -> None:
+    def __init__(
+        self,
+        lookup_all: Callable[[tuple[str, str], str | None], list[dict[str, Any]]],
+        endpoint: Endpoint,
+        interval: float = 0.2,
+    ) -> None:
         self._list = lookup_all
         self._endpoint = endpoint
         self._interval = interval
@@ -162,8 +176,9 @@ class ServiceProxy:
             namespace, name, node_port = key
             target = port.get("targetPort", port.get("port"))
 
-            def choose(namespace: str = namespace, name: str = name, target: Any = target, key: Any = key
-                       ) -> int | None:
+            def choose(
+                namespace: str = namespace, name: str = name, target: Any = target, key: Any = key
+            ) -> int | None:
                 found = [s for s in self._list(SERVICES_KEY, namespace) if s["metadata"]["name"] == name]
                 return self.pick(namespace, found[0], target, key) if found else None
 

@@ -49,8 +49,14 @@ def interpreter_mounts(venv: Path) -> tuple[Mount, ...]:
     config = venv / "pyvenv.cfg"
     if not config.exists():
         return ()
-    home = next((line.split("=", 1)[1].strip() for line in config.read_text().splitlines()
-                 if line.split("=", 1)[0].strip() == "home"), "")
+    home = next(
+        (
+            line.split("=", 1)[1].strip()
+            for line in config.read_text().splitlines()
+            if line.split("=", 1)[0].strip() == "home"
+        ),
+        "",
+    )
     prefix = Path(home).parent
     closed = next((p for p in reversed(prefix.parents) if p != Path("/") and not os.stat(p).st_mode & 0o001), None)
     if not home or closed is None:
@@ -63,8 +69,10 @@ def image_mounts(root: Path, workdir: str) -> tuple[Mount, ...]:
     tmpfs (0755) at WORKDIR with each top-level entry of the checkout bound read-only into it. Binding the checkout
     itself would carry its root's mode, and a 0700 checkout (`mktemp -d`) would shut out the pod's user."""
     entries = sorted(root.iterdir())
-    return (Mount("", workdir, read_only=False, tmpfs=True),
-            *(Mount(str(entry), f"{workdir}/{entry.name}", read_only=True) for entry in entries))
+    return (
+        Mount("", workdir, read_only=False, tmpfs=True),
+        *(Mount(str(entry), f"{workdir}/{entry.name}", read_only=True) for entry in entries),
+    )
 
 
 def prepare_directory(path: Path, kind: DirectoryKind, fs_group: int | None) -> None:
@@ -112,8 +120,10 @@ class ProcessRuntime:
     def handles(self, pod: dict[str, Any]) -> bool:
         spec = pod.get("spec") or {}
         containers = spec.get("containers") or []
-        return bool(containers) and not spec.get("initContainers") and all(
-            repository_of(c.get("image", "")) == self.config.image_repository for c in containers
+        return (
+            bool(containers)
+            and not spec.get("initContainers")
+            and all(repository_of(c.get("image", "")) == self.config.image_repository for c in containers)
         )
 
     def running(self, uid: str) -> bool:
@@ -184,10 +194,17 @@ class ProcessRuntime:
         mounts = tuple(sorted((*self._interpreter, *image, *plan.mounts), key=lambda m: len(Path(m.target).parts)))
         context = container.get("securityContext") or {}
         spec = ContainerSpec(
-            name=name, argv=command_of(container, self.image), env=env,
-            workdir=container.get("workingDir") or self.image.workdir, mounts=mounts,
-            read_only_root=bool(context.get("readOnlyRootFilesystem")), uid=uid, gid=gid, groups=groups,
-            log_path=pod_dir / "logs" / f"{name}.log", spec_path=pod_dir / f"{name}.json",
+            name=name,
+            argv=command_of(container, self.image),
+            env=env,
+            workdir=container.get("workingDir") or self.image.workdir,
+            mounts=mounts,
+            read_only_root=bool(context.get("readOnlyRootFilesystem")),
+            uid=uid,
+            gid=gid,
+            groups=groups,
+            log_path=pod_dir / "logs" / f"{name}.log",
+            spec_path=pod_dir / f"{name}.json",
         )
         probes = {kind: container[kind.value] for kind in ProbeKind if container.get(kind.value)}
         named = {p["name"]: int(p["containerPort"]) for p in ports if p.get("name")}

@@ -54,8 +54,12 @@ def gateway_panel(request: HttpRequest) -> dict[str, Any]:
         gateways = gateways.filter(owner=request.user)
     counts = dict(gateways.order_by().values_list("phase").annotate(n=Count("id")))
     phases = [
-        {"value": phase.value, "label": phase.label, "count": counts.get(phase.value, 0),
-         "tone": PHASE_TONES.get(phase.value, MUTED)}
+        {
+            "value": phase.value,
+            "label": phase.label,
+            "count": counts.get(phase.value, 0),
+            "tone": PHASE_TONES.get(phase.value, MUTED),
+        }
         for phase in Phase
     ]
     trouble = gateways.filter(phase__in=(Phase.FAILED, Phase.DEGRADED)).select_related("cluster", "owner")

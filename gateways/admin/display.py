@@ -24,7 +24,12 @@ from gateways.models import Gateway
 from gateways.states import ConditionType, HelmStatus
 
 __all__ = [
-    "ABNORMAL_WHEN_TRUE", "CHECK_TONES", "PHASE_TONES", "PLAN_TONES", "RELEASE_TONES", "GatewayDisplayMixin",
+    "ABNORMAL_WHEN_TRUE",
+    "CHECK_TONES",
+    "PHASE_TONES",
+    "PLAN_TONES",
+    "RELEASE_TONES",
+    "GatewayDisplayMixin",
     "phase_badge",
 ]
 
@@ -39,11 +44,16 @@ PHASE_TONES = {
 PLAN_TONES = {PlanAction.INSTALL: INFO, PlanAction.UPGRADE: WARN, PlanAction.NOTHING: OK, PlanAction.BLOCKED: ERROR}
 CHECK_TONES = {"present": OK, "will-create": INFO, "missing": ERROR}
 RELEASE_TONES = {
-    HelmStatus.DEPLOYED: OK, HelmStatus.FAILED: ERROR, HelmStatus.SUPERSEDED: MUTED, HelmStatus.UNINSTALLING: MUTED,
+    HelmStatus.DEPLOYED: OK,
+    HelmStatus.FAILED: ERROR,
+    HelmStatus.SUPERSEDED: MUTED,
+    HelmStatus.UNINSTALLING: MUTED,
 }
 # The gateway conditions whose True is the noteworthy state (registered on the console by GatewaysConfig.ready).
 ABNORMAL_WHEN_TRUE = {
-    ConditionType.STALLED: ERROR, ConditionType.RECONCILING: INFO, ConditionType.DRIFTED: WARN,
+    ConditionType.STALLED: ERROR,
+    ConditionType.RECONCILING: INFO,
+    ConditionType.DRIFTED: WARN,
     ConditionType.PREREQUISITES_MISSING: ERROR,
 }
 
@@ -77,11 +87,11 @@ class GatewayDisplayMixin:
     @admin.display(description="Images")
     def images_display(self, obj: Gateway) -> SafeString:
         image, supervisor_image = obj.desired_images()
-        deployed = (f"{obj.deployed_image}, {obj.deployed_supervisor_image}" if obj.deployed_image
-                    else "not seen yet")
+        deployed = f"{obj.deployed_image}, {obj.deployed_supervisor_image}" if obj.deployed_image else "not seen yet"
         source = "overrides" if obj.image_overridden else f"release {obj.release or '(default)'}"
-        return format_html("Should run: {}, {} ({})<br>Runs (Helm's record): {}", image, supervisor_image, source,
-                           deployed)
+        return format_html(
+            "Should run: {}, {} ({})<br>Runs (Helm's record): {}", image, supervisor_image, source, deployed
+        )
 
     @admin.display(description="Owner")
     def owner_name(self, obj: Gateway) -> str:

@@ -59,12 +59,18 @@ class GatewayForm(forms.ModelForm):
         cluster = data.get("cluster") or getattr(self.instance, "cluster", None)
         if cluster is None or self.errors.get("image") or self.errors.get("supervisor_image"):
             return
-        candidate = Gateway(cluster=cluster, image=data.get("image", self.instance.image),
-                            supervisor_image=data.get("supervisor_image", self.instance.supervisor_image))
+        candidate = Gateway(
+            cluster=cluster,
+            image=data.get("image", self.instance.image),
+            supervisor_image=data.get("supervisor_image", self.instance.supervisor_image),
+        )
         admin = is_platform_admin(self.current_user)
         before = None if self.instance._state.adding else self.instance
         self.instance.image_override_by_admin = candidate.image_override_by_admin = admin_exception(
-            candidate, before, admin=admin, sets_images=bool(set(IMAGE_FIELDS) & set(self.changed_data)),
+            candidate,
+            before,
+            admin=admin,
+            sets_images=bool(set(IMAGE_FIELDS) & set(self.changed_data)),
         )
         release = self.instance.release if self.instance.release_id else GatewayRelease.current_default()
         for field, message in image_errors(candidate, release, admin=admin).items():

@@ -34,7 +34,13 @@ __all__ = ["GatewayAdmin"]
 class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixin, admin.ModelAdmin):
     form = GatewayForm
     list_display = (
-        "name", "phase_column", "route_column", "cluster", "owner", "failure_count", "reconciled_column",
+        "name",
+        "phase_column",
+        "route_column",
+        "cluster",
+        "owner",
+        "failure_count",
+        "reconciled_column",
     )
     list_select_related = ("cluster", "owner")
     search_fields = ("name", "namespace")
@@ -53,9 +59,7 @@ class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixi
 
     def _owns(self, request: HttpRequest, obj: Gateway | None) -> bool:
         user = request.user
-        return user.is_active and user.is_staff and (
-            obj is None or is_platform_admin(user) or obj.owner_id == user.pk
-        )
+        return user.is_active and user.is_staff and (obj is None or is_platform_admin(user) or obj.owner_id == user.pk)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return self._owns(request, None)
@@ -86,8 +90,12 @@ class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixi
 
     def get_fieldsets(self, request: HttpRequest, obj: Gateway | None = None) -> list[tuple[str | None, dict]]:
         editable = obj is None or self.has_change_permission(request, obj)
-        database = ("database_uri",) if obj is None else ("database_uri", "database_uri_state") if editable else (
-            "database_uri_state",
+        database = (
+            ("database_uri",)
+            if obj is None
+            else ("database_uri", "database_uri_state")
+            if editable
+            else ("database_uri_state",)
         )
         identity = ["name", "cluster"]
         if obj is not None:
@@ -96,27 +104,62 @@ class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixi
             identity.insert(1, "owner")
         fieldsets: list[tuple[str | None, dict]] = [
             (None, {"fields": identity}),
-            ("Images", {"fields": ("image", "supervisor_image", *(("images_display",) if obj else ())),
-                        "description": self.image_policy_text(obj)}),
+            (
+                "Images",
+                {
+                    "fields": ("image", "supervisor_image", *(("images_display",) if obj else ())),
+                    "description": self.image_policy_text(obj),
+                },
+            ),
             ("Route", {"fields": ("route_enabled", "route_host")}),
-            ("OIDC", {"fields": (
-                "oidc_issuer", "oidc_audience", "oidc_roles_claim", "oidc_admin_role", "oidc_user_role",
-                "oidc_ca_configmap",
-            ), "classes": ("collapse",)}),
+            (
+                "OIDC",
+                {
+                    "fields": (
+                        "oidc_issuer",
+                        "oidc_audience",
+                        "oidc_roles_claim",
+                        "oidc_admin_role",
+                        "oidc_user_role",
+                        "oidc_ca_configmap",
+                    ),
+                    "classes": ("collapse",),
+                },
+            ),
             ("Database", {"fields": ("database_provider", *database)}),
             ("Operation", {"fields": ("suspended", "labels")}),
         ]
         if obj is not None:
             fieldsets += [
-                ("Status", {"fields": (
-                    "phase_display", "route_display", "namespace", ("generation", "observed_generation"),
-                    ("failure_count", "next_attempt_display"), "last_reconciled_display", "deletion_display",
-                    ("created_at", "updated_at"),
-                ), "classes": ("cp-status",)}),
-                ("Helm release", {"fields": (
-                    ("release", "deployed_release"), "release_name", "release_revision", "release_status_display",
-                    "chart_version",
-                ), "classes": ("cp-status",)}),
+                (
+                    "Status",
+                    {
+                        "fields": (
+                            "phase_display",
+                            "route_display",
+                            "namespace",
+                            ("generation", "observed_generation"),
+                            ("failure_count", "next_attempt_display"),
+                            "last_reconciled_display",
+                            "deletion_display",
+                            ("created_at", "updated_at"),
+                        ),
+                        "classes": ("cp-status",),
+                    },
+                ),
+                (
+                    "Helm release",
+                    {
+                        "fields": (
+                            ("release", "deployed_release"),
+                            "release_name",
+                            "release_revision",
+                            "release_status_display",
+                            "chart_version",
+                        ),
+                        "classes": ("cp-status",),
+                    },
+                ),
                 ("Conditions", {"fields": ("conditions_display",), "classes": ("cp-status", "cp-wide")}),
                 ("Events", {"fields": ("events_display",), "classes": ("cp-status", "cp-wide")}),
             ]
@@ -126,11 +169,30 @@ class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixi
         if obj is None:
             return ()
         return (
-            "name", "owner_name", "cluster", "database_uri_state",
-            "phase_display", "route_display", "namespace", "generation", "observed_generation", "failure_count",
-            "next_attempt_display", "last_reconciled_display", "deletion_display", "created_at", "updated_at",
-            "release", "deployed_release", "release_name", "release_revision", "release_status_display",
-            "chart_version", "conditions_display", "events_display", "images_display",
+            "name",
+            "owner_name",
+            "cluster",
+            "database_uri_state",
+            "phase_display",
+            "route_display",
+            "namespace",
+            "generation",
+            "observed_generation",
+            "failure_count",
+            "next_attempt_display",
+            "last_reconciled_display",
+            "deletion_display",
+            "created_at",
+            "updated_at",
+            "release",
+            "deployed_release",
+            "release_name",
+            "release_revision",
+            "release_status_display",
+            "chart_version",
+            "conditions_display",
+            "events_display",
+            "images_display",
         )
 
     @staticmethod
@@ -156,13 +218,20 @@ class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixi
         return {"owner": request.user.pk, **super().get_changeform_initial_data(request)}
 
     def render_change_form(
-        self, request: HttpRequest, context: dict[str, Any], add: bool = False, change: bool = False,
-        form_url: str = "", obj: Gateway | None = None,
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Gateway | None = None,
     ) -> HttpResponse:
         if obj is not None:
             context["gateway_operations"] = [
-                op for op in OPERATIONS.values()
-                if self._may(request, obj, op) and (op.name != "suspend" or not obj.suspended)
+                op
+                for op in OPERATIONS.values()
+                if self._may(request, obj, op)
+                and (op.name != "suspend" or not obj.suspended)
                 and (op.name != "resume" or obj.suspended)
             ]
         return super().render_change_form(request, context, add=add, change=change, form_url=form_url, obj=obj)
@@ -199,14 +268,18 @@ class GatewayAdmin(GatewayDisplayMixin, GatewayViewsMixin, OperationMessagesMixi
     @admin.action(description="Delete (uninstall) selected gateways", permissions=("delete",))
     def delete_action(self, request: HttpRequest, queryset: QuerySet[Gateway]) -> TemplateResponse | None:
         if request.POST.get("post") != "yes":
-            return TemplateResponse(request, "admin/gateways/gateway/delete_selected_confirmation.html", {
-                **self.admin_site.each_context(request),
-                "title": "Delete gateways?",
-                "opts": self.opts,
-                "gateways": list(queryset.order_by("name")),
-                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-                "media": self.media,
-            })
+            return TemplateResponse(
+                request,
+                "admin/gateways/gateway/delete_selected_confirmation.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "title": "Delete gateways?",
+                    "opts": self.opts,
+                    "gateways": list(queryset.order_by("name")),
+                    "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+                    "media": self.media,
+                },
+            )
         self._report_deletion(request, [g.name for g in operations.request_deletion(queryset, request.user, "console")])
         return None
 

@@ -55,12 +55,21 @@ class GatewayViewsMixin:
     def get_urls(self) -> list[Any]:
         name = f"{self.opts.app_label}_{self.opts.model_name}_operation"
         return [
-            path("<path:object_id>/operation/<str:operation>/", self.admin_site.admin_view(self.operation_view),
-                 name=name),
-            path("<path:object_id>/plan/", self.admin_site.admin_view(self.plan_view),
-                 name=f"{self.opts.app_label}_{self.opts.model_name}_plan"),
-            path("<path:object_id>/plan/<uuid:plan_id>/", self.admin_site.admin_view(self.plan_detail_view),
-                 name=f"{self.opts.app_label}_{self.opts.model_name}_plan_detail"),
+            path(
+                "<path:object_id>/operation/<str:operation>/",
+                self.admin_site.admin_view(self.operation_view),
+                name=name,
+            ),
+            path(
+                "<path:object_id>/plan/",
+                self.admin_site.admin_view(self.plan_view),
+                name=f"{self.opts.app_label}_{self.opts.model_name}_plan",
+            ),
+            path(
+                "<path:object_id>/plan/<uuid:plan_id>/",
+                self.admin_site.admin_view(self.plan_detail_view),
+                name=f"{self.opts.app_label}_{self.opts.model_name}_plan_detail",
+            ),
             *super().get_urls(),
         ]
 
@@ -97,31 +106,42 @@ class GatewayViewsMixin:
         if plan is None or not self.has_view_permission(request, obj):
             return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
         result = plan.result or {}
-        return TemplateResponse(request, "admin/gateways/gateway/plan.html", {
-            **self.admin_site.each_context(request),
-            "title": f"Preview changes: {obj.name}",
-            "opts": self.opts,
-            "original": obj,
-            "plan": plan,
-            "pending": plan.status == PlanStatus.PENDING,
-            "result": result,
-            "action_badge": badge(result["action"], PLAN_TONES.get(result["action"], MUTED)) if result else "",
-            "checks": [{**check, "badge": badge(check["state"], CHECK_TONES.get(check["state"], MUTED))}
-                       for check in result.get("prerequisites", [])],
-            "media": self.media,
-        })
+        return TemplateResponse(
+            request,
+            "admin/gateways/gateway/plan.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": f"Preview changes: {obj.name}",
+                "opts": self.opts,
+                "original": obj,
+                "plan": plan,
+                "pending": plan.status == PlanStatus.PENDING,
+                "result": result,
+                "action_badge": badge(result["action"], PLAN_TONES.get(result["action"], MUTED)) if result else "",
+                "checks": [
+                    {**check, "badge": badge(check["state"], CHECK_TONES.get(check["state"], MUTED))}
+                    for check in result.get("prerequisites", [])
+                ],
+                "media": self.media,
+            },
+        )
 
     def run_operation(self, request: HttpRequest, name: str, queryset: QuerySet[Gateway]) -> None:
         user, source = request.user, "console"
         runners: dict[str, Callable[[], None]] = {
-            "retry": lambda: self._report(request, operations.retry(queryset, user, source),
-                                          "Retry queued for {}; the failure counter and backoff were reset."),
+            "retry": lambda: self._report(
+                request,
+                operations.retry(queryset, user, source),
+                "Retry queued for {}; the failure counter and backoff were reset.",
+            ),
             "resync": lambda: self._report(request, operations.resync(queryset, user, source), "Resync queued for {}."),
             "suspend": lambda: self._report_suspend(
-                request, *operations.set_suspended(queryset, True, user, source),
-                "Suspended {}; a reconcile was queued."),
+                request,
+                *operations.set_suspended(queryset, True, user, source),
+                "Suspended {}; a reconcile was queued.",
+            ),
             "resume": lambda: self._report_suspend(
-                request, *operations.set_suspended(queryset, False, user, source),
-                "Resumed {}; a reconcile was queued."),
+                request, *operations.set_suspended(queryset, False, user, source), "Resumed {}; a reconcile was queued."
+            ),
         }
         runners[name]()

@@ -32,12 +32,40 @@ __all__ = ["COLUMNS", "read", "represent"]
 _OIDC = ("issuer", "audience", "roles_claim", "admin_role", "user_role", "ca_configmap")
 _CONDITION_KEYS = ("type", "status", "reason", "message", "lastTransitionTime")
 COLUMNS = (
-    "id", "name", "owner__username", "cluster__name", "namespace", "image", "supervisor_image",
-    "route_enabled", "route_host", *(f"oidc_{key}" for key in _OIDC), "database_provider", "suspended",
-    "labels", "release__name", "generation", "phase", "conditions", "observed_generation", "route_address",
-    "release_name", "release_revision", "release_status", "chart_version", "deployed_release__name",
-    "failure_count", "next_attempt_at", "window_held_until", "deletion_requested_at", "created_at", "updated_at",
-    "release__image", "release__supervisor_image", "deployed_image", "deployed_supervisor_image",
+    "id",
+    "name",
+    "owner__username",
+    "cluster__name",
+    "namespace",
+    "image",
+    "supervisor_image",
+    "route_enabled",
+    "route_host",
+    *(f"oidc_{key}" for key in _OIDC),
+    "database_provider",
+    "suspended",
+    "labels",
+    "release__name",
+    "generation",
+    "phase",
+    "conditions",
+    "observed_generation",
+    "route_address",
+    "release_name",
+    "release_revision",
+    "release_status",
+    "chart_version",
+    "deployed_release__name",
+    "failure_count",
+    "next_attempt_at",
+    "window_held_until",
+    "deletion_requested_at",
+    "created_at",
+    "updated_at",
+    "release__image",
+    "release__supervisor_image",
+    "deployed_image",
+    "deployed_supervisor_image",
 )
 
 
@@ -74,7 +102,8 @@ def _rows(keys: list[str]) -> list[dict[str, Any]] | QuerySet:
         pg_cursor.adapters.register_loader("uuid", TextLoader)
         cursor.execute(_statement(connection.alias), ["{" + ",".join(keys) + "}"])
         names = _names.get(connection.alias) or _names.setdefault(
-            connection.alias, [column.name for column in cursor.description])
+            connection.alias, [column.name for column in cursor.description]
+        )
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
@@ -138,8 +167,11 @@ def represent(row: dict[str, Any], zone: tzinfo) -> dict[str, Any]:
             },
             "deployed_release": row["deployed_release__name"],
             "deployed_images": {
-                "image": row["deployed_image"], "supervisor_image": row["deployed_supervisor_image"],
-            } if row["deployed_image"] else None,
+                "image": row["deployed_image"],
+                "supervisor_image": row["deployed_supervisor_image"],
+            }
+            if row["deployed_image"]
+            else None,
             "failure_count": row["failure_count"],
             "next_attempt_at": _time(row["next_attempt_at"], zone),
             "window_held_until": _time(row["window_held_until"], zone),

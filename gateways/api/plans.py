@@ -26,7 +26,12 @@ from gateways.models import GatewayPlan
 from gateways.plans import MAX_WAIT_SECONDS, visible_plans, wait
 
 __all__ = [
-    "PLAN_EXAMPLE", "WAIT_PARAMETER", "GatewayPlanSerializer", "GatewayPlanViewSet", "plan_response", "wait_seconds",
+    "PLAN_EXAMPLE",
+    "WAIT_PARAMETER",
+    "GatewayPlanSerializer",
+    "GatewayPlanViewSet",
+    "plan_response",
+    "wait_seconds",
 ]
 
 CHANGES = (("added", "added"), ("removed", "removed"), ("changed", "changed"))
@@ -51,8 +56,9 @@ class ObjectDiffSerializer(serializers.Serializer):
 
 class CheckSerializer(serializers.Serializer):
     name = StrictCharField()
-    state = serializers.ChoiceField(choices=(("present", "present"), ("will-create", "will-create"),
-                                             ("missing", "missing")))
+    state = serializers.ChoiceField(
+        choices=(("present", "present"), ("will-create", "will-create"), ("missing", "missing"))
+    )
     message = StrictCharField()
 
 
@@ -83,8 +89,12 @@ class PlanResultField(serializers.JSONField):
 
 
 class GatewayPlanSerializer(serializers.ModelSerializer):
-    gateway = serializers.UUIDField(source="gateway_id", read_only=True, allow_null=True,
-                                    help_text="The planned gateway; null for a would-be gateway.")
+    gateway = serializers.UUIDField(
+        source="gateway_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The planned gateway; null for a would-be gateway.",
+    )
     cluster = StrictCharField(source="cluster.name", read_only=True)
     owner = StrictCharField(source="owner.username", read_only=True)
     status = serializers.ChoiceField(choices=PlanStatus.choices, read_only=True)
@@ -93,8 +103,7 @@ class GatewayPlanSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = GatewayPlan
-        fields = ("id", "gateway", "name", "cluster", "owner", "status", "error", "result", "created_at",
-                  "finished_at")
+        fields = ("id", "gateway", "name", "cluster", "owner", "status", "error", "result", "created_at", "finished_at")
         read_only_fields = fields
 
 
@@ -104,7 +113,10 @@ class WaitSerializer(serializers.Serializer):
 
 
 WAIT_PARAMETER = OpenApiParameter(
-    "wait", int, OpenApiParameter.QUERY, required=False,
+    "wait",
+    int,
+    OpenApiParameter.QUERY,
+    required=False,
     description=f"Seconds (0 to {MAX_WAIT_SECONDS}) to wait for the plan to finish. A finished plan is answered "
     "with 200; a plan still pending with 202.",
 )
@@ -114,29 +126,50 @@ PLAN_EXAMPLE = OpenApiExample(
     response_only=True,
     status_codes=["200"],
     value={
-        "id": "0b7c6c1e-3f0a-4f7e-9d43-8f5a1c2e9b10", "gateway": "5b1e2f9a-8c3d-4e6f-a1b2-c3d4e5f6a7b8",
-        "name": "edge", "cluster": "east", "owner": "alice", "status": "ready", "error": "",
-        "created_at": "2025-01-01T12:00:00Z", "finished_at": "2025-01-01T12:00:02Z",
+        "id": "0b7c6c1e-3f0a-4f7e-9d43-8f5a1c2e9b10",
+        "gateway": "5b1e2f9a-8c3d-4e6f-a1b2-c3d4e5f6a7b8",
+        "name": "edge",
+        "cluster": "east",
+        "owner": "alice",
+        "status": "ready",
+        "error": "",
+        "created_at": "2025-01-01T12:00:00Z",
+        "finished_at": "2025-01-01T12:00:02Z",
         "result": {
             "action": "upgrade",
             "reasons": ["The deployed release's values or chart version differ: helm upgrade --reset-values."],
             "namespace": "gw-edge-5b1e2f9a",
             "release": {"name": "edge", "revision": 1, "status": "deployed", "chart_version": "0.1.0"},
-            "chart_version": "0.1.0", "kubernetes_version": "v1.31.0",
+            "chart_version": "0.1.0",
+            "kubernetes_version": "v1.31.0",
             "values_diff": [{"path": "image.tag", "change": "changed", "before": "1.0.0", "after": "1.1.0"}],
-            "objects": [{
-                "api_version": "apps/v1", "kind": "StatefulSet", "namespace": "", "name": "edge", "change": "changed",
-                "fields": [{"path": "spec.template.spec.containers[0].image", "change": "changed",
+            "objects": [
+                {
+                    "api_version": "apps/v1",
+                    "kind": "StatefulSet",
+                    "namespace": "",
+                    "name": "edge",
+                    "change": "changed",
+                    "fields": [
+                        {
+                            "path": "spec.template.spec.containers[0].image",
+                            "change": "changed",
                             "before": "ghcr.io/nvidia/openshell/gateway:1.0.0",
-                            "after": "ghcr.io/nvidia/openshell/gateway:1.1.0"}],
-                "diff": "--- deployed/apps/v1/StatefulSet/edge\n+++ desired/apps/v1/StatefulSet/edge\n...",
-            }],
+                            "after": "ghcr.io/nvidia/openshell/gateway:1.1.0",
+                        }
+                    ],
+                    "diff": "--- deployed/apps/v1/StatefulSet/edge\n+++ desired/apps/v1/StatefulSet/edge\n...",
+                }
+            ],
             "unchanged_objects": 6,
             "prerequisites": [
                 {"name": "Namespace", "state": "present", "message": "Namespace gw-edge-5b1e2f9a exists"},
-                {"name": "API Agent Sandbox (agents.x-k8s.io)", "state": "present",
-                 "message": "Agent Sandbox (agents.x-k8s.io): the cluster serves it "
-                            "(agentSandbox.preflight.enabled is on)"},
+                {
+                    "name": "API Agent Sandbox (agents.x-k8s.io)",
+                    "state": "present",
+                    "message": "Agent Sandbox (agents.x-k8s.io): the cluster serves it "
+                    "(agentSandbox.preflight.enabled is on)",
+                },
             ],
             "render_error": None,
         },

@@ -42,13 +42,20 @@ __all__ = ["GatewayReleaseSerializer", "GatewayReleaseViewSet"]
 
 
 class VerifiedDigestsSerializer(serializers.Serializer):
-    chart = StrictCharField(read_only=True, help_text="The chart's digest: the oci:// artefact's manifest, or the "
-                            "sha256 of the packaged local chart.")
+    chart = StrictCharField(
+        read_only=True,
+        help_text="The chart's digest: the oci:// artefact's manifest, or the sha256 of the packaged local chart.",
+    )
     image = StrictCharField(read_only=True, allow_null=True, help_text="The gateway image's manifest digest.")
-    supervisor_image = StrictCharField(read_only=True, allow_null=True,
-                                       help_text="The supervisor image's manifest digest.")
-    key = StrictCharField(read_only=True, allow_null=True, help_text="sha256 of the DER public key that verified "
-                          "the signatures (null when only a chart_digest was checked).")
+    supervisor_image = StrictCharField(
+        read_only=True, allow_null=True, help_text="The supervisor image's manifest digest."
+    )
+    key = StrictCharField(
+        read_only=True,
+        allow_null=True,
+        help_text="sha256 of the DER public key that verified "
+        "the signatures (null when only a chart_digest was checked).",
+    )
     verified_at = serializers.DateTimeField(read_only=True)
 
     def get_attribute(self, instance: Any) -> Any:
@@ -64,24 +71,34 @@ class VerifiedDigestsSerializer(serializers.Serializer):
 
 
 class ReleaseStatusSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=ReleaseStatus.choices, read_only=True,
-                                     help_text="Set by the worker that first loads the chart.")
-    reason = serializers.ChoiceField(choices=ReleaseReason.choices, read_only=True, allow_null=True,
-                                     help_text="Why a release is still Pending: ChartUnavailable while its chart "
-                                     "cannot be pulled, RegistryUnavailable while its signatures cannot be checked "
-                                     "(both retried with backoff); VerificationFailed when it is Invalid because an "
-                                     "artefact did not verify (message names it); null otherwise.")
+    status = serializers.ChoiceField(
+        choices=ReleaseStatus.choices, read_only=True, help_text="Set by the worker that first loads the chart."
+    )
+    reason = serializers.ChoiceField(
+        choices=ReleaseReason.choices,
+        read_only=True,
+        allow_null=True,
+        help_text="Why a release is still Pending: ChartUnavailable while its chart "
+        "cannot be pulled, RegistryUnavailable while its signatures cannot be checked "
+        "(both retried with backoff); VerificationFailed when it is Invalid because an "
+        "artefact did not verify (message names it); null otherwise.",
+    )
     message = StrictCharField(read_only=True, help_text="Why the release is Invalid, or why its chart is unavailable.")
     chart_version = StrictCharField(read_only=True, help_text="The version in the loaded chart's Chart.yaml.")
     validated_at = serializers.DateTimeField(read_only=True, allow_null=True)
-    conditions = ConditionSerializer(many=True, read_only=True, help_text="Verified (releases with a "
-                                     "signature_policy): True once verified with the current keys; False when a "
-                                     "change of keys no longer verifies what it pinned (its gateways get no upgrade "
-                                     "from it), Unknown while the registry cannot be asked.")
+    conditions = ConditionSerializer(
+        many=True,
+        read_only=True,
+        help_text="Verified (releases with a "
+        "signature_policy): True once verified with the current keys; False when a "
+        "change of keys no longer verifies what it pinned (its gateways get no upgrade "
+        "from it), Unknown while the registry cannot be asked.",
+    )
     verified_digests = VerifiedDigestsSerializer(
-        read_only=True, allow_null=True,
+        read_only=True,
+        allow_null=True,
         help_text="What the worker verified before the release became Ready: the digests its gateways run "
-                  "(repo@sha256:...), the key that verified them, and when; null when nothing was verified.",
+        "(repo@sha256:...), the key that verified them, and when; null when nothing was verified.",
     )
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
@@ -98,36 +115,67 @@ class GatewayReleaseSerializer(ModelCleanSerializer):
         "between releases, chart and images together."
     )
 
-    values = serializers.DictField(required=False, help_text="Values overrides; only keys the chart has, with its "
-                                   "types. The keys the mapping sets (images, routes, OIDC, database) win over them.")
+    values = serializers.DictField(
+        required=False,
+        help_text="Values overrides; only keys the chart has, with its "
+        "types. The keys the mapping sets (images, routes, OIDC, database) win over them.",
+    )
     signature_policy = SignaturePolicySerializer(
         help_text="Cosign public keys that must verify the chart (an oci:// chart's signature; a local chart needs "
-                  "chart_digest) and both images before the release is Ready; its gateways then run the verified "
-                  "digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES refuses that. The "
-                  "keys of a release that has a policy may change: its pinned digests are then verified again.",
+        "chart_digest) and both images before the release is Ready; its gateways then run the verified "
+        "digests. null (the default) verifies nothing, unless RELEASES_REQUIRE_SIGNATURES refuses that. The "
+        "keys of a release that has a policy may change: its pinned digests are then verified again.",
     )
     status = ReleaseStatusSerializer(source="*", read_only=True)
-    immutable_fields = ("name", "chart", "version", "values", "image", "supervisor_image", "allow_mixed_provenance",
-                        "chart_digest")
+    immutable_fields = (
+        "name",
+        "chart",
+        "version",
+        "values",
+        "image",
+        "supervisor_image",
+        "allow_mixed_provenance",
+        "chart_digest",
+    )
     error_fields = KEYS_ERROR_FIELD
 
     class Meta:
         model = GatewayRelease
         fields = (
-            "id", "name", "chart", "version", "chart_digest", "image", "supervisor_image", "allow_mixed_provenance",
-            "values", "signature_policy", "default", "status", "created_at", "updated_at",
+            "id",
+            "name",
+            "chart",
+            "version",
+            "chart_digest",
+            "image",
+            "supervisor_image",
+            "allow_mixed_provenance",
+            "values",
+            "signature_policy",
+            "default",
+            "status",
+            "created_at",
+            "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
         extra_kwargs = {
-            "image": {"help_text": "The gateway image (any reference form, kept exactly; may be pinned by digest). "
-                      "New gateways and rollouts to this release run it, unless a gateway overrides it."},
-            "supervisor_image": {"help_text": "The supervisor image: from the same registry and repository namespace "
-                                 "as the gateway image, unless allow_mixed_provenance."},
-            "chart_digest": {"help_text": "sha256:<hex> of the packaged local chart (the .tgz, or the directory as "
-                             "`helm package` packs it); required with a signature_policy and a local chart, refused "
-                             "for oci:// (whose signature is verified). Gateways install the archive that was hashed."},
-            "allow_mixed_provenance": {"help_text": "Accept images from different registries or namespaces (mixed "
-                                       "provenance is otherwise a 400). Audited."},
+            "image": {
+                "help_text": "The gateway image (any reference form, kept exactly; may be pinned by digest). "
+                "New gateways and rollouts to this release run it, unless a gateway overrides it."
+            },
+            "supervisor_image": {
+                "help_text": "The supervisor image: from the same registry and repository namespace "
+                "as the gateway image, unless allow_mixed_provenance."
+            },
+            "chart_digest": {
+                "help_text": "sha256:<hex> of the packaged local chart (the .tgz, or the directory as "
+                "`helm package` packs it); required with a signature_policy and a local chart, refused "
+                "for oci:// (whose signature is verified). Gateways install the archive that was hashed."
+            },
+            "allow_mixed_provenance": {
+                "help_text": "Accept images from different registries or namespaces (mixed "
+                "provenance is otherwise a 400). Audited."
+            },
         }
 
     def to_internal_value(self, data: Any) -> Any:
@@ -159,10 +207,14 @@ class ReleaseEventSerializer(serializers.ModelSerializer):
 RELEASE_EXAMPLE = OpenApiExample(
     "The upstream chart, pinned, with one override",
     request_only=True,
-    value={"name": "openshell-0-7-0", "chart": "oci://ghcr.io/nvidia/openshell/helm-chart", "version": "0.7.0",
-           "image": "ghcr.io/nvidia/openshell/gateway:0.7.0",
-           "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:0.7.0@sha256:" + "0" * 64,
-           "values": {"image": {"pullPolicy": "Always"}}},
+    value={
+        "name": "openshell-0-7-0",
+        "chart": "oci://ghcr.io/nvidia/openshell/helm-chart",
+        "version": "0.7.0",
+        "image": "ghcr.io/nvidia/openshell/gateway:0.7.0",
+        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:0.7.0@sha256:" + "0" * 64,
+        "values": {"image": {"pullPolicy": "Always"}},
+    },
 )
 
 

@@ -21,11 +21,15 @@ __all__ = ["GatewayEventSerializer", "GatewaySerializer"]
 
 class RouteSerializer(NestedObjectSerializer):
     enabled = serializers.BooleanField(
-        source="route_enabled", required=False,
+        source="route_enabled",
+        required=False,
         help_text="false turns the route off (and takes no host); a route object without it is on.",
     )
     host = StrictCharField(
-        source="route_host", required=False, allow_blank=True, max_length=253,
+        source="route_host",
+        required=False,
+        allow_blank=True,
+        max_length=253,
         help_text="Defaults to <namespace>.<cluster base domain>. Unique per cluster, and below the cluster's "
         "base domain or one of its allowed route domains.",
     )
@@ -33,7 +37,8 @@ class RouteSerializer(NestedObjectSerializer):
 
 class OidcSerializer(NestedObjectSerializer):
     enabled = serializers.BooleanField(
-        source="oidc_enabled", required=False,
+        source="oidc_enabled",
+        required=False,
         help_text="false clears the OIDC settings (and takes no others); an oidc object without it needs an issuer.",
     )
     issuer = StrictCharField(source="oidc_issuer", max_length=512, required=False)
@@ -68,8 +73,9 @@ class DesiredImagesSerializer(serializers.Serializer):
 
     image = StrictCharField(read_only=True)
     supervisor_image = StrictCharField(read_only=True)
-    overridden = serializers.BooleanField(read_only=True, help_text="Whether the gateway overrides its release's "
-                                          "images (as the image policy allows).")
+    overridden = serializers.BooleanField(
+        read_only=True, help_text="Whether the gateway overrides its release's images (as the image policy allows)."
+    )
 
 
 def desired_images(gateway: Gateway) -> dict[str, Any]:
@@ -89,15 +95,20 @@ class GatewayStatusSerializer(serializers.Serializer):
     observed_generation = StrictIntegerField(read_only=True)
     route_address = StrictCharField(read_only=True)
     release = ReleaseSerializer(source="*", read_only=True)
-    deployed_release = StrictCharField(source="deployed_release.name", read_only=True, allow_null=True,
-                                       help_text="The chart release last deployed and converged (observed).")
+    deployed_release = StrictCharField(
+        source="deployed_release.name",
+        read_only=True,
+        allow_null=True,
+        help_text="The chart release last deployed and converged (observed).",
+    )
     deployed_images = serializers.SerializerMethodField(
         help_text="The images the deployed revision runs, from Helm's record; null until one is seen."
     )
     failure_count = StrictIntegerField(read_only=True)
     next_attempt_at = serializers.DateTimeField(allow_null=True, read_only=True)
     window_held_until = serializers.DateTimeField(
-        allow_null=True, read_only=True,
+        allow_null=True,
+        read_only=True,
         help_text="A change waits for the cluster's maintenance window until then (condition MaintenanceWindow); "
         "null: none waits.",
     )
@@ -118,11 +129,15 @@ IMAGE_HELP = (
 _OFF: dict[str, dict[str, Any]] = {
     "route": {"route_enabled": False, "route_host": ""},
     "oidc": {
-        "oidc_issuer": "", "oidc_audience": "", "oidc_roles_claim": "", "oidc_admin_role": "",
-        "oidc_user_role": "", "oidc_ca_configmap": "",
+        "oidc_issuer": "",
+        "oidc_audience": "",
+        "oidc_roles_claim": "",
+        "oidc_admin_role": "",
+        "oidc_user_role": "",
+        "oidc_ca_configmap": "",
     },
 }
-OFF_TAKES_NOTHING_ELSE = "Turning it off ({\"enabled\": false}) takes no other settings."
+OFF_TAKES_NOTHING_ELSE = 'Turning it off ({"enabled": false}) takes no other settings.'
 
 
 class GatewaySerializer(ModelCleanSerializer):
@@ -136,7 +151,7 @@ class GatewaySerializer(ModelCleanSerializer):
     schema_description = (
         "A tenant gateway on one cluster: its route, OIDC and database settings, and optional overrides of its "
         "release's images (where the image policy allows them). A gateway gets a route by default; send "
-        "\"route\": {\"enabled\": false} to remove it and \"oidc\": {\"enabled\": false} to clear the OIDC "
+        '"route": {"enabled": false} to remove it and "oidc": {"enabled": false} to clear the OIDC '
         "settings. Workers reconcile it and report status.phase, status.conditions, status.route_address and "
         "status.deployed_images."
     )
@@ -147,9 +162,12 @@ class GatewaySerializer(ModelCleanSerializer):
     oidc = OidcSerializer(source="*", required=False)
     database = DatabaseSerializer(source="*", required=False)
     labels = serializers.DictField(child=StrictCharField(allow_blank=True, max_length=63), required=False)
-    release = StrictCharField(source="release.name", read_only=True, allow_null=True,
-                              help_text="The chart release to run (desired); new gateways get the default, "
-                              "rollouts change it.")
+    release = StrictCharField(
+        source="release.name",
+        read_only=True,
+        allow_null=True,
+        help_text="The chart release to run (desired); new gateways get the default, rollouts change it.",
+    )
     desired_images = serializers.SerializerMethodField(
         help_text="The images the gateway should run: its overrides, else its release's."
     )
@@ -161,17 +179,37 @@ class GatewaySerializer(ModelCleanSerializer):
         "route hosts are unique per cluster.",
     }
     error_fields = {
-        "route_host": "route.host", "oidc_issuer": "oidc.issuer", "oidc_audience": "oidc.audience",
-        "oidc_roles_claim": "oidc.roles_claim", "oidc_admin_role": "oidc.admin_role",
-        "oidc_user_role": "oidc.user_role", "oidc_ca_configmap": "oidc.ca_configmap",
-        "database_provider": "database.provider", "database_uri": "database.uri",
+        "route_host": "route.host",
+        "oidc_issuer": "oidc.issuer",
+        "oidc_audience": "oidc.audience",
+        "oidc_roles_claim": "oidc.roles_claim",
+        "oidc_admin_role": "oidc.admin_role",
+        "oidc_user_role": "oidc.user_role",
+        "oidc_ca_configmap": "oidc.ca_configmap",
+        "database_provider": "database.provider",
+        "database_uri": "database.uri",
     }
 
     class Meta:
         model = Gateway
         fields = (
-            "id", "name", "owner", "cluster", "namespace", "image", "supervisor_image", "route", "oidc",
-            "database", "suspended", "labels", "release", "desired_images", "generation", "status", "created_at",
+            "id",
+            "name",
+            "owner",
+            "cluster",
+            "namespace",
+            "image",
+            "supervisor_image",
+            "route",
+            "oidc",
+            "database",
+            "suspended",
+            "labels",
+            "release",
+            "desired_images",
+            "generation",
+            "status",
+            "created_at",
             "updated_at",
         )
         read_only_fields = ("id", "namespace", "generation", "created_at", "updated_at")
@@ -191,7 +229,10 @@ class GatewaySerializer(ModelCleanSerializer):
         admin = is_platform_admin(self.context["request"].user)
         candidate = self.build_candidate(attrs)
         candidate.image_override_by_admin = admin_exception(
-            candidate, self.instance, admin=admin, sets_images=bool(set(IMAGE_FIELDS) & set(attrs)),
+            candidate,
+            self.instance,
+            admin=admin,
+            sets_images=bool(set(IMAGE_FIELDS) & set(attrs)),
         )
         release = candidate.release if candidate.release_id else GatewayRelease.current_default()
         errors = image_errors(candidate, release, admin=admin)

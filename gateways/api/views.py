@@ -63,7 +63,10 @@ class GatewayFilter(django_filters.FilterSet):
 
 
 FORCE_PARAMETER = OpenApiParameter(
-    "force", bool, OpenApiParameter.QUERY, required=False,
+    "force",
+    bool,
+    OpenApiParameter.QUERY,
+    required=False,
     description="Platform admins only: remove what the release left even if helm uninstall fails.",
 )
 
@@ -154,7 +157,9 @@ class GatewayViewSet(ReconciledModelViewSet):
         return self._operate(partial(operations.request_deletion, force=force))
 
     @extend_schema(
-        operation_id="gateways_retry", request=None, responses={202: GatewaySerializer},
+        operation_id="gateways_retry",
+        request=None,
+        responses={202: GatewaySerializer},
         description="Reset the failure counter and backoff, leave Failed, and reconcile now.",
     )
     @action(detail=True, methods=["post"])
@@ -162,7 +167,9 @@ class GatewayViewSet(ReconciledModelViewSet):
         return self._operate(operations.retry)
 
     @extend_schema(
-        operation_id="gateways_resync", request=None, responses={202: GatewaySerializer},
+        operation_id="gateways_resync",
+        request=None,
+        responses={202: GatewaySerializer},
         description="Reconcile now, without touching the failure counter.",
     )
     @action(detail=True, methods=["post"])
@@ -178,8 +185,11 @@ class GatewayViewSet(ReconciledModelViewSet):
         return self.get_paginated_response(GatewayEventSerializer(page, many=True).data)
 
     @extend_schema(
-        operation_id="gateways_plan", request=None, parameters=[WAIT_PARAMETER],
-        responses={200: GatewayPlanSerializer, 202: GatewayPlanSerializer}, examples=[PLAN_EXAMPLE],
+        operation_id="gateways_plan",
+        request=None,
+        parameters=[WAIT_PARAMETER],
+        responses={200: GatewayPlanSerializer, 202: GatewayPlanSerializer},
+        examples=[PLAN_EXAMPLE],
         description="Preview what reconciling the gateway's current spec would do against what is deployed. "
         "Nothing is applied. Answers 202 with the pending plan and its `Location` (or, with `?wait`, 200 once ready).",
     )
@@ -192,8 +202,11 @@ class GatewayViewSet(ReconciledModelViewSet):
         return plan_response(request, request_plan(request.user, gateway, gateway), seconds)
 
     @extend_schema(
-        operation_id="gateways_plan_spec", request=GatewaySerializer, parameters=[WAIT_PARAMETER],
-        responses={200: GatewayPlanSerializer, 202: GatewayPlanSerializer}, examples=[GATEWAY_EXAMPLE, PLAN_EXAMPLE],
+        operation_id="gateways_plan_spec",
+        request=GatewaySerializer,
+        parameters=[WAIT_PARAMETER],
+        responses={200: GatewayPlanSerializer, 202: GatewayPlanSerializer},
+        examples=[GATEWAY_EXAMPLE, PLAN_EXAMPLE],
         description="Preview a would-be gateway: the body is validated as a create (or, when you already have a "
         "gateway of that name, as a full update of it), and nothing is saved. Answers as `gateways_plan`.",
     )

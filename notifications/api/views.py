@@ -40,11 +40,24 @@ class ReceiverFilter(django_filters.FilterSet):
         fields = ("name", "kind", "tenants_may_subscribe")
 
 
-@crud_operation_ids("receivers", create={"examples": [OpenApiExample(
-    "A signed webhook", request_only=True,
-    value={"name": "ops-webhook", "kind": "webhook", "url": "https://hooks.example.com/controlplane",
-           "secret": "a-long-random-signing-secret", "tenants_may_subscribe": True},
-)]})
+@crud_operation_ids(
+    "receivers",
+    create={
+        "examples": [
+            OpenApiExample(
+                "A signed webhook",
+                request_only=True,
+                value={
+                    "name": "ops-webhook",
+                    "kind": "webhook",
+                    "url": "https://hooks.example.com/controlplane",
+                    "secret": "a-long-random-signing-secret",
+                    "tenants_may_subscribe": True,
+                },
+            )
+        ]
+    },
+)
 class ReceiverViewSet(ReconciledModelViewSet):
     """Notification receivers. Platform admins only; the URL and the secret are write-only."""
 
@@ -62,7 +75,9 @@ class ReceiverViewSet(ReconciledModelViewSet):
         super().perform_destroy(instance)
 
     @extend_schema(
-        operation_id="receivers_test", request=None, responses={200: ReceiverCheckSerializer},
+        operation_id="receivers_test",
+        request=None,
+        responses={200: ReceiverCheckSerializer},
         description="Send a test notification (`kind` `test`) now, under the delivery rules: signed, SSRF-checked "
         "on every hop. 400 when the URL, or a redirect, leads to a refused address; 200 with `delivered` false "
         "when the receiver answered otherwise or not at all.",
@@ -76,11 +91,18 @@ class ReceiverViewSet(ReconciledModelViewSet):
         except RefusedUrl as exc:
             raise ValidationError({"url": [f"Receiver URL refused: {exc}."]}) from None
         answer = outcome.answer
-        return Response(ReceiverCheckSerializer({
-            "delivered": outcome.delivered, "delivery": outcome.key, "status_code": answer.status if answer else None,
-            "url": answer.url if answer else None, "redirects": answer.redirects if answer else 0,
-            "message": outcome.message[:512],
-        }).data)
+        return Response(
+            ReceiverCheckSerializer(
+                {
+                    "delivered": outcome.delivered,
+                    "delivery": outcome.key,
+                    "status_code": answer.status if answer else None,
+                    "url": answer.url if answer else None,
+                    "redirects": answer.redirects if answer else 0,
+                    "message": outcome.message[:512],
+                }
+            ).data
+        )
 
 
 class SubscriptionFilter(django_filters.FilterSet):
@@ -92,11 +114,25 @@ class SubscriptionFilter(django_filters.FilterSet):
         fields = ("name", "receiver", "enabled", "min_severity")
 
 
-@crud_operation_ids("subscriptions", create={"examples": [OpenApiExample(
-    "A tenant's failed gateways, to the team webhook", request_only=True,
-    value={"name": "edge-failures", "receiver": "ops-webhook", "kinds": ["gateway"], "min_severity": "critical",
-           "clusters": ["east"], "labels": {"tier": "prod"}},
-)]})
+@crud_operation_ids(
+    "subscriptions",
+    create={
+        "examples": [
+            OpenApiExample(
+                "A tenant's failed gateways, to the team webhook",
+                request_only=True,
+                value={
+                    "name": "edge-failures",
+                    "receiver": "ops-webhook",
+                    "kinds": ["gateway"],
+                    "min_severity": "critical",
+                    "clusters": ["east"],
+                    "labels": {"tier": "prod"},
+                },
+            )
+        ]
+    },
+)
 class SubscriptionViewSet(ReconciledModelViewSet):
     """Subscriptions of a receiver to events. Tenants subscribe to their own gateways' events only."""
 

@@ -16,7 +16,11 @@ from rollouts.models import Rollout, RolloutEvent, RolloutTarget, WavePlan
 from rollouts.status import TargetRow, summarise
 
 __all__ = [
-    "ApproveSerializer", "RejectSerializer", "RolloutEventSerializer", "RolloutSerializer", "RolloutTargetSerializer",
+    "ApproveSerializer",
+    "RejectSerializer",
+    "RolloutEventSerializer",
+    "RolloutSerializer",
+    "RolloutTargetSerializer",
     "WavePlanSerializer",
 ]
 
@@ -24,19 +28,28 @@ STATES = TargetState.choices
 
 
 class SelectorSerializer(NestedObjectSerializer):
-    clusters = serializers.ListField(child=StrictCharField(max_length=63), required=False, max_length=1000,
-                                     help_text="Only gateways on these clusters.")
-    labels = serializers.DictField(child=StrictCharField(max_length=63), required=False,
-                                   help_text="Only gateways with all these labels.")
+    clusters = serializers.ListField(
+        child=StrictCharField(max_length=63),
+        required=False,
+        max_length=1000,
+        help_text="Only gateways on these clusters.",
+    )
+    labels = serializers.DictField(
+        child=StrictCharField(max_length=63), required=False, help_text="Only gateways with all these labels."
+    )
 
 
 class WavesSerializer(NestedObjectSerializer):
     clusters = serializers.ListField(
-        child=serializers.ListField(child=StrictCharField(max_length=63), min_length=1), required=False,
-        max_length=100, help_text="Explicit waves of cluster names; the first is the canary.",
+        child=serializers.ListField(child=StrictCharField(max_length=63), min_length=1),
+        required=False,
+        max_length=100,
+        help_text="Explicit waves of cluster names; the first is the canary.",
     )
     percentages = serializers.ListField(
-        child=StrictIntegerField(min_value=1, max_value=100), required=False, max_length=100,
+        child=StrictIntegerField(min_value=1, max_value=100),
+        required=False,
+        max_length=100,
         help_text="Cumulative percentages of the selection, ending at 100; the first wave is the canary. "
         "Default: [10, 100].",
     )
@@ -53,8 +66,9 @@ class CountsSerializer(serializers.Serializer):
 
 class TotalSerializer(serializers.Serializer):
     size = StrictIntegerField()
-    worst = serializers.ChoiceField(choices=STATES, allow_null=True,
-                                    help_text="failed > rolled_back > upgrading > pending > skipped > healthy")
+    worst = serializers.ChoiceField(
+        choices=STATES, allow_null=True, help_text="failed > rolled_back > upgrading > pending > skipped > healthy"
+    )
     counts = CountsSerializer()
 
 
@@ -103,8 +117,12 @@ def _summary(plan: WavePlan | None) -> dict[str, Any] | None:
     if plan is None:
         return None
     return {
-        "wave": plan.wave, "state": plan.state, "plan_hash": plan.plan_hash, "planned_at": plan.created_at,
-        "decided_by": plan.decided_by.username if plan.decided_by else None, "decided_at": plan.decided_at,
+        "wave": plan.wave,
+        "state": plan.state,
+        "plan_hash": plan.plan_hash,
+        "planned_at": plan.created_at,
+        "decided_by": plan.decided_by.username if plan.decided_by else None,
+        "decided_at": plan.decided_at,
         "reason": plan.reason,
     }
 
@@ -116,7 +134,8 @@ class RolloutSerializer(ModelCleanSerializer):
     )
 
     target_release = StrictSlugRelatedField(
-        slug_field="name", queryset=GatewayRelease.objects.exclude(status=ReleaseStatus.INVALID),
+        slug_field="name",
+        queryset=GatewayRelease.objects.exclude(status=ReleaseStatus.INVALID),
         help_text="The release to move the gateways to (by name); not an Invalid one.",
     )
     selector = SelectorSerializer(required=False, help_text="Which gateways; empty: all of them.")
@@ -128,8 +147,20 @@ class RolloutSerializer(ModelCleanSerializer):
     class Meta:
         model = Rollout
         fields = (
-            "id", "name", "target_release", "selector", "waves", "wave_plan", "max_parallel", "bake_seconds",
-            "gate_timeout_seconds", "failure_policy", "require_approval", "created_by", "status", "created_at",
+            "id",
+            "name",
+            "target_release",
+            "selector",
+            "waves",
+            "wave_plan",
+            "max_parallel",
+            "bake_seconds",
+            "gate_timeout_seconds",
+            "failure_policy",
+            "require_approval",
+            "created_by",
+            "status",
+            "created_at",
             "updated_at",
         )
         read_only_fields = ("id", "created_at", "updated_at")
@@ -154,12 +185,17 @@ class RolloutSerializer(ModelCleanSerializer):
     def status_of(rollout: Rollout) -> dict[str, Any]:
         rows = [TargetRow(t.gateway_name, t.cluster_name, t.wave, t.state, t.reason) for t in rollout.targets.all()]
         return {
-            "phase": rollout.phase, "current_wave": rollout.current_wave, "wave_count": rollout.wave_count,
-            "wave_started_at": rollout.wave_started_at, "baking_since": rollout.baking_since,
-            "finished_at": rollout.finished_at, "conditions": rollout.conditions,
+            "phase": rollout.phase,
+            "current_wave": rollout.current_wave,
+            "wave_count": rollout.wave_count,
+            "wave_started_at": rollout.wave_started_at,
+            "baking_since": rollout.baking_since,
+            "finished_at": rollout.finished_at,
+            "conditions": rollout.conditions,
             **summarise(rows, rollout.wave_count, rollout.current_wave),
-            "approval": _summary(WavePlan.objects.filter(rollout=rollout, wave=rollout.current_wave)
-                                 .select_related("decided_by").first()),
+            "approval": _summary(
+                WavePlan.objects.filter(rollout=rollout, wave=rollout.current_wave).select_related("decided_by").first()
+            ),
         }
 
     @extend_schema_field(RolloutStatusSerializer)
@@ -172,8 +208,17 @@ class RolloutTargetSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RolloutTarget
-        fields = ("gateway_name", "cluster_name", "wave", "position", "state", "previous_release", "started_at",
-                  "finished_at", "reason")
+        fields = (
+            "gateway_name",
+            "cluster_name",
+            "wave",
+            "position",
+            "state",
+            "previous_release",
+            "started_at",
+            "finished_at",
+            "reason",
+        )
         read_only_fields = fields
 
 
@@ -188,8 +233,9 @@ class PlannedGatewaySerializer(serializers.Serializer):
     gateway_id = StrictCharField()
     gateway = StrictCharField()
     cluster = StrictCharField()
-    plan = serializers.DictField(help_text="As GET /gateways/{id}/plan/ shows it: action, reasons, values_diff, "
-                                 "objects, prerequisites.")
+    plan = serializers.DictField(
+        help_text="As GET /gateways/{id}/plan/ shows it: action, reasons, values_diff, objects, prerequisites."
+    )
 
 
 class WavePlanSerializer(serializers.Serializer):

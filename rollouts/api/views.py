@@ -40,10 +40,14 @@ ROLLOUT_EXAMPLE = OpenApiExample(
     "A canary of 10%, then the rest, rolled back on a failed gate",
     request_only=True,
     value={
-        "name": "openshell-0-7-0", "target_release": "openshell-0-7-0",
+        "name": "openshell-0-7-0",
+        "target_release": "openshell-0-7-0",
         "selector": {"clusters": ["east", "west"], "labels": {"tier": "prod"}},
-        "waves": {"percentages": [10, 100]}, "max_parallel": 8, "bake_seconds": 300,
-        "gate_timeout_seconds": 600, "failure_policy": "halt_and_rollback",
+        "waves": {"percentages": [10, 100]},
+        "max_parallel": 8,
+        "bake_seconds": 300,
+        "gate_timeout_seconds": 600,
+        "failure_policy": "halt_and_rollback",
     },
 )
 STATUS_EXAMPLE = OpenApiExample(
@@ -51,27 +55,76 @@ STATUS_EXAMPLE = OpenApiExample(
     response_only=True,
     status_codes=["200"],
     value={
-        "id": "6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f", "name": "openshell-0-7-0", "target_release": "openshell-0-7-0",
-        "selector": {"clusters": ["east"]}, "wave_plan": {"clusters": [], "percentages": [10, 100]},
-        "max_parallel": 8, "bake_seconds": 300, "gate_timeout_seconds": 600, "failure_policy": "halt_and_rollback",
-        "created_by": "platform", "created_at": "2025-01-01T12:00:00Z", "updated_at": "2025-01-01T12:10:00Z",
+        "id": "6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f",
+        "name": "openshell-0-7-0",
+        "target_release": "openshell-0-7-0",
+        "selector": {"clusters": ["east"]},
+        "wave_plan": {"clusters": [], "percentages": [10, 100]},
+        "max_parallel": 8,
+        "bake_seconds": 300,
+        "gate_timeout_seconds": 600,
+        "failure_policy": "halt_and_rollback",
+        "created_by": "platform",
+        "created_at": "2025-01-01T12:00:00Z",
+        "updated_at": "2025-01-01T12:10:00Z",
         "status": {
-            "phase": RolloutPhase.HALTED.value, "current_wave": 0, "wave_count": 2,
-            "wave_started_at": "2025-01-01T12:00:01Z", "baking_since": None, "finished_at": "2025-01-01T12:10:00Z",
-            "conditions": [{"type": ConditionType.HALTED.value, "status": ConditionStatus.TRUE.value,
-                            "reason": Reason.GATE_FAILED.value,
-                            "message": "Wave 0 failed its health gate: edge: Not Ready within 600s (Provisioning)",
-                            "lastTransitionTime": "2025-01-01T12:10:00Z", "observedGeneration": 0}],
-            "total": {"size": 20, "worst": "rolled_back", "counts": {
-                "failed": 0, "rolled_back": 2, "upgrading": 0, "pending": 18, "skipped": 0, "healthy": 0}},
-            "waves": [
-                {"index": 0, "canary": True, "current": True, "size": 2, "clusters": ["east"], "worst": "rolled_back",
-                 "counts": {"failed": 0, "rolled_back": 2, "upgrading": 0, "pending": 0, "skipped": 0, "healthy": 0}},
-                {"index": 1, "canary": False, "current": False, "size": 18, "clusters": ["east"], "worst": "pending",
-                 "counts": {"failed": 0, "rolled_back": 0, "upgrading": 0, "pending": 18, "skipped": 0, "healthy": 0}},
+            "phase": RolloutPhase.HALTED.value,
+            "current_wave": 0,
+            "wave_count": 2,
+            "wave_started_at": "2025-01-01T12:00:01Z",
+            "baking_since": None,
+            "finished_at": "2025-01-01T12:10:00Z",
+            "conditions": [
+                {
+                    "type": ConditionType.HALTED.value,
+                    "status": ConditionStatus.TRUE.value,
+                    "reason": Reason.GATE_FAILED.value,
+                    "message": "Wave 0 failed its health gate: edge: Not Ready within 600s (Provisioning)",
+                    "lastTransitionTime": "2025-01-01T12:10:00Z",
+                    "observedGeneration": 0,
+                }
             ],
-            "blocked": [{"gateway": "edge", "cluster": "east", "wave": 0, "state": "rolled_back",
-                         "reason": "Not Ready within 600s (Provisioning)"}],
+            "total": {
+                "size": 20,
+                "worst": "rolled_back",
+                "counts": {"failed": 0, "rolled_back": 2, "upgrading": 0, "pending": 18, "skipped": 0, "healthy": 0},
+            },
+            "waves": [
+                {
+                    "index": 0,
+                    "canary": True,
+                    "current": True,
+                    "size": 2,
+                    "clusters": ["east"],
+                    "worst": "rolled_back",
+                    "counts": {"failed": 0, "rolled_back": 2, "upgrading": 0, "pending": 0, "skipped": 0, "healthy": 0},
+                },
+                {
+                    "index": 1,
+                    "canary": False,
+                    "current": False,
+                    "size": 18,
+                    "clusters": ["east"],
+                    "worst": "pending",
+                    "counts": {
+                        "failed": 0,
+                        "rolled_back": 0,
+                        "upgrading": 0,
+                        "pending": 18,
+                        "skipped": 0,
+                        "healthy": 0,
+                    },
+                },
+            ],
+            "blocked": [
+                {
+                    "gateway": "edge",
+                    "cluster": "east",
+                    "wave": 0,
+                    "state": "rolled_back",
+                    "reason": "Not Ready within 600s (Provisioning)",
+                }
+            ],
         },
     },
 )
@@ -87,19 +140,24 @@ class RolloutFilter(django_filters.FilterSet):
 
 
 def _operation(name: str, description: str) -> Any:
-    return extend_schema(operation_id=f"rollouts_{name}", request=None, responses={200: RolloutSerializer},
-                         description=description)
+    return extend_schema(
+        operation_id=f"rollouts_{name}", request=None, responses={200: RolloutSerializer}, description=description
+    )
 
 
 @extend_schema_view(
     list=extend_schema(operation_id="rollouts_list"),
-    create=extend_schema(operation_id="rollouts_create", examples=[ROLLOUT_EXAMPLE],
-                         description="Select the gateways, plan their waves and claim them. 409 names the other "
-                         "rollout when a selected gateway is already in an active one."),
+    create=extend_schema(
+        operation_id="rollouts_create",
+        examples=[ROLLOUT_EXAMPLE],
+        description="Select the gateways, plan their waves and claim them. 409 names the other "
+        "rollout when a selected gateway is already in an active one.",
+    ),
     retrieve=extend_schema(operation_id="rollouts_retrieve", examples=[STATUS_EXAMPLE]),
 )
-class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                     viewsets.GenericViewSet):
+class RolloutViewSet(
+    mixins.CreateModelMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     """Rollouts of a release over a selection of gateways, in health-gated waves."""
 
     serializer_class = RolloutSerializer
@@ -117,8 +175,12 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
     def get_queryset(self) -> QuerySet[Rollout]:
         if not is_platform_admin(self.request.user):
             return Rollout.objects.none()
-        targets = Prefetch("targets", queryset=RolloutTarget.objects.only(
-            "rollout_id", "gateway_name", "cluster_name", "wave", "state", "reason"))
+        targets = Prefetch(
+            "targets",
+            queryset=RolloutTarget.objects.only(
+                "rollout_id", "gateway_name", "cluster_name", "wave", "state", "reason"
+            ),
+        )
         return Rollout.objects.select_related("target_release", "created_by").prefetch_related(targets)
 
     def perform_create(self, serializer: Any) -> None:
@@ -140,8 +202,9 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
         record(request.user, self.action, rollout)
         return Response(self.get_serializer(self.get_queryset().get(pk=rollout.pk)).data)
 
-    @_operation("pause", "Start no further gateway; upgrades under way finish. From Pending, Progressing or "
-                "AwaitingApproval.")
+    @_operation(
+        "pause", "Start no further gateway; upgrades under way finish. From Pending, Progressing or AwaitingApproval."
+    )
     @action(detail=True, methods=["post"])
     def pause(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self._run(request, operations.pause)
@@ -194,12 +257,22 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
             if exc.refusal == Refusal.SELF_APPROVAL:
                 raise PermissionDenied(exc.message) from None
             raise Conflict(exc.message) from None
-        record(request.user, self.action, rollout, {"wave": plan.wave, "plan_hash": plan.plan_hash, **{
-            key: value for key, value in body.validated_data.items() if key != "plan_hash"}})
+        record(
+            request.user,
+            self.action,
+            rollout,
+            {
+                "wave": plan.wave,
+                "plan_hash": plan.plan_hash,
+                **{key: value for key, value in body.validated_data.items() if key != "plan_hash"},
+            },
+        )
         return Response(self.get_serializer(self.get_queryset().get(pk=rollout.pk)).data)
 
     @extend_schema(
-        operation_id="rollouts_approve", request=ApproveSerializer, responses={200: RolloutSerializer},
+        operation_id="rollouts_approve",
+        request=ApproveSerializer,
+        responses={200: RolloutSerializer},
         description="Approve the current wave's plan by its plan_hash; the wave then applies that plan, and only it. "
         "Platform admins other than the rollout's creator (unless ROLLOUT_ALLOW_SELF_APPROVAL): the creator gets "
         "403. 409 when no plan waits, or when plan_hash is not the waiting plan's (the message names the current).",
@@ -209,7 +282,9 @@ class RolloutViewSet(mixins.CreateModelMixin, mixins.ListModelMixin, mixins.Retr
         return self._decide(request, ApproveSerializer, approvals.approve)
 
     @extend_schema(
-        operation_id="rollouts_reject", request=RejectSerializer, responses={200: RolloutSerializer},
+        operation_id="rollouts_reject",
+        request=RejectSerializer,
+        responses={200: RolloutSerializer},
         description="Reject the current wave's plan: the rollout halts (Halted, reason Rejected) with the reason. "
         "409 when no plan waits.",
     )

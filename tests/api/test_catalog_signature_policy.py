@@ -26,9 +26,11 @@ def spki(key: object) -> str:
 
 
 def private_pem() -> str:
-    return ec.generate_private_key(ec.SECP256R1()).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    ).decode()
+    return (
+        ec.generate_private_key(ec.SECP256R1())
+        .private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        .decode()
+    )
 
 
 def body(**overrides: object) -> dict:
@@ -60,21 +62,42 @@ def test_keys_are_stored_shown_changed_and_cleared(admin_api) -> None:
         (P256[:60] + "A" * 40 + "\n-----END PUBLIC KEY-----", "not a readable PEM public key"),
         (private_pem(), "Key 1 is a private key"),
         (P256 + private_pem(), "Key 2 is a private key"),
-        ("-----BEGIN ENCRYPTED SIGSTORE PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED SIGSTORE PRIVATE KEY-----",
-         "is a private key"),
+        (
+            "-----BEGIN ENCRYPTED SIGSTORE PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED SIGSTORE PRIVATE KEY-----",
+            "is a private key",
+        ),
         ("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", "not a public key"),
         (spki(dsa.generate_private_key(2048).public_key()), "(DSA) is not supported"),
         (spki(ec.generate_private_key(ec.SECP256K1()).public_key()), "(ECDSA secp256k1) is not supported"),
-        (spki(rsa.generate_private_key(public_exponent=65537, key_size=1024).public_key()),
-         "(RSA of 1024 bits) is not supported"),
+        (
+            spki(rsa.generate_private_key(public_exponent=65537, key_size=1024).public_key()),
+            "(RSA of 1024 bits) is not supported",
+        ),
         (spki(ed448.Ed448PrivateKey.generate().public_key()), "(Ed448) is not supported"),
         (P256 + RSA + P256, "Key 3 repeats key 1"),
         (P256 * (MAX_KEYS + 1), f"At most {MAX_KEYS} public keys"),
-        (f"-----BEGIN PUBLIC KEY-----\n{'A' * MAX_KEYS_CHARS}\n-----END PUBLIC KEY-----",
-         f"{MAX_KEYS_CHARS} characters"),
+        (
+            f"-----BEGIN PUBLIC KEY-----\n{'A' * MAX_KEYS_CHARS}\n-----END PUBLIC KEY-----",
+            f"{MAX_KEYS_CHARS} characters",
+        ),
     ],
-    ids=["garbage", "trailing", "bad-base64", "bad-der", "private", "private-second", "cosign-private",
-         "certificate", "dsa", "secp256k1", "rsa-1024", "ed448", "duplicate", "too-many", "too-large"],
+    ids=[
+        "garbage",
+        "trailing",
+        "bad-base64",
+        "bad-der",
+        "private",
+        "private-second",
+        "cosign-private",
+        "certificate",
+        "dsa",
+        "secp256k1",
+        "rsa-1024",
+        "ed448",
+        "duplicate",
+        "too-many",
+        "too-large",
+    ],
 )
 def test_bad_keys_are_400(admin_api, keys: str, text: str) -> None:
     response = admin_api.post("/api/v1/catalogs/", body(signature_policy={"public_keys": keys}), format="json")
@@ -95,8 +118,12 @@ def test_console_form_validates_keys(admin_user) -> None:
     console = Client()
     console.force_login(admin_user)
     form = {
-        "name": "console", "image_ref": "quay.io/operatorhubio/catalog:latest", "priority": "0",
-        "availability_mode": "Available", "labels": "{}", "signature_keys": private_pem(),
+        "name": "console",
+        "image_ref": "quay.io/operatorhubio/catalog:latest",
+        "priority": "0",
+        "availability_mode": "Available",
+        "labels": "{}",
+        "signature_keys": private_pem(),
     }
     refused = console.post("/admin/catalogs/catalog/add/", form)
     assert refused.status_code == 200 and b"is a private key" in refused.content and not Catalog.objects.exists()

@@ -24,8 +24,13 @@ def test_create_defaults_metadata_name_label(admin_api) -> None:
     assert data["labels"] == {"team": "platform", METADATA_NAME_LABEL: "operatorhub"}
     assert data["availability_mode"] == "Available" and data["priority"] == 0
     assert data["status"] == {
-        "conditions": [], "observed_generation": 0, "resolved_ref": "", "urls": {"base": ""}, "last_unpacked": None,
-        "signature_verified": False, "blocked_digest": "",
+        "conditions": [],
+        "observed_generation": 0,
+        "resolved_ref": "",
+        "urls": {"base": ""},
+        "last_unpacked": None,
+        "signature_verified": False,
+        "blocked_digest": "",
     }
     assert data["signature_policy"] is None
 

@@ -16,10 +16,12 @@ NIGHTLY = {"cron": "0 22 * * *", "duration": "4h", "timezone": "Europe/Berlin"}
 
 
 def test_windows_are_stored_and_the_next_one_is_shown(admin_api, cluster) -> None:
-    body = {"maintenance_windows": {
-        "windows": [NIGHTLY],
-        "freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": "2027-01-04T00:00:00+01:00"}],
-    }}
+    body = {
+        "maintenance_windows": {
+            "windows": [NIGHTLY],
+            "freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": "2027-01-04T00:00:00+01:00"}],
+        }
+    }
     response = admin_api.patch(f"/api/v1/clusters/{cluster.pk}/", body, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["maintenance_windows"] == body["maintenance_windows"]
@@ -39,13 +41,16 @@ def test_a_cluster_without_windows_is_always_open(admin_api, cluster) -> None:
     assert window["open"] is True and window["override_until"] is None
 
 
-@pytest.mark.parametrize(("windows", "named"), [
-    ({"windows": [NIGHTLY, {**NIGHTLY, "cron": "0 25 * * *"}]}, "windows[1].cron"),
-    ({"windows": [{**NIGHTLY, "timezone": "Europe/Berln"}]}, "windows[0].timezone"),
-    ({"windows": [{**NIGHTLY, "duration": "0h"}]}, "windows[0].duration"),
-    ({"windows": [{**NIGHTLY, "duration": "40d"}]}, "windows[0].duration"),
-    ({"freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": "2026-12-01T00:00:00+01:00"}]}, "freezes[0].end"),
-])
+@pytest.mark.parametrize(
+    ("windows", "named"),
+    [
+        ({"windows": [NIGHTLY, {**NIGHTLY, "cron": "0 25 * * *"}]}, "windows[1].cron"),
+        ({"windows": [{**NIGHTLY, "timezone": "Europe/Berln"}]}, "windows[0].timezone"),
+        ({"windows": [{**NIGHTLY, "duration": "0h"}]}, "windows[0].duration"),
+        ({"windows": [{**NIGHTLY, "duration": "40d"}]}, "windows[0].duration"),
+        ({"freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": "2026-12-01T00:00:00+01:00"}]}, "freezes[0].end"),
+    ],
+)
 def test_bad_entries_are_a_400_naming_field_and_entry(admin_api, cluster, windows, named) -> None:
     response = admin_api.patch(f"/api/v1/clusters/{cluster.pk}/", {"maintenance_windows": windows}, format="json")
     assert response.status_code == 400, response.content
@@ -63,16 +68,22 @@ def test_unknown_keys_in_an_entry_are_a_400(admin_api, cluster) -> None:
 
 
 def held_gateway(owner, cluster: ManagedCluster, until: datetime) -> Gateway:
-    row = Gateway(owner=owner, cluster=cluster, name="held", image="ghcr.io/nvidia/openshell/gateway:1.2.3",
-                  supervisor_image="ghcr.io/nvidia/openshell/supervisor:1.2.3")
+    row = Gateway(
+        owner=owner,
+        cluster=cluster,
+        name="held",
+        image="ghcr.io/nvidia/openshell/gateway:1.2.3",
+        supervisor_image="ghcr.io/nvidia/openshell/supervisor:1.2.3",
+    )
     row.assign_namespace()
     row.save()
     Gateway.objects.filter(pk=row.pk).update(window_held_until=until, next_attempt_at=until)
     return row
 
 
-def test_override_is_a_platform_admins_audited_and_time_limited(admin_api, admin_user, alice_api, alice, cluster,
-                                                                django_capture_on_commit_callbacks) -> None:
+def test_override_is_a_platform_admins_audited_and_time_limited(
+    admin_api, admin_user, alice_api, alice, cluster, django_capture_on_commit_callbacks
+) -> None:
     ManagedCluster.objects.filter(pk=cluster.pk).update(maintenance_windows={"windows": [NIGHTLY]})
     gateway = held_gateway(alice, cluster, timezone.now() + timedelta(hours=5))
     url = f"/api/v1/clusters/{cluster.pk}/override-window/"
@@ -96,8 +107,9 @@ def test_override_is_a_platform_admins_audited_and_time_limited(admin_api, admin
     assert len(callbacks) == 1  # and its pass is queued
 
 
-def test_changing_the_windows_wakes_held_gateways(admin_api, alice, cluster,
-                                                  django_capture_on_commit_callbacks) -> None:
+def test_changing_the_windows_wakes_held_gateways(
+    admin_api, alice, cluster, django_capture_on_commit_callbacks
+) -> None:
     ManagedCluster.objects.filter(pk=cluster.pk).update(maintenance_windows={"windows": [NIGHTLY]})
     gateway = held_gateway(alice, cluster, timezone.now() + timedelta(hours=5))
     with django_capture_on_commit_callbacks(execute=False):
@@ -108,8 +120,10 @@ def test_changing_the_windows_wakes_held_gateways(admin_api, alice, cluster,
 
 
 def test_the_console_shows_the_windows_the_next_one_and_who_waits(client, admin_user, alice, cluster) -> None:
-    windows = {"windows": [NIGHTLY], "freezes": [{"start": "2026-12-20T00:00:00+01:00",
-                                                   "end": "2027-01-04T00:00:00+01:00"}]}
+    windows = {
+        "windows": [NIGHTLY],
+        "freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": "2027-01-04T00:00:00+01:00"}],
+    }
     ManagedCluster.objects.filter(pk=cluster.pk).update(maintenance_windows=windows)
     held_gateway(alice, cluster, timezone.now() + timedelta(hours=5))
     cluster.refresh_from_db()

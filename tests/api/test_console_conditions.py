@@ -38,8 +38,9 @@ def test_the_gateway_conditions_registered_at_start_are_abnormal_while_true(type
 def _conditions(*triples: tuple[str, str, str]) -> list:
     conditions: list = []
     for type_, status, reason in triples:
-        conditions = set_condition(conditions, type_=type_, status=status, reason=reason, message=f"{type_} says so",
-                                   generation=1, now=WHEN)
+        conditions = set_condition(
+            conditions, type_=type_, status=status, reason=reason, message=f"{type_} says so", generation=1, now=WHEN
+        )
     return conditions
 
 

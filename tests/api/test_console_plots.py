@@ -41,9 +41,13 @@ def seed_samples(minutes: int = 30) -> list[ManagedCluster]:
     ]
     now = timezone.now()
     FleetSample.objects.bulk_create(
-        FleetSample(at=now - timedelta(minutes=m), cluster=cluster,
-                    counts={Phase.RUNNING: 10 - m // 10, Phase.FAILED: m // 10} if cluster.name == "east" else {})
-        for m in range(1, minutes + 1) for cluster in clusters
+        FleetSample(
+            at=now - timedelta(minutes=m),
+            cluster=cluster,
+            counts={Phase.RUNNING: 10 - m // 10, Phase.FAILED: m // 10} if cluster.name == "east" else {},
+        )
+        for m in range(1, minutes + 1)
+        for cluster in clusters
     )
     return clusters
 
@@ -99,7 +103,7 @@ def test_the_rollout_page_draws_a_bar_per_wave(admin_user) -> None:
         for i, (wave, state) in enumerate(states)
     )
     html = page(admin_user, f"/admin/rollouts/rollout/{rollout.pk}/change/")
-    chart = html[html.index('id="cp-rollout-chart"'):html.index('id="cp-rollout-waves"')]
+    chart = html[html.index('id="cp-rollout-chart"') : html.index('id="cp-rollout-waves"')]
     bars = re.findall(r'<g class="cp-chart-bar" data-wave="(\d)">(.*?)</g>', chart, re.S)
     assert [index for index, _ in bars] == ["0", "1"]
     segments = [re.findall(r'class="cp-chart-fill--(\w+)" data-state="(\w+)"', body) for _, body in bars]

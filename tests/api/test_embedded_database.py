@@ -31,11 +31,19 @@ def test_the_label_filter_and_search_modules_pass_on_sqlite(tmp_path: Path) -> N
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", *MODULES, "-q", "-p", "no:cacheprovider", f"--junitxml={report}"],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=240, check=False,
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
     )
     cases = ET.parse(report).getroot().iter("testcase")
-    failed = [f"{case.get('classname')}::{case.get('name')}" for case in cases
-              if case.find("failure") is not None or case.find("error") is not None]
+    failed = [
+        f"{case.get('classname')}::{case.get('name')}"
+        for case in cases
+        if case.find("failure") is not None or case.find("error") is not None
+    ]
     assert run.returncode == 0 and not failed, f"failed on SQLite: {failed}\n{run.stdout[-4000:]}{run.stderr[-2000:]}"
     suite = ET.parse(report).getroot().find("testsuite")
     assert suite is not None and int(suite.get("tests", "0")) > len(MODULES), "the modules ran no tests"

@@ -15,14 +15,18 @@ from tests.api.test_pagination import names, seed
 pytestmark = pytest.mark.django_db
 
 
-def test_a_filtered_list_still_filters_and_an_invalid_value_is_still_a_400(alice_api, alice, cluster,
-                                                                             monkeypatch) -> None:
+def test_a_filtered_list_still_filters_and_an_invalid_value_is_still_a_400(
+    alice_api, alice, cluster, monkeypatch
+) -> None:
     seed(alice, cluster, 2)
     seed(alice, cluster, 1, phase=Phase.FAILED, prefix="bad")
     filtering._shared.cache_clear()
     built = []
-    monkeypatch.setattr(GatewayFilter, "__init__", lambda self, *a, **k: built.append(1) or
-                        django_filters.FilterSet.__init__(self, *a, **k))
+    monkeypatch.setattr(
+        GatewayFilter,
+        "__init__",
+        lambda self, *a, **k: built.append(1) or django_filters.FilterSet.__init__(self, *a, **k),
+    )
     assert names(alice_api.get("/api/v1/gateways/?ordering=-name&limit=5").json()) == ["gw00001", "gw00000", "bad00000"]
     assert built == [], "no filter named: no form built"
     assert names(alice_api.get("/api/v1/gateways/?phase=Failed").json()) == ["bad00000"]

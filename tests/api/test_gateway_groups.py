@@ -12,11 +12,20 @@ from gateways.models import Gateway
 
 pytestmark = pytest.mark.django_db
 
-IMAGES = {"image": "registry.example.com:5000/openshell/gateway:1.2.3",
-          "supervisor_image": "registry.example.com:5000/openshell/supervisor:1.2.3"}
+IMAGES = {
+    "image": "registry.example.com:5000/openshell/gateway:1.2.3",
+    "supervisor_image": "registry.example.com:5000/openshell/supervisor:1.2.3",
+}
 OIDC = {"issuer": "https://id.example.com", "audience": "openshell"}
-OIDC_OFF = {"enabled": False, "issuer": "", "audience": "", "roles_claim": "", "admin_role": "", "user_role": "",
-            "ca_configmap": ""}
+OIDC_OFF = {
+    "enabled": False,
+    "issuer": "",
+    "audience": "",
+    "roles_claim": "",
+    "admin_role": "",
+    "user_role": "",
+    "ca_configmap": "",
+}
 
 
 def create(api: Any, **body: Any) -> dict:
@@ -76,16 +85,18 @@ def test_oidc_is_turned_off_by_enabled_false_or_a_null_on_update(alice_api, clus
     assert Gateway.objects.get(pk=gateway["id"]).oidc_audience == ""
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"route": {"enabled": False, "host": "edge.apps.east.example.com"}}, "route"),
-    ({"oidc": {"enabled": False, "issuer": "https://id.example.com"}}, "oidc"),
-    ({"oidc": {}}, "oidc.issuer"),
-    ({"oidc": {"enabled": True, "audience": "a"}}, "oidc.issuer"),
-    ({"route": {"enabled": "sometimes"}}, "route.enabled"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"route": {"enabled": False, "host": "edge.apps.east.example.com"}}, "route"),
+        ({"oidc": {"enabled": False, "issuer": "https://id.example.com"}}, "oidc"),
+        ({"oidc": {}}, "oidc.issuer"),
+        ({"oidc": {"enabled": True, "audience": "a"}}, "oidc.issuer"),
+        ({"route": {"enabled": "sometimes"}}, "route.enabled"),
+    ],
+)
 def test_contradictory_groups_are_a_400_naming_the_field(alice_api, cluster, body: dict, field: str) -> None:
-    response = alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east", **IMAGES, **body},
-                              format="json")
+    response = alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east", **IMAGES, **body}, format="json")
     assert response.status_code == 400, response.content
     assert field in response.json()["error"]["fields"], response.content
     assert not Gateway.objects.exists()

@@ -26,15 +26,20 @@ SV = "ghcr.io/nvidia/openshell/supervisor:1.0.0"
 DIGEST = "sha256:" + "c" * 64
 DENY = {"overrides": "deny"}
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
-CHART = Chart(ref=str(MIRROR_CHART), version=None, chart_version="0.1.0",
-              defaults=defaults_from_yaml((Path(MIRROR_CHART) / "values.yaml").read_text()))
+CHART = Chart(
+    ref=str(MIRROR_CHART),
+    version=None,
+    chart_version="0.1.0",
+    defaults=defaults_from_yaml((Path(MIRROR_CHART) / "values.yaml").read_text()),
+)
 TEAM_ONLY = {"overrides": "allow", "repositories": ["reg.example.com:5000/team/"], "require_digest": True}
 
 
 @pytest.fixture
 def release(db: None) -> GatewayRelease:
-    return GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), image=GW, supervisor_image=SV,
-                                         default=True)
+    return GatewayRelease.objects.create(
+        name="v1", chart=str(MIRROR_CHART), image=GW, supervisor_image=SV, default=True
+    )
 
 
 def release_body(**overrides: Any) -> dict[str, Any]:
@@ -60,8 +65,10 @@ def test_a_release_carries_both_images_from_one_provenance(admin_api) -> None:
 
 
 def test_a_release_with_mixed_provenance_is_a_400_that_says_why_and_stores_nothing(admin_api) -> None:
-    body = release_body(image="quay.io/someone/openshell-gateway:16112bc",
-                        supervisor_image="ghcr.io/nvidia/openshell/supervisor:16112bc")
+    body = release_body(
+        image="quay.io/someone/openshell-gateway:16112bc",
+        supervisor_image="ghcr.io/nvidia/openshell/supervisor:16112bc",
+    )
     fields = error_fields(admin_api.post("/api/v1/releases/", body, format="json"))
     message = " ".join(fields["supervisor_image"])
     assert "Mixed provenance" in message and "'quay.io/someone'" in message and "allow_mixed_provenance" in message
@@ -123,15 +130,18 @@ def test_the_platform_setting_applies_where_a_cluster_has_no_policy(alice_api, c
     from controlplane.image_policy import ImagePolicy
 
     settings.GATEWAY_IMAGE_POLICY = ImagePolicy(source="platform setting GATEWAY_IMAGE_OVERRIDES")
-    fields = error_fields(alice_api.post("/api/v1/gateways/", {"name": "e", "cluster": "east", "image": GW},
-                                         format="json"))
+    fields = error_fields(
+        alice_api.post("/api/v1/gateways/", {"name": "e", "cluster": "east", "image": GW}, format="json")
+    )
     assert "GATEWAY_IMAGE_OVERRIDES" in fields["image"][0] and "overrides=deny" in fields["image"][0]
 
 
 def test_overrides_inside_the_policy_are_kept_exactly(alice_api, cluster, release) -> None:
     set_policy(cluster, TEAM_ONLY)
-    pair = {"image": f"reg.example.com:5000/team/gw:2@{DIGEST}",
-            "supervisor_image": f"reg.example.com:5000/team/sv@{DIGEST}"}
+    pair = {
+        "image": f"reg.example.com:5000/team/gw:2@{DIGEST}",
+        "supervisor_image": f"reg.example.com:5000/team/sv@{DIGEST}",
+    }
     created = alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east", **pair}, format="json")
     assert created.status_code == 201, created.content
     assert created.json()["desired_images"] == {**pair, "overridden": True}

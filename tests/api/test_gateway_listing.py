@@ -18,8 +18,14 @@ WHEN = datetime(2026, 11, 30, 12, 0, 0, 123456, tzinfo=UTC)
 
 
 def gateway(owner, cluster, name: str, **fields: object) -> Gateway:
-    row = Gateway(owner=owner, cluster=cluster, name=name, image="ghcr.io/nvidia/openshell/gateway:1.2.3",
-                  supervisor_image="ghcr.io/nvidia/openshell/supervisor:1.2.3", **fields)
+    row = Gateway(
+        owner=owner,
+        cluster=cluster,
+        name=name,
+        image="ghcr.io/nvidia/openshell/gateway:1.2.3",
+        supervisor_image="ghcr.io/nvidia/openshell/supervisor:1.2.3",
+        **fields,
+    )
     row.assign_namespace()
     row.save()
     return row
@@ -29,20 +35,45 @@ def gateway(owner, cluster, name: str, **fields: object) -> Gateway:
 def varied(alice, bob, cluster) -> list[Gateway]:
     v1 = GatewayRelease.objects.create(name="v1", chart="/charts/gateway", values={"replicas": 2})
     v2 = GatewayRelease.objects.create(name="v2", chart="/charts/gateway", values={"big": "x" * 1000})
-    conditions = set_condition([], type_="Ready", status="True", reason="Installed", message="ok", generation=3,
-                               now=WHEN)
-    conditions = set_condition(conditions, type_="Progressing", status="False", reason="Done", message="",
-                               generation=3, now=WHEN)
+    conditions = set_condition(
+        [], type_="Ready", status="True", reason="Installed", message="ok", generation=3, now=WHEN
+    )
+    conditions = set_condition(
+        conditions, type_="Progressing", status="False", reason="Done", message="", generation=3, now=WHEN
+    )
     return [
         gateway(alice, cluster, "plain"),
         gateway(alice, cluster, "no-route", route_enabled=False),
-        gateway(bob, cluster, "full", route_host="full.apps.example.com", oidc_issuer="https://id.example.com",
-                oidc_audience="gw", oidc_roles_claim="groups", oidc_admin_role="a", oidc_user_role="u",
-                oidc_ca_configmap="ca", database_provider="external", database_uri="postgresql://u:p@db/x",
-                suspended=True, labels={"team": "payments", "tier": ""}, release=v2, deployed_release=v1,
-                phase=Phase.RUNNING, conditions=conditions, observed_generation=3, route_address="10.0.0.1",
-                release_name="gw-full", release_revision=4, release_status="deployed", chart_version="1.2.3",
-                failure_count=2, next_attempt_at=WHEN, deletion_requested_at=WHEN, window_held_until=WHEN),
+        gateway(
+            bob,
+            cluster,
+            "full",
+            route_host="full.apps.example.com",
+            oidc_issuer="https://id.example.com",
+            oidc_audience="gw",
+            oidc_roles_claim="groups",
+            oidc_admin_role="a",
+            oidc_user_role="u",
+            oidc_ca_configmap="ca",
+            database_provider="external",
+            database_uri="postgresql://u:p@db/x",
+            suspended=True,
+            labels={"team": "payments", "tier": ""},
+            release=v2,
+            deployed_release=v1,
+            phase=Phase.RUNNING,
+            conditions=conditions,
+            observed_generation=3,
+            route_address="10.0.0.1",
+            release_name="gw-full",
+            release_revision=4,
+            release_status="deployed",
+            chart_version="1.2.3",
+            failure_count=2,
+            next_attempt_at=WHEN,
+            deletion_requested_at=WHEN,
+            window_held_until=WHEN,
+        ),
         gateway(bob, cluster, "released", release=v1, phase=Phase.FAILED),
     ]
 

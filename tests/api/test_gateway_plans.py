@@ -50,8 +50,9 @@ def test_would_be_gateway_plan_saves_no_gateway_and_stores_its_spec_encrypted(al
 
 
 def test_a_spec_named_like_an_own_gateway_plans_a_change_of_it(alice_api, created) -> None:
-    response = alice_api.post("/api/v1/gateways/plan/", body(image="registry.example.com:5000/openshell/gateway:2.0.0"),
-                              format="json")
+    response = alice_api.post(
+        "/api/v1/gateways/plan/", body(image="registry.example.com:5000/openshell/gateway:2.0.0"), format="json"
+    )
     assert response.status_code == 202, response.content
     plan = GatewayPlan.objects.get(pk=response.json()["id"])
     spec = json.loads(plan.spec)
@@ -82,8 +83,9 @@ def test_bad_would_be_spec_is_400_in_the_error_shape_and_stores_nothing(alice_ap
 def test_changing_the_cluster_of_an_own_gateway_is_400(alice_api, admin_api, created) -> None:
     from tests.helpers import KUBECONFIG
 
-    admin_api.post("/api/v1/clusters/", {"name": "west", "kubeconfig": KUBECONFIG, "base_domain": "w.example.com"},
-                   format="json")
+    admin_api.post(
+        "/api/v1/clusters/", {"name": "west", "kubeconfig": KUBECONFIG, "base_domain": "w.example.com"}, format="json"
+    )
     response = alice_api.post("/api/v1/gateways/plan/", body(cluster="west"), format="json")
     assert response.status_code == 400 and "cluster" in response.json()["error"]["fields"]
 
@@ -136,9 +138,16 @@ def test_schema_documents_the_plan_operations(alice_api) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_planning_a_saved_gateway_takes_no_row_lock_outside_a_transaction(admin_api, cluster) -> None:
     """Autocommit, as in production: a plan only reads its gateway (a locking read would need a transaction)."""
-    created = admin_api.post("/api/v1/gateways/", {
-        "name": "unlocked", "cluster": cluster.name, "image": "r.test/gw:1", "supervisor_image": "r.test/s:1",
-    }, format="json")
+    created = admin_api.post(
+        "/api/v1/gateways/",
+        {
+            "name": "unlocked",
+            "cluster": cluster.name,
+            "image": "r.test/gw:1",
+            "supervisor_image": "r.test/s:1",
+        },
+        format="json",
+    )
     assert created.status_code == 201, created.content
     response = admin_api.post(f"/api/v1/gateways/{created.json()['id']}/plan/")
     assert response.status_code == 202, response.content
@@ -146,8 +155,15 @@ def test_planning_a_saved_gateway_takes_no_row_lock_outside_a_transaction(admin_
 
 
 def test_a_would_be_name_with_nul_is_a_400_not_a_500(admin_api, cluster) -> None:
-    response = admin_api.post("/api/v1/gateways/plan/", {
-        "name": "\u0000x", "cluster": cluster.name, "image": "r.test/gw:1", "supervisor_image": "r.test/s:1",
-    }, format="json")
+    response = admin_api.post(
+        "/api/v1/gateways/plan/",
+        {
+            "name": "\u0000x",
+            "cluster": cluster.name,
+            "image": "r.test/gw:1",
+            "supervisor_image": "r.test/s:1",
+        },
+        format="json",
+    )
     assert response.status_code == 400, response.content
     assert GatewayPlan.objects.count() == 0

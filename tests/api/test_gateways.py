@@ -40,8 +40,15 @@ def test_create_assigns_namespace_owner_and_generation(created, alice) -> None:
     assert created["generation"] == 1
     assert created["status"]["phase"] == Phase.PENDING
     assert created["route"] == {"enabled": True, "host": ""}
-    assert created["oidc"] == {"enabled": False, "issuer": "", "audience": "", "roles_claim": "", "admin_role": "",
-                               "user_role": "", "ca_configmap": ""}
+    assert created["oidc"] == {
+        "enabled": False,
+        "issuer": "",
+        "audience": "",
+        "roles_claim": "",
+        "admin_role": "",
+        "user_role": "",
+        "ca_configmap": "",
+    }
     assert created["database"] == {"provider": "embedded"}
 
 
@@ -112,9 +119,7 @@ def test_non_object_body_is_400(alice_api, cluster) -> None:
 
 def test_database_uri_is_write_only_and_encrypted(alice_api, cluster) -> None:
     uri = "postgresql://gw:hunter2-secret@db.example.com/gw"
-    response = alice_api.post(
-        "/api/v1/gateways/", body(database={"provider": "external", "uri": uri}), format="json"
-    )
+    response = alice_api.post("/api/v1/gateways/", body(database={"provider": "external", "uri": uri}), format="json")
     assert response.status_code == 201, response.content
     assert "hunter2-secret" not in response.content.decode()
     assert "hunter2-secret" not in alice_api.get(url(response.json())).content.decode()

@@ -15,7 +15,10 @@ from gateways.models import Gateway
 from tests.helpers import clear_of_a_rate_window_edge
 
 BODY = {
-    "name": "edge", "cluster": "east", "image": "r.example.com/gw:1", "supervisor_image": "r.example.com/sv:1",
+    "name": "edge",
+    "cluster": "east",
+    "image": "r.example.com/gw:1",
+    "supervisor_image": "r.example.com/sv:1",
     "database": {"provider": "external", "uri": "postgres://u:topsecret@db/x"},
 }
 
@@ -83,8 +86,11 @@ def test_rate_limit_gives_429_with_retry_after(alice_api, cluster, settings) -> 
 @pytest.mark.django_db
 def test_audit_trail_records_who_changed_what_without_secrets(alice_api, alice, gateway) -> None:
     url = f"/api/v1/gateways/{gateway['id']}/"
-    alice_api.patch(url, {"image": "r.example.com/gw:2", "database": {"provider": "external", "uri": "postgres://n@db/y"}},
-                    format="json")
+    alice_api.patch(
+        url,
+        {"image": "r.example.com/gw:2", "database": {"provider": "external", "uri": "postgres://n@db/y"}},
+        format="json",
+    )
     alice_api.post(f"{url}retry/")
     alice_api.delete(url)
     entries = list(AuditEntry.objects.filter(resource_id=gateway["id"]).order_by("timestamp", "id"))
@@ -109,7 +115,9 @@ def test_every_post_action_is_audited_and_checks_if_match(alice_api, admin_api, 
     assert admin_api.post(f"/api/v1/clusters/{cluster_id}/probe/").status_code == 202
     actions = list(AuditEntry.objects.order_by("timestamp", "id").values_list("action", "actor_name", "source"))
     assert actions == [
-        ("create", "alice", "api"), ("retry", "alice", "api"), ("resync", "alice", "api"),
+        ("create", "alice", "api"),
+        ("retry", "alice", "api"),
+        ("resync", "alice", "api"),
         ("probe", "platform-admin", "api"),
     ]
 

@@ -44,7 +44,9 @@ def test_health_and_metrics_answer_other_methods_with_json_405(client, path: str
     assert response.status_code == 405
     assert response["Allow"] == "GET, HEAD"
     assert response.json()["error"] == {
-        "status": 405, "code": "method_not_allowed", "message": f"Method {method.upper()} is not allowed.",
+        "status": 405,
+        "code": "method_not_allowed",
+        "message": f"Method {method.upper()} is not allowed.",
     }
 
 

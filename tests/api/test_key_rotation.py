@@ -35,8 +35,15 @@ def test_validate_keys_names_the_bad_one() -> None:
 def test_rotation_reencrypts_every_row_for_the_new_key_alone(settings, alice, capsys) -> None:
     settings.FIELD_ENCRYPTION_KEYS = (OLD,)
     cluster = ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="apps.example.com")
-    gateway = Gateway(owner=alice, cluster=cluster, name="edge", image="r.io/gw:1", supervisor_image="r.io/sv:1",
-                      database_provider="external", database_uri=URI)
+    gateway = Gateway(
+        owner=alice,
+        cluster=cluster,
+        name="edge",
+        image="r.io/gw:1",
+        supervisor_image="r.io/sv:1",
+        database_provider="external",
+        database_uri=URI,
+    )
     gateway.assign_namespace()
     gateway.save()
     catalog = Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", pull_password="registry-secret")
@@ -54,7 +61,8 @@ def test_rotation_reencrypts_every_row_for_the_new_key_alone(settings, alice, ca
     assert (after.generation, after.updated_at) == (before.generation, before.updated_at)
     assert Catalog.objects.get(pk=catalog.pk).pull_password == "registry-secret"
     for table, column, pk in (
-        ("controlplane_managedcluster", "kubeconfig", cluster.pk), ("gateways_gateway", "database_uri", gateway.pk),
+        ("controlplane_managedcluster", "kubeconfig", cluster.pk),
+        ("gateways_gateway", "database_uri", gateway.pk),
         ("catalogs_catalog", "pull_password", catalog.pk),
     ):
         Fernet(NEW.encode()).decrypt(raw(table, column, pk).encode())  # raises unless the new key wrote it

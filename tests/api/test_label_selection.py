@@ -28,27 +28,29 @@ def labelled(alice) -> dict[str, Gateway]:
     cluster = ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="east.example.com")
     gateways = {}
     for name, labels in LABELS.items():
-        gateway = Gateway(owner=alice, cluster=cluster, name=name, image="gw:1", supervisor_image="sv:1",
-                          labels=labels)
+        gateway = Gateway(owner=alice, cluster=cluster, name=name, image="gw:1", supervisor_image="sv:1", labels=labels)
         gateway.assign_namespace()
         gateway.save()
         gateways[name] = gateway
     return gateways
 
 
-@pytest.mark.parametrize(("labels", "expected"), [
-    ({}, "abcde"),
-    ({"tier": "prod"}, "ab"),
-    ({"tier": "prod", "team": "payments"}, "a"),
-    ({"team": "payments"}, "ac"),
-    ({"app.kubernetes.io/name": "edge"}, "a"),
-    ({"zone": "1"}, "c"),
-    ({"tier": ""}, "d"),
-    ({"team__x": "y"}, "d"),
-    ({"tier": "PROD"}, ""),
-    ({"tier": "pro"}, ""),
-    ({"missing": "x"}, ""),
-])
+@pytest.mark.parametrize(
+    ("labels", "expected"),
+    [
+        ({}, "abcde"),
+        ({"tier": "prod"}, "ab"),
+        ({"tier": "prod", "team": "payments"}, "a"),
+        ({"team": "payments"}, "ac"),
+        ({"app.kubernetes.io/name": "edge"}, "a"),
+        ({"zone": "1"}, "c"),
+        ({"tier": ""}, "d"),
+        ({"team__x": "y"}, "d"),
+        ({"tier": "PROD"}, ""),
+        ({"tier": "pro"}, ""),
+        ({"missing": "x"}, ""),
+    ],
+)
 def test_a_label_selector_picks_the_gateways_with_all_its_labels(labelled, labels, expected) -> None:
     target = GatewayRelease.objects.create(name="v2", chart=str(MIRROR_CHART), status="Ready")
     selected = selected_gateways({"labels": labels}, target).values_list("name", flat=True)
@@ -57,8 +59,12 @@ def test_a_label_selector_picks_the_gateways_with_all_its_labels(labelled, label
 
 def test_a_rollout_selecting_by_labels_is_created_with_those_gateways(admin_api, labelled) -> None:
     GatewayRelease.objects.create(name="v2", chart=str(MIRROR_CHART), status="Ready")
-    body = {"name": "to-v2", "target_release": "v2", "selector": {"labels": {"team": "payments"}},
-            "waves": {"percentages": [100]}}
+    body = {
+        "name": "to-v2",
+        "target_release": "v2",
+        "selector": {"labels": {"team": "payments"}},
+        "waves": {"percentages": [100]},
+    }
     response = admin_api.post("/api/v1/rollouts/", body, format="json")
     assert response.status_code == 201, response.content
     targets = admin_api.get(f"/api/v1/rollouts/{response.json()['id']}/targets/").json()["results"]

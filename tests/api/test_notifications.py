@@ -26,8 +26,9 @@ def gateway(owner, cluster, name: str) -> Gateway:
 
 @pytest.fixture
 def shared(db) -> Receiver:
-    return Receiver.objects.create(name="shared", url="https://93.184.216.34/hook", secret=SECRET,
-                                   tenants_may_subscribe=True)
+    return Receiver.objects.create(
+        name="shared", url="https://93.184.216.34/hook", secret=SECRET, tenants_may_subscribe=True
+    )
 
 
 def test_an_admin_creates_a_receiver_whose_url_and_secret_are_write_only(admin_api) -> None:
@@ -82,8 +83,14 @@ def test_a_webhook_needs_a_secret_and_tenants_may_not_manage_receivers(admin_api
 
 def test_a_tenant_subscribes_to_their_own_gateway(alice, alice_api, cluster, shared) -> None:
     mine = gateway(alice, cluster, "edge")
-    body = {"name": "edge-failures", "receiver": "shared", "kinds": ["gateway"], "min_severity": "critical",
-            "gateways": [str(mine.pk)], "labels": {"tier": "prod"}}
+    body = {
+        "name": "edge-failures",
+        "receiver": "shared",
+        "kinds": ["gateway"],
+        "min_severity": "critical",
+        "gateways": [str(mine.pk)],
+        "labels": {"tier": "prod"},
+    }
     created = alice_api.post("/api/v1/subscriptions/", body, format="json")
     assert created.status_code == 201, created.content
     assert created.json()["owner"] == "alice" and created.json()["gateways"] == [str(mine.pk)]
@@ -124,17 +131,30 @@ def test_bad_subscriptions_are_400s(alice_api, shared, body: dict, field: str, t
 
 
 def test_an_admin_subscribes_to_any_kind(admin_api, shared) -> None:
-    body = {"name": "all-trouble", "receiver": "shared", "kinds": ["catalog", "rollout", "cluster"],
-            "reasons": ["SignatureInvalid", "GateFailed"], "min_severity": "warning"}
+    body = {
+        "name": "all-trouble",
+        "receiver": "shared",
+        "kinds": ["catalog", "rollout", "cluster"],
+        "reasons": ["SignatureInvalid", "GateFailed"],
+        "min_severity": "warning",
+    }
     assert admin_api.post("/api/v1/subscriptions/", body, format="json").status_code == 201
 
 
 def test_tenants_see_only_their_subscriptions_and_deliveries(alice, bob, alice_api, bob_api, admin_api, shared) -> None:
     theirs = Subscription.objects.create(owner=alice, name="mine", receiver=shared, kinds=["gateway"])
     delivery = Delivery.objects.create(
-        idempotency_key="6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f", subscription=theirs, receiver=shared, owner=alice,
-        event_kind="gateway", event_id=1, object_id="x", object_name="edge", reason="InstallFailed",
-        severity="critical", payload={"version": "v1"},
+        idempotency_key="6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f",
+        subscription=theirs,
+        receiver=shared,
+        owner=alice,
+        event_kind="gateway",
+        event_id=1,
+        object_id="x",
+        object_name="edge",
+        reason="InstallFailed",
+        severity="critical",
+        payload={"version": "v1"},
     )
     assert [s["name"] for s in alice_api.get("/api/v1/subscriptions/").json()["results"]] == ["mine"]
     assert bob_api.get("/api/v1/subscriptions/").json()["results"] == []
@@ -172,9 +192,18 @@ def test_gateway_ids_are_kept_canonical_and_once(alice, alice_api, cluster, shar
 def test_metrics_count_deliveries_by_status(client, admin_user, shared) -> None:
     subscription = Subscription.objects.create(owner=admin_user, name="all", receiver=shared)
     Delivery.objects.create(
-        idempotency_key="6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f", subscription=subscription, receiver=shared,
-        owner=admin_user, event_kind="gateway", event_id=1, object_id="x", object_name="edge", reason="InstallFailed",
-        severity="critical", payload={}, status="failed",
+        idempotency_key="6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f",
+        subscription=subscription,
+        receiver=shared,
+        owner=admin_user,
+        event_kind="gateway",
+        event_id=1,
+        object_id="x",
+        object_name="edge",
+        reason="InstallFailed",
+        severity="critical",
+        payload={},
+        status="failed",
     )
     text = client.get("/metrics").content.decode()
     assert 'notification_deliveries{status="failed"} 1.0' in text

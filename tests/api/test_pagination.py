@@ -18,8 +18,14 @@ pytestmark = pytest.mark.django_db
 def seed(owner: Any, cluster: Any, count: int, phase: str = Phase.PENDING, prefix: str = "gw") -> None:
     gateways = []
     for n in range(count):
-        gateway = Gateway(owner=owner, cluster=cluster, name=f"{prefix}{n:05d}", image="ghcr.io/o/gw:1",
-                          supervisor_image="ghcr.io/o/sv:1", phase=phase)
+        gateway = Gateway(
+            owner=owner,
+            cluster=cluster,
+            name=f"{prefix}{n:05d}",
+            image="ghcr.io/o/gw:1",
+            supervisor_image="ghcr.io/o/sv:1",
+            phase=phase,
+        )
         gateway.assign_namespace()
         gateways.append(gateway)
     Gateway.objects.bulk_create(gateways)
@@ -93,7 +99,6 @@ def test_deep_offsets_read_ids_first_and_return_the_same_page(admin_api, alice, 
     assert any("DESC" in q["sql"] and "OFFSET 2" in q["sql"] for q in queries.captured_queries), "read from the end"
 
 
-
 def test_the_estimate_and_back_half_count_are_reused_for_their_ttl_and_per_query(
     admin_api, alice, cluster, monkeypatch, settings
 ) -> None:
@@ -123,6 +128,7 @@ def test_the_estimate_and_back_half_count_are_reused_for_their_ttl_and_per_query
     assert counted == 1 and page["count"] == 21
     settings.API_COUNT_CACHE_SECONDS = 0
     assert [back_page()[1] for _ in range(2)] == [1, 1]
+
 
 def test_schema_documents_cursor_and_count_is_estimate(alice_api) -> None:
     schema = alice_api.get("/api/v1/schema/?format=json").json()

@@ -18,8 +18,14 @@ IMAGES = {"image": "reg.example.test/openshell/gateway:1.0", "supervisor_image":
 
 
 def body(**overrides: object) -> dict:
-    return {"name": "signed", "chart": str(MIRROR_CHART), "chart_digest": DIGEST,
-            "signature_policy": {"public_keys": P256}, **IMAGES, **overrides}
+    return {
+        "name": "signed",
+        "chart": str(MIRROR_CHART),
+        "chart_digest": DIGEST,
+        "signature_policy": {"public_keys": P256},
+        **IMAGES,
+        **overrides,
+    }
 
 
 def fields(response) -> dict:
@@ -39,20 +45,32 @@ def test_a_policy_is_stored_and_shown_its_keys_may_change_and_it_is_never_added_
     other = public_pem(ec.generate_private_key(ec.SECP256R1()))
     changed = admin_api.patch(url, {"signature_policy": {"public_keys": other}}, format="json")
     assert changed.status_code == 200 and changed.json()["signature_policy"] == {"public_keys": other.strip()}
-    assert "added or removed" in fields(admin_api.patch(url, {"signature_policy": None}, format="json"))[
-        "signature_policy.public_keys"][0]
+    assert (
+        "added or removed"
+        in fields(admin_api.patch(url, {"signature_policy": None}, format="json"))["signature_policy.public_keys"][0]
+    )
     assert "chart_digest" in fields(admin_api.patch(url, {"chart_digest": "sha256:" + "cd" * 32}, format="json"))
-    unsigned = admin_api.post("/api/v1/releases/", {"name": "unsigned", "chart": str(MIRROR_CHART), **IMAGES},
-                              format="json").json()
-    assert "signature_policy.public_keys" in fields(admin_api.patch(
-        f"/api/v1/releases/{unsigned['id']}/", {"signature_policy": {"public_keys": P256}}, format="json"))
+    unsigned = admin_api.post(
+        "/api/v1/releases/", {"name": "unsigned", "chart": str(MIRROR_CHART), **IMAGES}, format="json"
+    ).json()
+    assert "signature_policy.public_keys" in fields(
+        admin_api.patch(
+            f"/api/v1/releases/{unsigned['id']}/", {"signature_policy": {"public_keys": P256}}, format="json"
+        )
+    )
     assert GatewayRelease.objects.get(pk=created["id"]).signature_keys == other.strip()
 
 
 def test_verified_digests_are_shown_once_the_worker_wrote_them(admin_api) -> None:
     created = admin_api.post("/api/v1/releases/", body(), format="json").json()
-    verified = {"chart": DIGEST, "image": "sha256:" + "1" * 64, "supervisor_image": "sha256:" + "2" * 64,
-                "key": "sha256:" + "3" * 64, "keys": "sha256:" + "4" * 64, "verified_at": "2026-12-05T14:00:00+00:00"}
+    verified = {
+        "chart": DIGEST,
+        "image": "sha256:" + "1" * 64,
+        "supervisor_image": "sha256:" + "2" * 64,
+        "key": "sha256:" + "3" * 64,
+        "keys": "sha256:" + "4" * 64,
+        "verified_at": "2026-12-05T14:00:00+00:00",
+    }
     GatewayRelease.objects.filter(pk=created["id"]).update(verified_digests=verified, status="Ready")
     shown = admin_api.get(f"/api/v1/releases/{created['id']}/").json()["status"]["verified_digests"]
     assert shown == {k: v for k, v in verified.items() if k != "keys"} | {"verified_at": "2026-12-05T14:00:00Z"}
@@ -60,8 +78,12 @@ def test_verified_digests_are_shown_once_the_worker_wrote_them(admin_api) -> Non
 
 def test_a_release_lists_its_events_for_platform_admins_only(admin_api, alice_api) -> None:
     created = admin_api.post("/api/v1/releases/", body(), format="json").json()
-    ReleaseEvent.objects.create(release_id=created["id"], type="Warning", reason="VerificationFailed",
-                                message="verification failed: image r/x:1: no cosign signature found")
+    ReleaseEvent.objects.create(
+        release_id=created["id"],
+        type="Warning",
+        reason="VerificationFailed",
+        message="verification failed: image r/x:1: no cosign signature found",
+    )
     url = f"/api/v1/releases/{created['id']}/events/"
     [event] = admin_api.get(url).json()["results"]
     assert (event["type"], event["reason"]) == ("Warning", "VerificationFailed") and "no cosign" in event["message"]
@@ -91,8 +113,9 @@ def test_releases_require_signatures_refuses_a_new_release_without_a_policy(admi
     settings.RELEASES_REQUIRE_SIGNATURES = True
     errors = fields(admin_api.post("/api/v1/releases/", unsigned, format="json"))
     assert "RELEASES_REQUIRE_SIGNATURES is on" in errors["signature_policy.public_keys"][0]
-    assert "signature_policy.public_keys" in fields(admin_api.post(
-        "/api/v1/releases/", {**unsigned, "signature_policy": None}, format="json"))
+    assert "signature_policy.public_keys" in fields(
+        admin_api.post("/api/v1/releases/", {**unsigned, "signature_policy": None}, format="json")
+    )
     assert list(GatewayRelease.objects.values_list("name", flat=True)) == ["old"]
     assert admin_api.post("/api/v1/releases/", body(), format="json").status_code == 201
     # A release from before the setting stays usable: making it the default is no new release.
@@ -103,7 +126,10 @@ def test_releases_require_signatures_refuses_a_new_release_without_a_policy(admi
 
 
 def test_a_cluster_that_requires_signed_releases_refuses_gateways_and_rollouts_on_unsigned_ones(
-    admin_api, alice_api, alice, cluster,
+    admin_api,
+    alice_api,
+    alice,
+    cluster,
 ) -> None:
     unsigned = GatewayRelease.objects.create(name="unsigned", chart=str(MIRROR_CHART), default=True, **IMAGES)
     gateway = Gateway(owner=alice, cluster=cluster, name="before", release=unsigned)  # from before the requirement
@@ -115,8 +141,9 @@ def test_a_cluster_that_requires_signed_releases_refuses_gateways_and_rollouts_o
     errors = fields(alice_api.post("/api/v1/gateways/", {"name": "edge", "cluster": "east"}, format="json"))
     assert "runs only signed releases" in errors["cluster"][0] and "release unsigned" in errors["cluster"][0]
     rollout = {"name": "back", "target_release": "unsigned", "selector": {"clusters": ["east"]}}
-    signed = GatewayRelease.objects.create(name="signed", status="Ready", signature_keys=P256, chart=str(MIRROR_CHART),
-                                           chart_digest=DIGEST, **IMAGES)
+    signed = GatewayRelease.objects.create(
+        name="signed", status="Ready", signature_keys=P256, chart=str(MIRROR_CHART), chart_digest=DIGEST, **IMAGES
+    )
     Gateway.objects.filter(pk=gateway.pk).update(release=signed)
     errors = fields(admin_api.post("/api/v1/rollouts/", rollout, format="json"))
     assert "runs only signed releases" in errors["target_release"][0]

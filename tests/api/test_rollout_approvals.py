@@ -19,8 +19,12 @@ from tests.fixtures.charts import MIRROR_CHART
 
 pytestmark = pytest.mark.django_db
 
-PLAN = {"action": "upgrade", "reasons": ["values differ"], "values_diff": [
-    {"path": "image.tag", "change": "changed", "before": "1", "after": "2"}], "objects": []}
+PLAN = {
+    "action": "upgrade",
+    "reasons": ["values differ"],
+    "values_diff": [{"path": "image.tag", "change": "changed", "before": "1", "after": "2"}],
+    "objects": [],
+}
 
 
 @pytest.fixture
@@ -49,8 +53,13 @@ def awaiting(rollout: Rollout) -> WavePlan:
     gateway = rollout.targets.get().gateway
     plans = {str(gateway.pk): PLAN}
     Rollout.objects.filter(pk=rollout.pk).update(phase="AwaitingApproval")
-    inputs = {"release": "r", "specs": {str(gateway.pk): "s"}, "names": {str(gateway.pk): gateway.name},
-              "clusters": {str(gateway.pk): gateway.cluster.name}, "api_versions": {gateway.cluster.name: "a"}}
+    inputs = {
+        "release": "r",
+        "specs": {str(gateway.pk): "s"},
+        "names": {str(gateway.pk): gateway.name},
+        "clusters": {str(gateway.pk): gateway.cluster.name},
+        "api_versions": {gateway.cluster.name: "a"},
+    }
     return WavePlan.objects.create(rollout=rollout, wave=0, plan_hash=plan_hash(plans), plans=plans, inputs=inputs)
 
 
@@ -65,7 +74,8 @@ def test_the_plan_is_shown_with_its_hash_and_is_a_404_before_it_is_made(admin_ap
     assert shown.status_code == 200
     assert shown.json()["plan_hash"] == plan.plan_hash and shown.json()["state"] == "awaiting"
     assert [(g["gateway"], g["cluster"], g["plan"]["action"]) for g in shown.json()["gateways"]] == [
-        ("edge", "east", "upgrade")]
+        ("edge", "east", "upgrade")
+    ]
     status = admin_api.get(f"/api/v1/rollouts/{rollout.pk}/").json()["status"]
     assert status["phase"] == "AwaitingApproval" and status["approval"]["plan_hash"] == plan.plan_hash
 
@@ -131,7 +141,10 @@ def test_reject_halts_the_rollout_with_the_reason(admin_api, rollout) -> None:
     event = admin_api.get(url(rollout, "events")).json()["results"][0]
     assert (event["reason"], event["type"]) == ("Rejected", "Warning")
     assert AuditEntry.objects.get(action="reject").changes == {
-        "wave": 0, "plan_hash": plan.plan_hash, "reason": "the diff drops our route"}
+        "wave": 0,
+        "plan_hash": plan.plan_hash,
+        "reason": "the diff drops our route",
+    }
     assert admin_api.post(url(rollout, "approve"), {"plan_hash": plan.plan_hash}, format="json").status_code == 409
 
 
@@ -143,8 +156,9 @@ def test_a_cluster_can_require_approval(admin_api, cluster) -> None:
 
 def test_the_schema_documents_the_plan_approve_and_reject(admin_api) -> None:
     schema = admin_api.get("/api/v1/schema/?format=json").json()
-    operations = {path: {method: op.get("operationId") for method, op in ops.items()}
-                  for path, ops in schema["paths"].items()}
+    operations = {
+        path: {method: op.get("operationId") for method, op in ops.items()} for path, ops in schema["paths"].items()
+    }
     assert operations["/api/v1/rollouts/{id}/approve/"]["post"] == "rollouts_approve"
     assert operations["/api/v1/rollouts/{id}/reject/"]["post"] == "rollouts_reject"
     assert operations["/api/v1/rollouts/{id}/plan/"]["get"] == "rollouts_plan_retrieve"
@@ -158,8 +172,13 @@ def test_a_wave_waiting_and_its_approval_are_notified(
     second_admin_api, admin_user, rollout, django_capture_on_commit_callbacks
 ) -> None:
     hook = Receiver.objects.create(name="hook", url="https://hooks.example.test/cp", secret="s" * 24)
-    Subscription.objects.create(owner=admin_user, name="approvals", receiver=hook, kinds=["rollout"],
-                                reasons=["AwaitingApproval", "Approved", "Rejected"])
+    Subscription.objects.create(
+        owner=admin_user,
+        name="approvals",
+        receiver=hook,
+        kinds=["rollout"],
+        reasons=["AwaitingApproval", "Approved", "Rejected"],
+    )
     plan = awaiting(rollout)
     RolloutEvent.objects.create(rollout=rollout, wave=0, reason="AwaitingApproval", message="plan awaits approval")
     approved = second_admin_api.post(url(rollout, "approve"), {"plan_hash": plan.plan_hash}, format="json")

@@ -27,11 +27,18 @@ def v2(db) -> GatewayRelease:
 def fleet(alice, v1) -> list[Gateway]:
     gateways = []
     for cluster_name in ("east", "west"):
-        cluster = ManagedCluster.objects.create(name=cluster_name, kubeconfig=KUBECONFIG,
-                                                base_domain=f"{cluster_name}.example.com")
+        cluster = ManagedCluster.objects.create(
+            name=cluster_name, kubeconfig=KUBECONFIG, base_domain=f"{cluster_name}.example.com"
+        )
         for index in range(3):
-            gateway = Gateway(owner=alice, cluster=cluster, name=f"{cluster_name}{index}", image="gw:1",
-                              supervisor_image="sv:1", labels={"tier": "prod" if index else "dev"})
+            gateway = Gateway(
+                owner=alice,
+                cluster=cluster,
+                name=f"{cluster_name}{index}",
+                image="gw:1",
+                supervisor_image="sv:1",
+                labels={"tier": "prod" if index else "dev"},
+            )
             gateway.assign_namespace()
             gateway.save()
             gateways.append(gateway)
@@ -39,8 +46,15 @@ def fleet(alice, v1) -> list[Gateway]:
 
 
 def rollout_body(**overrides: object) -> dict:
-    return {"name": "to-v2", "target_release": "v2", "waves": {"percentages": [20, 100]}, "max_parallel": 2,
-            "bake_seconds": 1, "gate_timeout_seconds": 5, **overrides}
+    return {
+        "name": "to-v2",
+        "target_release": "v2",
+        "waves": {"percentages": [20, 100]},
+        "max_parallel": 2,
+        "bake_seconds": 1,
+        "gate_timeout_seconds": 5,
+        **overrides,
+    }
 
 
 def test_releases_check_pinning_and_values_keys_against_a_local_chart(admin_api) -> None:
@@ -133,8 +147,14 @@ def test_tenants_get_403_on_create_and_404_on_rollouts(admin_api, alice_api, fle
 def test_schema_documents_releases_and_rollouts(admin_api) -> None:
     schema = admin_api.get("/api/v1/schema/?format=json").json()
     paths = schema["paths"]
-    for path in ("/api/v1/releases/", "/api/v1/rollouts/", "/api/v1/rollouts/{id}/pause/",
-                 "/api/v1/rollouts/{id}/resume/", "/api/v1/rollouts/{id}/abort/", "/api/v1/rollouts/{id}/events/"):
+    for path in (
+        "/api/v1/releases/",
+        "/api/v1/rollouts/",
+        "/api/v1/rollouts/{id}/pause/",
+        "/api/v1/rollouts/{id}/resume/",
+        "/api/v1/rollouts/{id}/abort/",
+        "/api/v1/rollouts/{id}/events/",
+    ):
         assert path in paths, path
     assert paths["/api/v1/rollouts/"]["post"]["operationId"] == "rollouts_create"
     assert "409" in paths["/api/v1/rollouts/{id}/pause/"]["post"]["responses"]

@@ -18,7 +18,10 @@ HOST = "edge.apps.east.example.com"
 
 def body(name: str = "edge", **overrides: object) -> dict:
     return {
-        "name": name, "cluster": "east", "image": "r.example.com/gw:1", "supervisor_image": "r.example.com/sv:1",
+        "name": name,
+        "cluster": "east",
+        "image": "r.example.com/gw:1",
+        "supervisor_image": "r.example.com/sv:1",
         **overrides,
     }
 
@@ -55,8 +58,9 @@ def test_another_tenants_host_is_409_and_the_owner_keeps_it(alice_api, bob_api, 
 @pytest.mark.django_db
 def test_a_taken_host_with_another_error_is_400_for_that_error_alone(alice_api, bob_api, cluster) -> None:
     assert alice_api.post("/api/v1/gateways/", body(route={"host": HOST}), format="json").status_code == 201
-    response = bob_api.post("/api/v1/gateways/", body(route={"host": HOST}, oidc={"issuer": "http://id.example"}),
-                            format="json")
+    response = bob_api.post(
+        "/api/v1/gateways/", body(route={"host": HOST}, oidc={"issuer": "http://id.example"}), format="json"
+    )
     assert response.status_code == 400, response.content
     assert response.json()["error"]["fields"] == {"oidc.issuer": ["The OIDC issuer must be an https:// URL."]}
 

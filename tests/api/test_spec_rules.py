@@ -24,8 +24,12 @@ from workers.reconcile.gateway.request_from_rows import build_request
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
-CHART = Chart(ref=str(MIRROR_CHART), version=None, chart_version="0.1.0",
-              defaults=defaults_from_yaml((Path(MIRROR_CHART) / "values.yaml").read_text()))
+CHART = Chart(
+    ref=str(MIRROR_CHART),
+    version=None,
+    chart_version="0.1.0",
+    defaults=defaults_from_yaml((Path(MIRROR_CHART) / "values.yaml").read_text()),
+)
 GW, SV = "ghcr.io/nvidia/openshell/gateway:1.0.0", "ghcr.io/nvidia/openshell/supervisor:1.0.0"
 # A base domain (stored some other way than the cluster API) with a label longer than DNS allows (63).
 BAD_DOMAIN = "x" * 64 + ".example.com"
@@ -47,12 +51,13 @@ class Case:
 CASES: dict[RuleName, Case] = {
     RuleName.GATEWAY_IMAGE: Case({"supervisor_image": SV}, "image", {"supervisor_image": SV}, release_images=("", "")),
     RuleName.SUPERVISOR_IMAGE: Case({"image": GW}, "supervisor_image", {"image": GW}, release_images=("", "")),
-    RuleName.ROUTE_HOST: Case({}, "route.host", {}, base_domain=BAD_DOMAIN,
-                            api_message="is not a valid DNS name"),
-    RuleName.OIDC_NEEDS_ISSUER: Case({"oidc": {"audience": "openshell"}}, "oidc.issuer",
-                                     {"oidc_audience": "openshell"}, api_message=False),
+    RuleName.ROUTE_HOST: Case({}, "route.host", {}, base_domain=BAD_DOMAIN, api_message="is not a valid DNS name"),
+    RuleName.OIDC_NEEDS_ISSUER: Case(
+        {"oidc": {"audience": "openshell"}}, "oidc.issuer", {"oidc_audience": "openshell"}, api_message=False
+    ),
     RuleName.OIDC_CA_RESERVED: Case(
-        {"oidc": {"issuer": ISSUER, "ca_configmap": TRUSTED_CA_CONFIGMAP}}, "oidc.ca_configmap",
+        {"oidc": {"issuer": ISSUER, "ca_configmap": TRUSTED_CA_CONFIGMAP}},
+        "oidc.ca_configmap",
         {"oidc_issuer": ISSUER, "oidc_ca_configmap": TRUSTED_CA_CONFIGMAP},
     ),
 }
@@ -65,8 +70,9 @@ def test_every_rule_the_worker_applies_has_a_case_here() -> None:
 
 def _setup(case: Case) -> ManagedCluster:
     image, supervisor_image = case.release_images
-    GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), image=image, supervisor_image=supervisor_image,
-                                  default=True)
+    GatewayRelease.objects.create(
+        name="v1", chart=str(MIRROR_CHART), image=image, supervisor_image=supervisor_image, default=True
+    )
     return ManagedCluster.objects.create(name="east", kubeconfig="", base_domain=case.base_domain)
 
 

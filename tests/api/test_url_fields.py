@@ -23,8 +23,12 @@ BAD = ["\r\n", "\n", "\t", " ", "\x00", "\x7f", "\x85", "\u2028", "\u00a0"]
 
 
 def receiver(bad: str) -> dict:
-    return {"name": "ops", "kind": "webhook", "url": f"https://93.184.216.34/ho{bad}ok",
-            "secret": "a-long-random-signing-secret"}
+    return {
+        "name": "ops",
+        "kind": "webhook",
+        "url": f"https://93.184.216.34/ho{bad}ok",
+        "secret": "a-long-random-signing-secret",
+    }
 
 
 def gateway_issuer(bad: str) -> dict:
@@ -32,13 +36,21 @@ def gateway_issuer(bad: str) -> dict:
 
 
 def gateway_database(bad: str) -> dict:
-    return {"name": "edge", "cluster": "east",
-            "database": {"provider": "external", "uri": f"postgresql://gw@db.example.com/g{bad}w"}}
+    return {
+        "name": "edge",
+        "cluster": "east",
+        "database": {"provider": "external", "uri": f"postgresql://gw@db.example.com/g{bad}w"},
+    }
 
 
 def release(bad: str) -> dict:
-    return {"name": "v2", "chart": f"oci://registry.example.com/charts/open{bad}shell", "version": "1.0.0",
-            "image": "gw:1", "supervisor_image": "sv:1"}
+    return {
+        "name": "v2",
+        "chart": f"oci://registry.example.com/charts/open{bad}shell",
+        "version": "1.0.0",
+        "image": "gw:1",
+        "supervisor_image": "sv:1",
+    }
 
 
 def cluster(bad: str) -> dict:
@@ -63,15 +75,22 @@ CASES: list[tuple[str, Callable[[str], dict], str, type[Model]]] = [
 
 @pytest.fixture
 def existing(cluster: Any) -> dict[type[Model], int]:
-    GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), image="gw:1", supervisor_image="sv:1",
-                                  default=True)
+    GatewayRelease.objects.create(
+        name="v1", chart=str(MIRROR_CHART), image="gw:1", supervisor_image="sv:1", default=True
+    )
     return {model: model.objects.count() for _, _, _, model in CASES}
 
 
 @pytest.mark.parametrize("bad", BAD, ids=[repr(b) for b in BAD])
 @pytest.mark.parametrize(("path", "body", "field", "model"), CASES, ids=[c[2] for c in CASES])
 def test_a_url_with_whitespace_or_control_characters_is_a_400_naming_the_field(
-    admin_api, existing, path: str, body: Callable[[str], dict], field: str, model: type[Model], bad: str,
+    admin_api,
+    existing,
+    path: str,
+    body: Callable[[str], dict],
+    field: str,
+    model: type[Model],
+    bad: str,
 ) -> None:
     response = admin_api.post(path, body(bad), format="json")
     assert response.status_code == 400, response.content
@@ -84,8 +103,9 @@ ACCEPTED_HERE = [c for c in CASES if c[0] != "/api/v1/releases/"]
 
 
 @pytest.mark.parametrize(("path", "body", "field", "model"), ACCEPTED_HERE, ids=[c[2] for c in ACCEPTED_HERE])
-def test_the_same_url_without_them_is_accepted(admin_api, existing, path: str, body: Callable[[str], dict],
-                                               field: str, model: type[Model]) -> None:
+def test_the_same_url_without_them_is_accepted(
+    admin_api, existing, path: str, body: Callable[[str], dict], field: str, model: type[Model]
+) -> None:
     """The refusal above is for the characters, not for the rest of the body."""
     response = admin_api.post(path, body(""), format="json")
     assert response.status_code == 201, response.content

@@ -33,8 +33,15 @@ def test_every_benchmark_is_found() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
 def test_the_benchmark_runs_at_its_smoke_size(script: Path) -> None:
     env = {**os.environ, "BENCH_DB_NAME": f"bench_smoke_{script.stem}", "PYTHONUNBUFFERED": "1"}
-    result = subprocess.run([sys.executable, str(script), "--smoke"], cwd=PROJECT_ROOT, env=env, capture_output=True,
-                            text=True, timeout=SMOKE_TIMEOUT_SECONDS, check=False)
+    result = subprocess.run(
+        [sys.executable, str(script), "--smoke"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=SMOKE_TIMEOUT_SECONDS,
+        check=False,
+    )
     output = result.stdout + result.stderr
     assert result.returncode == 0, f"{script.name} --smoke exited {result.returncode}:\n{output[-4000:]}"
     assert RATIO.search(result.stdout), f"{script.name} --smoke printed no ratio:\n{result.stdout[-4000:]}"

@@ -149,9 +149,7 @@ def test_retry_a_failed_gateway(console: Console, staff_user, gateway_cluster) -
         attempts_before = GatewayEvent.objects.filter(gateway=gateway).count()
         console.open("/admin/gateways/gateway/")
         console.run_action("retry_action", ["doomed"])
-        assert console.messages() == [
-            "Retry queued for 1 gateway: doomed; the failure counter and backoff were reset."
-        ]
+        assert console.messages() == ["Retry queued for 1 gateway: doomed; the failure counter and backoff were reset."]
         gateway.refresh_from_db()
         assert gateway.failure_count < 5, "retry resets the counter (the worker may already have failed once more)"
         # The retry reached the worker: it tried again and recorded another event.
@@ -174,7 +172,11 @@ def test_tenant_sees_only_their_own_gateways_and_no_secret(console: Console, sta
     cluster = closed_port_cluster()
     # Suspended, so that the worker leaves them alone.
     mine = make_gateway(
-        alice, cluster, "alice-edge", suspended=True, database_provider="external",
+        alice,
+        cluster,
+        "alice-edge",
+        suspended=True,
+        database_provider="external",
         database_uri=f"postgresql://app:{DATABASE_PASSWORD}@db.example.test/app",
     )
     theirs = make_gateway(root, cluster, "root-edge", suspended=True)

@@ -38,8 +38,12 @@ def test_release_pages_show_images_and_refuse_mixed_provenance(console: Console,
 
 def test_the_gateway_form_states_and_applies_the_image_policy(console: Console, staff_user) -> None:
     GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), image=GW, supervisor_image=SV, default=True)
-    ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="east.example.test",
-                                  image_policy={"overrides": "allow", "repositories": ["ghcr.io/team/"]})
+    ManagedCluster.objects.create(
+        name="east",
+        kubeconfig=KUBECONFIG,
+        base_domain="east.example.test",
+        image_policy={"overrides": "allow", "repositories": ["ghcr.io/team/"]},
+    )
     staff_user("tenant")
     console.login("tenant")
     console.open("/admin/gateways/gateway/add/")

@@ -34,9 +34,19 @@ def hook(db: None) -> Receiver:
 def delivery(root, hook) -> Delivery:
     subscription = Subscription.objects.create(owner=root, name="all", receiver=hook)
     return Delivery.objects.create(
-        idempotency_key="6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f", subscription=subscription, receiver=hook, owner=root,
-        event_kind="gateway", event_id=1, object_id="x", object_name="edge", reason="InstallFailed",
-        severity="critical", payload={"version": "v1", "reason": "InstallFailed"}, status="delivered", attempts=2,
+        idempotency_key="6f1c2b9e-1d2a-4c8b-9e3f-0a1b2c3d4e5f",
+        subscription=subscription,
+        receiver=hook,
+        owner=root,
+        event_kind="gateway",
+        event_id=1,
+        object_id="x",
+        object_name="edge",
+        reason="InstallFailed",
+        severity="critical",
+        payload={"version": "v1", "reason": "InstallFailed"},
+        status="delivered",
+        attempts=2,
         response_code=200,
     )
 
@@ -52,8 +62,11 @@ PAGES = ("/admin/notifications/receiver/", "/admin/notifications/subscription/",
 
 def test_admins_see_the_pages_and_never_the_url_or_secret(root, hook, delivery) -> None:
     client = client_for(root)
-    for page in (*PAGES, f"/admin/notifications/receiver/{hook.pk}/change/",
-                 f"/admin/notifications/delivery/{delivery.pk}/change/"):
+    for page in (
+        *PAGES,
+        f"/admin/notifications/receiver/{hook.pk}/change/",
+        f"/admin/notifications/delivery/{delivery.pk}/change/",
+    ):
         response = client.get(page)
         assert response.status_code == 200, page
         body = response.content.decode()
@@ -71,15 +84,28 @@ def test_tenants_do_not_get_the_pages(tenant, delivery) -> None:
 
 def test_a_refused_url_is_an_error_on_the_field_and_an_empty_one_keeps_the_stored_url(root, hook) -> None:
     client = client_for(root)
-    response = client.post("/admin/notifications/receiver/add/", {
-        "name": "local", "kind": "webhook", "url": "https://169.254.169.254/latest", "secret": SECRET,
-    })
+    response = client.post(
+        "/admin/notifications/receiver/add/",
+        {
+            "name": "local",
+            "kind": "webhook",
+            "url": "https://169.254.169.254/latest",
+            "secret": SECRET,
+        },
+    )
     assert response.status_code == 200
     assert "link-local" in response.context["adminform"].form.errors["url"][0]
     assert not Receiver.objects.filter(name="local").exists()
-    response = client.post(f"/admin/notifications/receiver/{hook.pk}/change/", {
-        "name": "hook", "kind": "webhook", "url": "", "secret": "", "tenants_may_subscribe": "on",
-    })
+    response = client.post(
+        f"/admin/notifications/receiver/{hook.pk}/change/",
+        {
+            "name": "hook",
+            "kind": "webhook",
+            "url": "",
+            "secret": "",
+            "tenants_may_subscribe": "on",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[-2000:]
     hook.refresh_from_db()
     assert (hook.url, hook.secret, hook.tenants_may_subscribe) == (URL, SECRET, True)

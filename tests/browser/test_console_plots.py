@@ -82,13 +82,19 @@ def dashboard_plots(console: Console, shot: Path) -> None:
     console.open("/admin/")
     assert "No samples yet: the first is taken within a minute." in console.find("#cp-fleet").text
 
-    clusters = [ManagedCluster.objects.create(name=n, kubeconfig=CLOSED_PORT_KUBECONFIG, base_domain=f"{n}.test")
-                for n in ("east", "west")]
+    clusters = [
+        ManagedCluster.objects.create(name=n, kubeconfig=CLOSED_PORT_KUBECONFIG, base_domain=f"{n}.test")
+        for n in ("east", "west")
+    ]
     now = timezone.now()
     FleetSample.objects.bulk_create(  # Running climbs, Degraded and Failed hold: three lines apart
-        FleetSample(at=now - timedelta(minutes=m), cluster=cluster,
-                    counts={Phase.RUNNING: 40 - m, Phase.DEGRADED: 12, Phase.FAILED: 5})
-        for m in range(2, 32) for cluster in clusters
+        FleetSample(
+            at=now - timedelta(minutes=m),
+            cluster=cluster,
+            counts={Phase.RUNNING: 40 - m, Phase.DEGRADED: 12, Phase.FAILED: 5},
+        )
+        for m in range(2, 32)
+        for cluster in clusters
     )
     console.open("/admin/")
     figures = console.find_all("#cp-fleet figure.cp-chart")
@@ -113,7 +119,8 @@ def rollout_bars(console: Console, shot: Path) -> None:
     waves = {0: ["healthy"] * 3 + ["failed"], 1: ["upgrading", "upgrading", "pending", "rolled_back"], 2: ["pending"]}
     RolloutTarget.objects.bulk_create(
         RolloutTarget(rollout=rollout, gateway_name=f"g{w}{i}", cluster_name="east", wave=w, position=i, state=s)
-        for w, states in waves.items() for i, s in enumerate(states)
+        for w, states in waves.items()
+        for i, s in enumerate(states)
     )
     console.open(f"/admin/rollouts/rollout/{rollout.pk}/change/")
     svg = console.find("#cp-rollout-chart svg")

@@ -20,24 +20,59 @@ CHART, IMAGE, SUPERVISOR, KEY = ("sha256:" + c * 64 for c in "abcd")
 
 def signed_release(name: str, **fields: object) -> GatewayRelease:
     keys = public_pem(ec.generate_private_key(ec.SECP256R1()))
-    verified = {"chart": CHART, "image": IMAGE, "supervisor_image": SUPERVISOR, "key": KEY,
-                "keys": keys_fingerprint(keys), "verified_at": "2026-12-05T14:00:00+00:00"}
+    verified = {
+        "chart": CHART,
+        "image": IMAGE,
+        "supervisor_image": SUPERVISOR,
+        "key": KEY,
+        "keys": keys_fingerprint(keys),
+        "verified_at": "2026-12-05T14:00:00+00:00",
+    }
     return GatewayRelease.objects.create(
-        name=name, chart=str(MIRROR_CHART), chart_digest=CHART, image=GW, supervisor_image=SV, signature_keys=keys,
-        status="Ready", verified_digests=verified, **fields,
+        name=name,
+        chart=str(MIRROR_CHART),
+        chart_digest=CHART,
+        image=GW,
+        supervisor_image=SV,
+        signature_keys=keys,
+        status="Ready",
+        verified_digests=verified,
+        **fields,
     )
 
 
 def test_a_release_page_shows_what_was_verified_with_which_key_and_when(console: Console, staff_user) -> None:
-    signed_release("verified", conditions=[{
-        "type": "Verified", "status": "True", "reason": "Verified", "message": "Verified",
-        "lastTransitionTime": "2026-12-05T14:00:00+00:00", "observedGeneration": 0}])
-    failed = signed_release("rotated", conditions=[{
-        "type": "Verified", "status": "False", "reason": "VerificationFailed",
-        "message": "verification failed: image reg.example.test/openshell/gateway:1.0: no signature by a trusted key",
-        "lastTransitionTime": "2026-12-05T14:00:00+00:00", "observedGeneration": 0}])
-    ReleaseEvent.objects.create(release=failed, type="Warning", reason="VerificationFailed",
-                                message=failed.conditions[0]["message"])
+    signed_release(
+        "verified",
+        conditions=[
+            {
+                "type": "Verified",
+                "status": "True",
+                "reason": "Verified",
+                "message": "Verified",
+                "lastTransitionTime": "2026-12-05T14:00:00+00:00",
+                "observedGeneration": 0,
+            }
+        ],
+    )
+    failed = signed_release(
+        "rotated",
+        conditions=[
+            {
+                "type": "Verified",
+                "status": "False",
+                "reason": "VerificationFailed",
+                "message": (
+                    "verification failed: image reg.example.test/openshell/gateway:1.0: no signature by a trusted key"
+                ),
+                "lastTransitionTime": "2026-12-05T14:00:00+00:00",
+                "observedGeneration": 0,
+            }
+        ],
+    )
+    ReleaseEvent.objects.create(
+        release=failed, type="Warning", reason="VerificationFailed", message=failed.conditions[0]["message"]
+    )
     staff_user("platform", superuser=True)
     console.login("platform")
 

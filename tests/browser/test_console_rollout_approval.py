@@ -30,17 +30,29 @@ def test_the_wave_plan_shows_each_diff_and_a_second_admin_approves_it(
         wait_until(lambda g=gateway: Gateway.objects.get(pk=g.pk).phase == Phase.RUNNING, "the gateways to run", 90)
     creator = staff_user("creator", superuser=True)
     staff_user("approver", superuser=True)
-    rollout = create_rollout(Rollout(name="to-v2", target_release=v2, created_by=creator, require_approval=True,
-                                     wave_percentages=[100], bake_seconds=1, max_parallel=2))
+    rollout = create_rollout(
+        Rollout(
+            name="to-v2",
+            target_release=v2,
+            created_by=creator,
+            require_approval=True,
+            wave_percentages=[100],
+            bake_seconds=1,
+            max_parallel=2,
+        )
+    )
     page = f"/admin/rollouts/rollout/{rollout.pk}/change/"
 
     console.login("creator")
-    console.reload_until(page, lambda: console.find_all("#cp-rollout-approval[data-state='awaiting']"),
-                         "the wave plan", 90)
+    console.reload_until(
+        page, lambda: console.find_all("#cp-rollout-approval[data-state='awaiting']"), "the wave plan", 90
+    )
     shown = console.find("#cp-rollout-approval").get_attribute("data-plan-hash")
     assert shown == WavePlan.objects.get(rollout=rollout).plan_hash
-    planned = {e.get_attribute("data-gateway"): e.get_attribute("data-action")
-               for e in console.find_all(".cp-approval-gateway")}
+    planned = {
+        e.get_attribute("data-gateway"): e.get_attribute("data-action")
+        for e in console.find_all(".cp-approval-gateway")
+    }
     assert planned == {"edge0": "upgrade", "edge1": "upgrade"}
     assert "+    helm.sh/chart: openshell-gateway-0.2.0" in console.find(".cp-approval-gateway").text
     console.submit("button[data-operation='approve']")
@@ -52,6 +64,7 @@ def test_the_wave_plan_shows_each_diff_and_a_second_admin_approves_it(
     console.submit("button[data-operation='approve']")
     assert any("Approved" in m for m in console.messages()), console.messages()
     assert AuditEntry.objects.get(action="approve", source="console").actor_name == "approver"
-    console.reload_until(page, lambda: console.find(".field-phase_column .cp-badge").text == "Completed",
-                         "the rollout to complete", 120)
+    console.reload_until(
+        page, lambda: console.find(".field-phase_column .cp-badge").text == "Completed", "the rollout to complete", 120
+    )
     assert not console.find_all("button[data-operation='approve']")

@@ -50,6 +50,7 @@ def test_start_a_rollout_watch_its_waves_and_pause_it(console: Console, staff_us
     assert any("Pause" in m for m in console.messages())
     assert console.find(".field-phase_column .cp-badge").text == "Paused"
     assert console.find_all("button[data-operation='resume']") and not console.find_all(
-        "button[data-operation='pause']")
+        "button[data-operation='pause']"
+    )
     console.screenshot("rollout-paused")
     assert Rollout.objects.get(pk=rollout.pk).phase == "Paused"

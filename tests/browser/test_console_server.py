@@ -36,8 +36,12 @@ def client_for(user: Any, **kwargs: Any) -> Client:
 
 def make_gateway(owner: Any, cluster: ManagedCluster, name: str, **fields: Any) -> Gateway:
     gateway = Gateway(
-        owner=owner, cluster=cluster, name=name, image="ghcr.io/acme/gateway:1.0.0",
-        supervisor_image="ghcr.io/acme/supervisor:1.0.0", **fields,
+        owner=owner,
+        cluster=cluster,
+        name=name,
+        image="ghcr.io/acme/gateway:1.0.0",
+        supervisor_image="ghcr.io/acme/supervisor:1.0.0",
+        **fields,
     )
     gateway.assign_namespace()
     gateway.save()
@@ -50,10 +54,19 @@ def change_url(obj: Any) -> str:
 
 def form_data(gateway: Gateway, **overrides: Any) -> dict[str, Any]:
     data = {
-        "image": gateway.image, "supervisor_image": gateway.supervisor_image, "route_enabled": "on",
-        "route_host": "", "database_provider": gateway.database_provider, "database_uri": "", "labels": "{}",
-        "oidc_issuer": "", "oidc_audience": "", "oidc_roles_claim": "", "oidc_admin_role": "",
-        "oidc_user_role": "", "oidc_ca_configmap": "",
+        "image": gateway.image,
+        "supervisor_image": gateway.supervisor_image,
+        "route_enabled": "on",
+        "route_host": "",
+        "database_provider": gateway.database_provider,
+        "database_uri": "",
+        "labels": "{}",
+        "oidc_issuer": "",
+        "oidc_audience": "",
+        "oidc_roles_claim": "",
+        "oidc_admin_role": "",
+        "oidc_user_role": "",
+        "oidc_ca_configmap": "",
     }
     return {k: v for k, v in {**data, **overrides}.items() if v is not None}
 
@@ -92,10 +105,17 @@ def test_an_empty_write_only_field_keeps_the_stored_secret(root, cluster) -> Non
     assert gateway.database_provider == "embedded" and gateway.database_uri == ""
 
     kubeconfig = cluster.kubeconfig
-    response = client.post(change_url(cluster), {
-        "flavour": "kubernetes", "kubeconfig": "", "base_domain": "apps.east.example.com", "gateway_api": "on",
-        "network_policy": "on", "trusted_ca_pem": "",
-    })
+    response = client.post(
+        change_url(cluster),
+        {
+            "flavour": "kubernetes",
+            "kubeconfig": "",
+            "base_domain": "apps.east.example.com",
+            "gateway_api": "on",
+            "network_policy": "on",
+            "trusted_ca_pem": "",
+        },
+    )
     assert response.status_code == 302, response.content.decode()[-2000:]
     cluster.refresh_from_db()
     assert cluster.kubeconfig == kubeconfig
@@ -135,8 +155,9 @@ def test_turning_the_route_on_again_is_refused_when_its_default_host_was_taken(r
 
 
 def test_the_dashboard_shows_what_each_app_registers(root, tenant, cluster) -> None:
-    ManagedCluster.objects.create(name="west", kubeconfig=cluster.kubeconfig, base_domain="w.example.test",
-                                  reachable=False)
+    ManagedCluster.objects.create(
+        name="west", kubeconfig=cluster.kubeconfig, base_domain="w.example.test", reachable=False
+    )
     serving = [{"type": "Serving", "status": "True"}]
     Catalog.objects.create(name="ops", image_ref="quay.io/acme/catalog:1", conditions=serving)
     Catalog.objects.create(name="dev", image_ref="quay.io/acme/catalog:2")
@@ -197,15 +218,18 @@ def test_operations_mirror_the_api(root, cluster) -> None:
     assert client.get(change_url(gateway)).context["has_change_permission"] is False
     trail = AuditEntry.objects.filter(resource_id=str(gateway.pk)).order_by("timestamp", "id")
     assert [(e.action, e.source, e.actor_name) for e in trail] == [
-        ("retry", "console", "root"), ("suspend", "console", "root"), ("resume", "console", "root"),
+        ("retry", "console", "root"),
+        ("suspend", "console", "root"),
+        ("resume", "console", "root"),
         ("delete", "console", "root"),
     ]
 
 
 def test_console_saves_are_audited_without_secrets(root, cluster) -> None:
     gateway = make_gateway(root, cluster, "edge")
-    data = form_data(gateway, image="ghcr.io/acme/gateway:2.0.0", database_provider="external",
-                     database_uri=DATABASE_URI)
+    data = form_data(
+        gateway, image="ghcr.io/acme/gateway:2.0.0", database_provider="external", database_uri=DATABASE_URI
+    )
     response = client_for(root).post(change_url(gateway), data)
     assert response.status_code == 302, response.content
     (entry,) = AuditEntry.objects.filter(resource_id=str(gateway.pk), action="update")
@@ -225,14 +249,28 @@ def test_csrf_is_enforced(root, cluster) -> None:
 
 def test_the_console_says_why_a_gateway_is_not_ready(root, tenant, cluster) -> None:
     """A refused pod's event, as the reconciler puts it into Ready, is on the gateway's page and in the list."""
-    why = ('the workload is not ready; StatefulSet edge-1-openshell: FailedCreate: create Pod edge-1-openshell-0 in '
-           'StatefulSet edge-1-openshell failed error: pods "edge-1-openshell-0" is forbidden: unable to validate '
-           'against any security context constraint: [provider restricted-v2: .spec.securityContext.fsGroup: '
-           'Invalid value: []int64{1000}: 1000 is not an allowed group]')
-    gateway = make_gateway(tenant, cluster, "edge", phase=Phase.PROVISIONING, conditions=[
-        {"type": "Ready", "status": "False", "reason": "Progressing", "message": why,
-         "lastTransitionTime": "2026-12-02T00:00:00+00:00", "observedGeneration": 1},
-    ])
+    why = (
+        "the workload is not ready; StatefulSet edge-1-openshell: FailedCreate: create Pod edge-1-openshell-0 in "
+        'StatefulSet edge-1-openshell failed error: pods "edge-1-openshell-0" is forbidden: unable to validate '
+        "against any security context constraint: [provider restricted-v2: .spec.securityContext.fsGroup: "
+        "Invalid value: []int64{1000}: 1000 is not an allowed group]"
+    )
+    gateway = make_gateway(
+        tenant,
+        cluster,
+        "edge",
+        phase=Phase.PROVISIONING,
+        conditions=[
+            {
+                "type": "Ready",
+                "status": "False",
+                "reason": "Progressing",
+                "message": why,
+                "lastTransitionTime": "2026-12-02T00:00:00+00:00",
+                "observedGeneration": 1,
+            },
+        ],
+    )
     page = client_for(tenant).get(change_url(gateway)).content.decode()
     assert "unable to validate against any security context constraint" in page
     assert "1000 is not an allowed group" in page

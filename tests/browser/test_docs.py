@@ -59,8 +59,9 @@ def csp_violations(driver: WebDriver) -> list[str]:
         ("/api/v1/schema/redoc/", "h1"),
     ],
 )
-def test_docs_render_offline_under_the_csp(console_stack: Stack, logged_chromium: WebDriver, path: str,
-                                           rendered: str) -> None:
+def test_docs_render_offline_under_the_csp(
+    console_stack: Stack, logged_chromium: WebDriver, path: str, rendered: str
+) -> None:
     logged_chromium.get(console_stack.api_url + path)
     WebDriverWait(logged_chromium, 30).until(
         lambda d: any(TITLE in e.text for e in d.find_elements(By.CSS_SELECTOR, rendered))
@@ -68,8 +69,9 @@ def test_docs_render_offline_under_the_csp(console_stack: Stack, logged_chromium
     if "swagger" in path:
         WebDriverWait(logged_chromium, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".opblock-tag"))
     else:
-        WebDriverWait(logged_chromium, 10).until(lambda d: "gateways_create" in d.page_source or
-                                                 d.find_elements(By.CSS_SELECTOR, "[data-section-id]"))
+        WebDriverWait(logged_chromium, 10).until(
+            lambda d: "gateways_create" in d.page_source or d.find_elements(By.CSS_SELECTOR, "[data-section-id]")
+        )
     fetched, blocked = requested_urls(logged_chromium)
     assert any(url.endswith("/api/v1/schema/") or "/api/v1/schema/?" in url for url in fetched), fetched
     assert off_loopback(fetched) == []

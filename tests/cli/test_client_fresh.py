@@ -22,8 +22,12 @@ def tree(root: Path) -> dict[str, bytes]:
 
 def test_the_committed_client_is_fresh(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "clients/generate.py", str(tmp_path)], cwd=PROJECT_ROOT, capture_output=True, text=True,
-        timeout=300, check=False,
+        [sys.executable, "clients/generate.py", str(tmp_path)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     fresh, committed = tree(tmp_path / "controlplane_client"), tree(COMMITTED)

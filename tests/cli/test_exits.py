@@ -23,9 +23,18 @@ def test_exit_code_for_status(status: int, code: int) -> None:
 
 
 def test_api_error_shows_message_and_field_errors() -> None:
-    error = api_error(400, body(400, "invalid", "The request is invalid; see fields.", {
-        "image": ["Enter a valid image reference."], "oidc.issuer": ["Required.", "Must be https."],
-    }))
+    error = api_error(
+        400,
+        body(
+            400,
+            "invalid",
+            "The request is invalid; see fields.",
+            {
+                "image": ["Enter a valid image reference."],
+                "oidc.issuer": ["Required.", "Must be https."],
+            },
+        ),
+    )
     assert error.exit_code == API_ERROR and error.fields["image"] == ["Enter a valid image reference."]
     assert error.format_message().splitlines() == [
         "The request is invalid; see fields. (HTTP 400, invalid)",
@@ -39,10 +48,16 @@ def test_a_not_found_error_exits_3() -> None:
     assert error.exit_code == NOT_FOUND and error.status == 404 and not error.details
 
 
-@pytest.mark.parametrize(("content", "quoted"), [
-    (b"<html>\n  <p>Bad Gateway</p>\n</html>", "<html> <p>Bad Gateway</p> </html>"), (b"", "no body"),
-    (b'{"detail": "x"}', '{"detail": "x"}'), (b"[1]", "[1]"), (b"x" * 1000, "x" * 300 + " "),
-])
+@pytest.mark.parametrize(
+    ("content", "quoted"),
+    [
+        (b"<html>\n  <p>Bad Gateway</p>\n</html>", "<html> <p>Bad Gateway</p> </html>"),
+        (b"", "no body"),
+        (b'{"detail": "x"}', '{"detail": "x"}'),
+        (b"[1]", "[1]"),
+        (b"x" * 1000, "x" * 300 + " "),
+    ],
+)
 def test_a_body_in_another_shape_is_quoted_on_one_line(content: bytes, quoted: str) -> None:
     error = api_error(502, content)
     assert error.exit_code == API_ERROR and error.code == "unexpected"
@@ -73,18 +88,40 @@ def test_an_unknown_context_exits_3(tmp_path: Path) -> None:
 
 
 def test_an_unreachable_api_exits_1(tmp_path: Path) -> None:
-    result = CliRunner().invoke(cli, ["gateways", "list"], env={
-        "CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t",
-    })
+    result = CliRunner().invoke(
+        cli,
+        ["gateways", "list"],
+        env={
+            "CPCTL_CONFIG": str(tmp_path / "config.yaml"),
+            "CPCTL_URL": "http://127.0.0.1:9",
+            "CPCTL_TOKEN": "t",
+        },
+    )
     assert result.exit_code == API_ERROR and "cannot reach http://127.0.0.1:9" in result.stderr
 
 
 @pytest.mark.parametrize(("values", "message"), [("{nope", "--values is not JSON"), ("[1]", "a JSON object")])
 def test_releases_create_refuses_bad_values_before_any_request(tmp_path: Path, values: str, message: str) -> None:
-    result = CliRunner().invoke(cli, [
-        "releases", "create", "--name", "v2", "--chart", "oci://r.example/c", "--version", "1.0.0",
-        "--image", "r.example/o/gw:2", "--supervisor-image", "r.example/o/sv:2", "--values", values,
-    ], env={"CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t"})
+    result = CliRunner().invoke(
+        cli,
+        [
+            "releases",
+            "create",
+            "--name",
+            "v2",
+            "--chart",
+            "oci://r.example/c",
+            "--version",
+            "1.0.0",
+            "--image",
+            "r.example/o/gw:2",
+            "--supervisor-image",
+            "r.example/o/sv:2",
+            "--values",
+            values,
+        ],
+        env={"CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t"},
+    )
     assert result.exit_code == USAGE and message in result.stderr
 
 
@@ -92,8 +129,22 @@ def test_releases_create_takes_both_images(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["releases", "create", "--help"])
     assert result.exit_code == 0 and "--image" in result.stdout and "--supervisor-image" in result.stdout
     assert "--allow-mixed-provenance" in result.stdout
-    sent = CliRunner().invoke(cli, [
-        "releases", "create", "--name", "v2", "--chart", "oci://r.example/c", "--version", "1.0.0",
-        "--image", "r.example/o/gw:2", "--supervisor-image", "r.example/o/sv:2",
-    ], env={"CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t"})
+    sent = CliRunner().invoke(
+        cli,
+        [
+            "releases",
+            "create",
+            "--name",
+            "v2",
+            "--chart",
+            "oci://r.example/c",
+            "--version",
+            "1.0.0",
+            "--image",
+            "r.example/o/gw:2",
+            "--supervisor-image",
+            "r.example/o/sv:2",
+        ],
+        env={"CPCTL_CONFIG": str(tmp_path / "config.yaml"), "CPCTL_URL": "http://127.0.0.1:9", "CPCTL_TOKEN": "t"},
+    )
     assert sent.exit_code == API_ERROR and "cannot reach http://127.0.0.1:9" in sent.stderr

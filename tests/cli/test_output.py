@@ -9,12 +9,17 @@ import yaml
 from cpctl.output import Column, condition, field, render, table
 
 GATEWAY = {
-    "name": "edge", "suspended": False, "labels": {"team": "blue"},
+    "name": "edge",
+    "suspended": False,
+    "labels": {"team": "blue"},
     "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}], "route_address": None},
 }
 COLUMNS = (
-    Column("NAME", field("name")), Column("PHASE", field("status.phase")), Column("READY", condition("Ready")),
-    Column("ADDRESS", field("status.route_address")), Column("SUSPENDED", field("suspended")),
+    Column("NAME", field("name")),
+    Column("PHASE", field("status.phase")),
+    Column("READY", condition("Ready")),
+    Column("ADDRESS", field("status.route_address")),
+    Column("SUSPENDED", field("suspended")),
     Column("LABELS", field("labels")),
 )
 

@@ -21,11 +21,18 @@ def named(text: str, name: str = "spec.yaml") -> io.StringIO:
 
 def test_yaml_and_json_give_the_same_body() -> None:
     yaml_text = "name: edge\ncluster: east\nimage: gw:1\nsupervisor_image: sv:1\nroute: {host: e.example.com}\n"
-    json_text = '{"name": "edge", "cluster": "east", "image": "gw:1", "supervisor_image": "sv:1", ' \
+    json_text = (
+        '{"name": "edge", "cluster": "east", "image": "gw:1", "supervisor_image": "sv:1", '
         '"route": {"host": "e.example.com"}}'
-    assert load_body(named(yaml_text)) == load_body(named(json_text, "spec.json")) == {
-        **SPEC, "route": {"host": "e.example.com"},
-    }
+    )
+    assert (
+        load_body(named(yaml_text))
+        == load_body(named(json_text, "spec.json"))
+        == {
+            **SPEC,
+            "route": {"host": "e.example.com"},
+        }
+    )
 
 
 @pytest.mark.parametrize("text", ["- a\n- b\n", "just text\n", "{not json", ""])
@@ -36,8 +43,12 @@ def test_anything_but_a_mapping_is_a_usage_error(text: str) -> None:
 
 
 def test_a_full_spec_becomes_the_request_with_nested_groups_and_labels() -> None:
-    body = {**SPEC, "route": {"enabled": False}, "oidc": {"issuer": "https://id.example.com"},
-            "labels": {"team": "blue"}}
+    body = {
+        **SPEC,
+        "route": {"enabled": False},
+        "oidc": {"issuer": "https://id.example.com"},
+        "labels": {"team": "blue"},
+    }
     request = to_request(GatewayRequest, body, "spec.yaml")
     assert request.to_dict() == body
 

@@ -24,8 +24,6 @@ def test_other_conditions_are_usage_errors(text: str) -> None:
     assert raised.value.exit_code == USAGE
 
 
-
-
 def test_poll_returns_the_first_result() -> None:
     clock, answers = FakeClock(), iter([None, None, "done"])
     assert poll(lambda: next(answers), "it", timeout=10, interval=2, clock=clock, sleep=clock.sleep) == "done"

@@ -120,49 +120,97 @@ def test_generated_client_end_to_end(
     anonymous = Client(base_url=live_stack.api_url, raise_on_unexpected_status=True)
     error_of(clusters_list.sync_detailed(client=anonymous), 401)
     api = AuthenticatedClient(
-        base_url=live_stack.api_url, token=admin_token(), prefix="Token", raise_on_unexpected_status=True, timeout=30,
+        base_url=live_stack.api_url,
+        token=admin_token(),
+        prefix="Token",
+        raise_on_unexpected_status=True,
+        timeout=30,
     )
     assert ok(clusters_list.sync_detailed(client=api), 200).count == 0
 
     # -- a cluster, with a kubeconfig for a real (simulated) Kubernetes API; the kubeconfig is write-only
     kubeconfig = gateway_cluster.kubeconfig.read_text()
-    cluster = ok(clusters_create.sync_detailed(client=api, body=ClusterRequest(
-        name="contract", kubeconfig=kubeconfig, base_domain="contract.example.test",
-        flavour=ClusterFlavourEnum.KUBERNETES, gateway_api=True,
-    )), 201)
+    cluster = ok(
+        clusters_create.sync_detailed(
+            client=api,
+            body=ClusterRequest(
+                name="contract",
+                kubeconfig=kubeconfig,
+                base_domain="contract.example.test",
+                flavour=ClusterFlavourEnum.KUBERNETES,
+                gateway_api=True,
+            ),
+        ),
+        201,
+    )
     assert cluster.name == "contract" and cluster.flavour == ClusterFlavourEnum.KUBERNETES
     assert "kubeconfig" not in cluster.to_dict()
 
     # -- 409: the same name again
-    duplicate = clusters_create.sync_detailed(client=api, body=ClusterRequest(
-        name="contract", kubeconfig=kubeconfig, base_domain="other.example.test",
-    ))
+    duplicate = clusters_create.sync_detailed(
+        client=api,
+        body=ClusterRequest(
+            name="contract",
+            kubeconfig=kubeconfig,
+            base_domain="other.example.test",
+        ),
+    )
     assert "already exists" in error_of(duplicate, 409, "conflict").message
 
     # -- a release owns the software: mixed provenance is a 400; one provenance is the default for new gateways
-    mixed = releases_create.sync_detailed(client=api, body=GatewayReleaseRequest(
-        name="contract-mixed", chart=str(MIRROR_CHART), image="quay.io/someone/openshell-gateway:1",
-        supervisor_image=SUPERVISOR_IMAGE,
-    ))
+    mixed = releases_create.sync_detailed(
+        client=api,
+        body=GatewayReleaseRequest(
+            name="contract-mixed",
+            chart=str(MIRROR_CHART),
+            image="quay.io/someone/openshell-gateway:1",
+            supervisor_image=SUPERVISOR_IMAGE,
+        ),
+    )
     assert "Mixed provenance" in error_of(mixed, 400, "invalid").fields["supervisor_image"][0]
-    release = ok(releases_create.sync_detailed(client=api, body=GatewayReleaseRequest(
-        name="contract-v1", chart=str(MIRROR_CHART), image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE,
-        default=True,
-    )), 201)
+    release = ok(
+        releases_create.sync_detailed(
+            client=api,
+            body=GatewayReleaseRequest(
+                name="contract-v1",
+                chart=str(MIRROR_CHART),
+                image=GATEWAY_IMAGE,
+                supervisor_image=SUPERVISOR_IMAGE,
+                default=True,
+            ),
+        ),
+        201,
+    )
     assert (release.image, release.supervisor_image, release.allow_mixed_provenance) == (
-        GATEWAY_IMAGE, SUPERVISOR_IMAGE, False
+        GATEWAY_IMAGE,
+        SUPERVISOR_IMAGE,
+        False,
     )
 
     # -- the cluster's image policy: no overrides here (platform admins are not bound by it)
-    policy = ok(clusters_partial_update.sync_detailed(cluster.id, client=api, body=PatchedClusterRequest(
-        image_policy=ImagePolicyRequest(overrides=ImageOverridesEnum.DENY),
-    )), 200)
+    policy = ok(
+        clusters_partial_update.sync_detailed(
+            cluster.id,
+            client=api,
+            body=PatchedClusterRequest(
+                image_policy=ImagePolicyRequest(overrides=ImageOverridesEnum.DENY),
+            ),
+        ),
+        200,
+    )
     assert policy.image_policy.overrides == ImageOverridesEnum.DENY
 
     # -- a gateway on it, naming no image: it runs the release's
-    gateway = ok(gateways_create.sync_detailed(client=api, body=GatewayRequest(
-        name="contract-edge", cluster="contract",
-    )), 201)
+    gateway = ok(
+        gateways_create.sync_detailed(
+            client=api,
+            body=GatewayRequest(
+                name="contract-edge",
+                cluster="contract",
+            ),
+        ),
+        201,
+    )
     assert gateway.cluster == "contract" and gateway.owner.startswith("client-admin-")
     assert gateway.release == "contract-v1" and gateway.image == ""
     assert (gateway.desired_images.image, gateway.desired_images.supervisor_image) == (GATEWAY_IMAGE, SUPERVISOR_IMAGE)
@@ -172,21 +220,45 @@ def test_generated_client_end_to_end(
     # -- a catalog from an image in a real registry
     registry.push_image(repository, "v1", [fbc_layer("v1")])
     ref = f"{registry.host}/{repository}:v1"
-    catalog = ok(catalogs_create.sync_detailed(client=api, body=CatalogRequest(
-        name="contract-catalog", source=SourceRequest(image=ImageSourceRequest(ref=ref)), priority=5,
-    )), 201)
+    catalog = ok(
+        catalogs_create.sync_detailed(
+            client=api,
+            body=CatalogRequest(
+                name="contract-catalog",
+                source=SourceRequest(image=ImageSourceRequest(ref=ref)),
+                priority=5,
+            ),
+        ),
+        201,
+    )
     assert catalog.source.image.ref == ref and catalog.priority == 5
     assert ok(catalogs_retrieve.sync_detailed(catalog.id, client=api), 200).name == "contract-catalog"
-    error_of(catalogs_create.sync_detailed(client=api, body=CatalogRequest(
-        name="contract-catalog", source=SourceRequest(image=ImageSourceRequest(ref=ref)),
-    )), 409, "conflict")
+    error_of(
+        catalogs_create.sync_detailed(
+            client=api,
+            body=CatalogRequest(
+                name="contract-catalog",
+                source=SourceRequest(image=ImageSourceRequest(ref=ref)),
+            ),
+        ),
+        409,
+        "conflict",
+    )
 
     # -- more clusters, so that lists have several pages (unreachable ones: only a failed probe follows)
     unreachable = kubeconfig.replace(gateway_cluster.url, "http://127.0.0.1:9")
     for number in range(EXTRA_CLUSTERS):
-        ok(clusters_create.sync_detailed(client=api, body=ClusterRequest(
-            name=f"page-{number}", kubeconfig=unreachable, base_domain=f"page-{number}.example.test",
-        )), 201)
+        ok(
+            clusters_create.sync_detailed(
+                client=api,
+                body=ClusterRequest(
+                    name=f"page-{number}",
+                    kubeconfig=unreachable,
+                    base_domain=f"page-{number}.example.test",
+                ),
+            ),
+            201,
+        )
 
     # -- poll until the gateway is Running, and read its route address
     def running() -> Any:
@@ -198,7 +270,8 @@ def test_generated_client_end_to_end(
     assert live.status.route_address == f"grpcs://{live.namespace}.contract.example.test:443"
     assert live.status.release.revision == 1 and live.status.release.status == "deployed"
     assert (live.status.deployed_images.image, live.status.deployed_images.supervisor_image) == (
-        GATEWAY_IMAGE, SUPERVISOR_IMAGE
+        GATEWAY_IMAGE,
+        SUPERVISOR_IMAGE,
     )
     assert live.status.observed_generation == live.generation == 1
     events = ok(gateways_events_list.sync_detailed(gateway.id, client=api), 200)
@@ -230,12 +303,18 @@ def test_generated_client_end_to_end(
     etag = read.headers.get("ETag")
     assert etag, "gateway detail responses carry no ETag"
     changed = gateways_partial_update.sync_detailed(
-        gateway.id, client=api, if_match=etag, body=PatchedGatewayRequest(labels=labels({"team": "blue"})),
+        gateway.id,
+        client=api,
+        if_match=etag,
+        body=PatchedGatewayRequest(labels=labels({"team": "blue"})),
     )
     assert ok(changed, 200).labels.additional_properties == {"team": "blue"}
     assert changed.headers.get("ETag") not in (None, etag)
     stale = gateways_partial_update.sync_detailed(
-        gateway.id, client=api, if_match=etag, body=PatchedGatewayRequest(labels=labels({"team": "red"})),
+        gateway.id,
+        client=api,
+        if_match=etag,
+        body=PatchedGatewayRequest(labels=labels({"team": "red"})),
     )
     error_of(stale, 412, "precondition_failed")
     assert ok(gateways_retrieve.sync_detailed(gateway.id, client=api), 200).labels.additional_properties == {

@@ -42,14 +42,24 @@ def generated(live_schema: dict[str, Any], tmp_path_factory: pytest.TempPathFact
     workdir = tmp_path_factory.mktemp("openapi-generator")
     (workdir / "openapi.json").write_text(json.dumps(live_schema))
     configs = {
-        "python.yaml": {"generatorName": "python", "inputSpec": "openapi.json", "outputDir": "python",
-                        "additionalProperties": {"packageName": PACKAGE}},
+        "python.yaml": {
+            "generatorName": "python",
+            "inputSpec": "openapi.json",
+            "outputDir": "python",
+            "additionalProperties": {"packageName": PACKAGE},
+        },
         "typescript.yaml": {"generatorName": "typescript-fetch", "inputSpec": "openapi.json", "outputDir": "ts"},
     }
     for name, config in configs.items():
         (workdir / name).write_text(yaml.safe_dump(config))
-    done = subprocess.run([str(GENERATOR), "batch", "--fail-fast", *configs], cwd=workdir, capture_output=True,
-                          text=True, timeout=300, check=False)
+    done = subprocess.run(
+        [str(GENERATOR), "batch", "--fail-fast", *configs],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, f"openapi-generator failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
     return Generated(python=workdir / "python", typescript=workdir / "ts")
 
@@ -68,38 +78,72 @@ def python_client(generated: Generated) -> Iterator[ModuleType]:
 def test_the_schema_has_no_generator_artefacts_or_internal_docs(live_schema: dict[str, Any]) -> None:
     schemas = live_schema["components"]["schemas"]
     assert not {"NullEnum", "BlankEnum"} & set(schemas)
-    leaked = {name: s["description"] for name, s in schemas.items()
-              if any(word in s.get("description", "") for word in ("error_fields", "``", "serializer"))}
+    leaked = {
+        name: s["description"]
+        for name, s in schemas.items()
+        if any(word in s.get("description", "") for word in ("error_fields", "``", "serializer"))
+    }
     assert leaked == {}
 
 
 def test_the_typescript_client_type_checks_strictly(generated: Generated) -> None:
-    checked = subprocess.run([str(TSC), "--strict", "--noEmit", "--target", "es2020", "--lib", "es2020,dom",
-                              "--moduleResolution", "node", "index.ts"],
-                             cwd=generated.typescript, capture_output=True, text=True, timeout=300, check=False)
+    checked = subprocess.run(
+        [
+            str(TSC),
+            "--strict",
+            "--noEmit",
+            "--target",
+            "es2020",
+            "--lib",
+            "es2020,dom",
+            "--moduleResolution",
+            "node",
+            "index.ts",
+        ],
+        cwd=generated.typescript,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-4000:]
 
 
 def test_the_python_client_drives_a_gateway_to_running_and_deletes_it(
-    python_client: ModuleType, live_stack: Stack, transactional_db: None, gateway_cluster: DevCluster,
+    python_client: ModuleType,
+    live_stack: Stack,
+    transactional_db: None,
+    gateway_cluster: DevCluster,
 ) -> None:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
     oag = python_client
     admin = get_user_model().objects.create_superuser(f"oag-admin-{uuid.uuid4().hex[:6]}")
-    config = oag.Configuration(host=live_stack.api_url, api_key={"tokenAuth": Token.objects.create(user=admin).key},
-                               api_key_prefix={"tokenAuth": "Token"})
+    config = oag.Configuration(
+        host=live_stack.api_url,
+        api_key={"tokenAuth": Token.objects.create(user=admin).key},
+        api_key_prefix={"tokenAuth": "Token"},
+    )
     with oag.ApiClient(config) as client:
-        oag.ClustersApi(client).clusters_create(oag.ClusterRequest(
-            name="oag", kubeconfig=gateway_cluster.kubeconfig.read_text(), base_domain="oag.example.test",
-            flavour=oag.ClusterFlavourEnum.KUBERNETES, gateway_api=True,
-        ))
+        oag.ClustersApi(client).clusters_create(
+            oag.ClusterRequest(
+                name="oag",
+                kubeconfig=gateway_cluster.kubeconfig.read_text(),
+                base_domain="oag.example.test",
+                flavour=oag.ClusterFlavourEnum.KUBERNETES,
+                gateway_api=True,
+            )
+        )
         gateways = oag.GatewaysApi(client)
-        created = gateways.gateways_create(oag.GatewayRequest(
-            name="oag", cluster="oag", image="ghcr.io/nvidia/openshell/gateway:1.0.0",
-            supervisor_image="ghcr.io/nvidia/openshell/supervisor:1.0.0",
-        ))
+        created = gateways.gateways_create(
+            oag.GatewayRequest(
+                name="oag",
+                cluster="oag",
+                image="ghcr.io/nvidia/openshell/gateway:1.0.0",
+                supervisor_image="ghcr.io/nvidia/openshell/supervisor:1.0.0",
+            )
+        )
         assert created.status.phase in (oag.GatewayPhaseEnum.PENDING, oag.GatewayPhaseEnum.PROVISIONING)
 
         def running() -> Any:
@@ -133,22 +177,49 @@ new GatewaysApi(new Configuration({basePath, apiKey: "Token " + token}))
 def _typescript_create(generated: Generated, api_url: str, token: str, body: dict[str, str]) -> str:
     """Create a gateway with the typescript-fetch client, compiled by tsc and run by node; returns its id."""
     compiled = subprocess.run(
-        [str(TSC), "--strict", "--target", "es2020", "--lib", "es2020,dom", "--moduleResolution", "node",
-         "--module", "commonjs", "--outDir", "js", "index.ts"],
-        cwd=generated.typescript, capture_output=True, text=True, timeout=300, check=False,
+        [
+            str(TSC),
+            "--strict",
+            "--target",
+            "es2020",
+            "--lib",
+            "es2020,dom",
+            "--moduleResolution",
+            "node",
+            "--module",
+            "commonjs",
+            "--outDir",
+            "js",
+            "index.ts",
+        ],
+        cwd=generated.typescript,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert compiled.returncode == 0, compiled.stdout[-4000:] + compiled.stderr[-4000:]
     (generated.typescript / "create.js").write_text(TS_CREATE)
     camel = {"supervisorImage" if key == "supervisor_image" else key: value for key, value in body.items()}
-    ran = subprocess.run(["node", "create.js", api_url, token, json.dumps(camel)], cwd=generated.typescript,
-                         capture_output=True, text=True, timeout=60, check=False)
+    ran = subprocess.run(
+        ["node", "create.js", api_url, token, json.dumps(camel)],
+        cwd=generated.typescript,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert ran.returncode == 0, ran.stdout[-4000:] + ran.stderr[-4000:]
     return str(json.loads(ran.stdout)["id"])
 
 
 def test_a_gateway_created_by_each_generated_client_without_a_route_gets_the_route_curl_gets(
-    python_client: ModuleType, generated_client: ModuleType, generated: Generated, live_stack: Stack,
-    transactional_db: None, gateway_cluster: DevCluster,
+    python_client: ModuleType,
+    generated_client: ModuleType,
+    generated: Generated,
+    live_stack: Stack,
+    transactional_db: None,
+    gateway_cluster: DevCluster,
 ) -> None:
     """openapi-generator's `python` model sent `"route": null` for a route left out (`from_dict`), which the API
     read as "no route". Now the four bodies give one route: curl's, each generator's, and `route_address`."""
@@ -165,15 +236,26 @@ def test_a_gateway_created_by_each_generated_client_without_a_route_gets_the_rou
     curl = requests.Session()
     curl.headers["Authorization"] = f"Token {token}"
     base_domain = "routes.example.test"
-    cluster = curl.post(f"{live_stack.api_url}/api/v1/clusters/", json={
-        "name": "routes", "kubeconfig": gateway_cluster.kubeconfig.read_text(), "base_domain": base_domain,
-        "flavour": "kubernetes", "gateway_api": True,
-    }, timeout=30)
+    cluster = curl.post(
+        f"{live_stack.api_url}/api/v1/clusters/",
+        json={
+            "name": "routes",
+            "kubeconfig": gateway_cluster.kubeconfig.read_text(),
+            "base_domain": base_domain,
+            "flavour": "kubernetes",
+            "gateway_api": True,
+        },
+        timeout=30,
+    )
     assert cluster.status_code == 201, cluster.text
 
     def body(name: str) -> dict[str, str]:
-        return {"name": name, "cluster": "routes", "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
-                "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0"}
+        return {
+            "name": name,
+            "cluster": "routes",
+            "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+            "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0",
+        }
 
     ids: dict[str, str] = {}
     sent = curl.post(f"{live_stack.api_url}/api/v1/gateways/", json=body("route-curl"), timeout=30)
@@ -181,20 +263,24 @@ def test_a_gateway_created_by_each_generated_client_without_a_route_gets_the_rou
     ids["curl"] = sent.json()["id"]
     request = oag.GatewayRequest.from_dict(body("route-oag-python"))
     assert "route" not in json.loads(request.to_json()), request.to_json()
-    config = oag.Configuration(host=live_stack.api_url, api_key={"tokenAuth": token},
-                               api_key_prefix={"tokenAuth": "Token"})
+    config = oag.Configuration(
+        host=live_stack.api_url, api_key={"tokenAuth": token}, api_key_prefix={"tokenAuth": "Token"}
+    )
     with oag.ApiClient(config) as client:
         ids["openapi-generator python"] = str(oag.GatewaysApi(client).gateways_create(request).id)
-    api = AuthenticatedClient(base_url=live_stack.api_url, token=token, prefix="Token",
-                              raise_on_unexpected_status=True, timeout=30)
+    api = AuthenticatedClient(
+        base_url=live_stack.api_url, token=token, prefix="Token", raise_on_unexpected_status=True, timeout=30
+    )
     created = gateways_create.sync_detailed(client=api, body=GatewayRequest.from_dict(body("route-opc")))
     assert created.status_code == 201, created.content
     ids["openapi-python-client"] = str(created.parsed.id)
     ids["typescript-fetch"] = _typescript_create(generated, live_stack.api_url, token, body("route-ts"))
 
     def all_running() -> dict[str, dict[str, Any]] | None:
-        found = {client: curl.get(f"{live_stack.api_url}/api/v1/gateways/{pk}/", timeout=30).json()
-                 for client, pk in ids.items()}
+        found = {
+            client: curl.get(f"{live_stack.api_url}/api/v1/gateways/{pk}/", timeout=30).json()
+            for client, pk in ids.items()
+        }
         phases = {client: gateway["status"]["phase"] for client, gateway in found.items()}
         assert not {"Failed", "Degraded"} & set(phases.values()), phases
         return found if set(phases.values()) == {"Running"} else None
@@ -207,7 +293,9 @@ def test_a_gateway_created_by_each_generated_client_without_a_route_gets_the_rou
         assert curl.delete(f"{live_stack.api_url}/api/v1/gateways/{pk}/", timeout=30).status_code == 202
 
     def all_gone() -> bool:
-        return all(curl.get(f"{live_stack.api_url}/api/v1/gateways/{pk}/", timeout=30).status_code == 404
-                   for pk in ids.values())
+        return all(
+            curl.get(f"{live_stack.api_url}/api/v1/gateways/{pk}/", timeout=30).status_code == 404
+            for pk in ids.values()
+        )
 
     wait_until(all_gone, "the gateways to be deleted", timeout=180, interval=1.0)

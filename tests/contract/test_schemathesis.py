@@ -93,8 +93,11 @@ class Pool:
         return {
             "clusters": {"name": f"fuzz-c{n}", "kubeconfig": UNREACHABLE_KUBECONFIG, "base_domain": "fuzz.test"},
             "gateways": {
-                "name": f"fuzz-gw{n}", "cluster": "fuzz-host", "labels": {"team": "fuzz"},
-                "image": "registry.example.test/gateway:1.0.0", "supervisor_image": "registry.example.test/sv:1.0.0",
+                "name": f"fuzz-gw{n}",
+                "cluster": "fuzz-host",
+                "labels": {"team": "fuzz"},
+                "image": "registry.example.test/gateway:1.0.0",
+                "supervisor_image": "registry.example.test/sv:1.0.0",
             },
             "catalogs": {"name": f"fuzz-cat{n}", "source": {"image": {"ref": "127.0.0.1:9/fuzz/catalog:v1"}}},
             # Loopback is allowed in the stack (NOTIFICATIONS_ALLOW_PRIVATE_ADDRESSES); nothing listens on port 9.
@@ -165,8 +168,9 @@ def no_waiting(case: Any) -> None:
         case.query["wait"] = 0
 
 
-def fuzz_operation(operation: Any, mode: GenerationMode, pool: Pool, session: requests.Session, base_url: str,
-                   findings: Findings) -> None:
+def fuzz_operation(
+    operation: Any, mode: GenerationMode, pool: Pool, session: requests.Session, base_url: str, findings: Findings
+) -> None:
     kind = operation.path.split("/")[3]  # /api/v1/<kind>/...
     detail = "{id}" in operation.path
     strategy = operation.as_strategy(generation_mode=mode)
@@ -175,8 +179,11 @@ def fuzz_operation(operation: Any, mode: GenerationMode, pool: Pool, session: re
 
     @settings(
         max_examples=MAX_EXAMPLES_BODY if operation.body else MAX_EXAMPLES_OTHER,
-        derandomize=True, database=None, deadline=None,
-        phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
     )
     @given(case=strategy)
     def run(case: Any) -> None:
@@ -211,9 +218,15 @@ def fuzz_operation(operation: Any, mode: GenerationMode, pool: Pool, session: re
 def fuzzing_session(base_url: str) -> tuple[requests.Session, Pool]:
     """An admin session and an object pool, with the cluster ``fuzz-host`` that pooled gateways live on."""
     session = admin_session(base_url)
-    host = session.post(f"{base_url}/api/v1/clusters/", timeout=30, json={
-        "name": "fuzz-host", "kubeconfig": UNREACHABLE_KUBECONFIG, "base_domain": "host.fuzz.test",
-    })
+    host = session.post(
+        f"{base_url}/api/v1/clusters/",
+        timeout=30,
+        json={
+            "name": "fuzz-host",
+            "kubeconfig": UNREACHABLE_KUBECONFIG,
+            "base_domain": "host.fuzz.test",
+        },
+    )
     assert host.status_code == 201, host.text
     return session, Pool(session, base_url)
 
@@ -312,8 +325,14 @@ def test_stateful_runs_follow_links_without_a_contract_violation(
 ) -> None:
     base_url = quiet_stack.api_url
     session, pool = fuzzing_session(base_url)
-    links = [name for ops in live_schema["paths"].values() for op in ops.values() if isinstance(op, dict)
-             for response in op.get("responses", {}).values() for name in response.get("links", {})]
+    links = [
+        name
+        for ops in live_schema["paths"].values()
+        for op in ops.values()
+        if isinstance(op, dict)
+        for response in op.get("responses", {}).values()
+        for name in response.get("links", {})
+    ]
     assert "gateways_retrieve" in links and "catalogs_destroy" in links  # controlplane.api.schema.add_links
     findings = Findings()
     # The resources the pool can make real objects of; the rollout endpoints are fuzzed by the stateless run.
@@ -325,10 +344,16 @@ def test_stateful_runs_follow_links_without_a_contract_violation(
     # cause. That is the harness, not the API: the run starts again with new draws, at most FLAKY_DRAW_RUNS times.
     for run in range(FLAKY_DRAW_RUNS):
         try:
-            machine.run(settings=settings(
-                max_examples=STATEFUL_SCENARIOS, stateful_step_count=STATEFUL_STEPS, database=None, deadline=None,
-                phases=[Phase.generate], suppress_health_check=list(HealthCheck),
-            ))
+            machine.run(
+                settings=settings(
+                    max_examples=STATEFUL_SCENARIOS,
+                    stateful_step_count=STATEFUL_STEPS,
+                    database=None,
+                    deadline=None,
+                    phases=[Phase.generate],
+                    suppress_health_check=list(HealthCheck),
+                )
+            )
             break
         except FlakyStrategyDefinition:
             if run == FLAKY_DRAW_RUNS - 1:

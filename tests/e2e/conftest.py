@@ -42,7 +42,10 @@ def gateway_openshift_cluster(tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 def register(dc: DevCluster, name: str, *, flavour: str = "kubernetes", gateway_api: bool = True) -> ManagedCluster:
     return ManagedCluster.objects.create(
-        name=name, flavour=flavour, kubeconfig=dc.kubeconfig.read_text(), base_domain=f"{name}.example.test",
+        name=name,
+        flavour=flavour,
+        kubeconfig=dc.kubeconfig.read_text(),
+        base_domain=f"{name}.example.test",
         gateway_api=gateway_api,
     )
 
@@ -82,10 +85,12 @@ def cpctl(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CPCTL_")}
     env["CPCTL_CONFIG"] = str(tmp_path / "cpctl" / "config.yaml")
 
-    def run(*args: str, status: int = 0, timeout: float = 180,
-            typed: str | None = None) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run([str(CPCTL), *args], env=env, capture_output=True, text=True, timeout=timeout,
-                                check=False, input=typed)
+    def run(
+        *args: str, status: int = 0, timeout: float = 180, typed: str | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(
+            [str(CPCTL), *args], env=env, capture_output=True, text=True, timeout=timeout, check=False, input=typed
+        )
         assert result.returncode == status, (args, result.returncode, result.stdout[-2000:], result.stderr[-2000:])
         return result
 

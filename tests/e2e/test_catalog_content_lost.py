@@ -24,9 +24,13 @@ def test_lost_content_is_served_again(
 ) -> None:
     api = api_session()
     digest = registry.push_image(repository, "v1", [fbc_layer("v1")])
-    created = api.post("/api/v1/catalogs/", json={
-        "name": "healing", "source": {"image": {"ref": f"{registry.host}/{repository}@{digest}"}},
-    })
+    created = api.post(
+        "/api/v1/catalogs/",
+        json={
+            "name": "healing",
+            "source": {"image": {"ref": f"{registry.host}/{repository}@{digest}"}},
+        },
+    )
     assert created.status_code == 201, created.text
     url, content = f"/api/v1/catalogs/{created.json()['id']}/", f"{live_stack.api_url}/catalogs/healing/api/v1/all"
 
@@ -43,11 +47,16 @@ def test_lost_content_is_served_again(
     lost = requests.get(content, timeout=10)
     assert lost.status_code == 503 and int(lost.headers["Retry-After"]) > 0
 
-    wait_until(lambda: requests.get(content, timeout=10).status_code == 200, "the content to be restored",
-             timeout=settings.CATALOG_CONTENT_LOST_REQUEUE_SECONDS)
+    wait_until(
+        lambda: requests.get(content, timeout=10).status_code == 200,
+        "the content to be restored",
+        timeout=settings.CATALOG_CONTENT_LOST_REQUEUE_SECONDS,
+    )
     assert requests.get(content, timeout=10).content == expected_lines("v1")
     assert serving() == ("True", "Available")
     events = api.get(f"{url}events/").json()["results"]
     assert [(e["type"], e["reason"]) for e in reversed(events)] == [
-        ("Normal", "Unpacked"), ("Warning", "ContentLost"), ("Normal", "ContentRestored"),
+        ("Normal", "Unpacked"),
+        ("Warning", "ContentLost"),
+        ("Normal", "ContentRestored"),
     ]

@@ -35,10 +35,13 @@ def test_catalog_lifecycle(
 ) -> None:
     api = api_session()
     own_registry.push_image(repository, "stable", [fbc_layer("v1")])
-    created = api.post("/api/v1/catalogs/", json={
-        "name": "community", "source": {"image": {"ref": f"{own_registry.host}/{repository}:stable",
-                                                  "poll_interval_minutes": 1}},
-    })
+    created = api.post(
+        "/api/v1/catalogs/",
+        json={
+            "name": "community",
+            "source": {"image": {"ref": f"{own_registry.host}/{repository}:stable", "poll_interval_minutes": 1}},
+        },
+    )
     assert created.status_code == 201, created.text
     catalog_id, url = created.json()["id"], f"/api/v1/catalogs/{created.json()['id']}/"
     content = f"{live_stack.api_url}/catalogs/community/api/v1"
@@ -64,9 +67,13 @@ def test_catalog_lifecycle(
     assert broken["resolved_ref"] == second["resolved_ref"]
     assert requests.get(f"{content}/all", timeout=10).content == expected_lines("v2")
 
-    never = api.post("/api/v1/catalogs/", json={
-        "name": "never", "source": {"image": {"ref": f"127.0.0.1:{free_port()}/nothing/here:v1"}},
-    })
+    never = api.post(
+        "/api/v1/catalogs/",
+        json={
+            "name": "never",
+            "source": {"image": {"ref": f"127.0.0.1:{free_port()}/nothing/here:v1"}},
+        },
+    )
     assert never.status_code == 201
     pending = requests.get(f"{live_stack.api_url}/catalogs/never/api/v1/all", timeout=10)
     assert pending.status_code == 503 and pending.headers["Retry-After"]

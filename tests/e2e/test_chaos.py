@@ -53,8 +53,14 @@ class Chaos:
         return self.cluster
 
     def manage(self, *args: str) -> str:
-        result = subprocess.run([sys.executable, "manage.py", *args], cwd=PROJECT_ROOT, env=self.stack.env,
-                                capture_output=True, text=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=PROJECT_ROOT,
+            env=self.stack.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert result.returncode == 0, result.stdout + result.stderr
         return result.stdout
 
@@ -62,8 +68,14 @@ class Chaos:
 @pytest.fixture
 def chaos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chaos]:
     cluster_dir = tmp_path_factory.mktemp("chaos-k8s")
-    cluster_args = ("--port", str(free_port()), "--state-file", str(cluster_dir / "state.json"),
-                    "--state-interval", "0.2")
+    cluster_args = (
+        "--port",
+        str(free_port()),
+        "--state-file",
+        str(cluster_dir / "state.json"),
+        "--state-interval",
+        "0.2",
+    )
     with dedicated_postgres() as postgres, dedicated_redis(tmp_path_factory.mktemp("chaos-redis")) as broker:
         env = {**stack_env(postgres.url, broker.url(0), tmp_path_factory), "CACHE_URL": broker.url(1)}
         stack = Stack(f"http://127.0.0.1:{free_port()}", env, tmp_path_factory.mktemp("chaos-logs"))
@@ -73,8 +85,14 @@ def chaos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chaos]:
             chaos.manage("migrate", "--noinput")
             chaos.manage("createsuperuser", "--noinput", "--username", "chaos", "--email", "chaos@example.test")
             chaos.api.headers["Authorization"] = f"Token {chaos.manage('createtoken', 'chaos').strip()}"
-            chaos.manage("addcluster", "chaos", "--kubeconfig", str(chaos.cluster.kubeconfig),
-                         "--base-domain", "chaos.example.test")
+            chaos.manage(
+                "addcluster",
+                "chaos",
+                "--kubeconfig",
+                str(chaos.cluster.kubeconfig),
+                "--base-domain",
+                "chaos.example.test",
+            )
             launch(stack)
             yield chaos
         finally:
@@ -84,8 +102,12 @@ def chaos(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chaos]:
 
 
 def create(api: ApiSession, name: str) -> dict[str, Any]:
-    body = {"name": name, "cluster": "chaos", "image": IMAGE.format("1.0.0"),
-            "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1"}
+    body = {
+        "name": name,
+        "cluster": "chaos",
+        "image": IMAGE.format("1.0.0"),
+        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1",
+    }
     response = api.post("/api/v1/gateways/", json=body)
     assert response.status_code == 201, response.text
     return response.json()
@@ -127,8 +149,9 @@ def restart_redis_while_tasks_are_queued(chaos: Chaos, gateways: list[dict[str, 
     """Change ``gateways`` and create one more while slow workload writes keep both worker slots busy, so the
     tasks wait in the queue; returns the new gateway and how many tasks Redis lost (it keeps nothing on disk)."""
     assert chaos.cluster is not None
-    chaos.cluster.add_fault(r"/apis/apps/v1/namespaces/gw-[^/]+/statefulsets/", method="PATCH", status=None,
-                            latency_ms=1500)
+    chaos.cluster.add_fault(
+        r"/apis/apps/v1/namespaces/gw-[^/]+/statefulsets/", method="PATCH", status=None, latency_ms=1500
+    )
     for gateway in gateways:
         change_image(chaos.api, gateway, "1.0.1")
     created = create(chaos.api, "c3")
@@ -146,14 +169,23 @@ def restart_cluster_mid_install(chaos: Chaos, changed: dict[str, Any]) -> dict[s
     assert chaos.cluster is not None
     chaos.cluster.clear_faults()
     new = create(chaos.api, "c4")
-    chaos.cluster.add_fault(rf"/apis/apps/v1/namespaces/{new['namespace']}/statefulsets/", method="PATCH",
-                            status=None, latency_ms=5000)
+    chaos.cluster.add_fault(
+        rf"/apis/apps/v1/namespaces/{new['namespace']}/statefulsets/", method="PATCH", status=None, latency_ms=5000
+    )
     change_image(chaos.api, changed, "1.0.2")
-    wait_until(lambda: any(r["status"] == "pending-install" for r in releases(chaos.cluster, new["namespace"])),
-             "helm to start the install", interval=0.05)
-    wait_until(lambda: any(r["method"] == "PATCH" and re.search(r"/statefulsets/", r["path"])
-                         for r in chaos.cluster.requests() if new["namespace"] in r["path"]),
-             "helm to write the workload")
+    wait_until(
+        lambda: any(r["status"] == "pending-install" for r in releases(chaos.cluster, new["namespace"])),
+        "helm to start the install",
+        interval=0.05,
+    )
+    wait_until(
+        lambda: any(
+            r["method"] == "PATCH" and re.search(r"/statefulsets/", r["path"])
+            for r in chaos.cluster.requests()
+            if new["namespace"] in r["path"]
+        ),
+        "helm to write the workload",
+    )
     assert chaos.cluster.stop() == 0
     chaos.start_cluster()  # same port and state file; the faults are gone
     return new
@@ -163,8 +195,9 @@ def assert_converged(chaos: Chaos, gateway: dict[str, Any]) -> None:
     """Running on the latest generation, the workload on the latest image, one deployed release whose
     revision is the one the status reports, and no release left pending."""
     assert chaos.cluster is not None
-    body = wait_until(lambda: converged(chaos.api, gateway["id"]), f"gateway {gateway['name']} to converge",
-                    timeout=120, interval=0.5)
+    body = wait_until(
+        lambda: converged(chaos.api, gateway["id"]), f"gateway {gateway['name']} to converge", timeout=120, interval=0.5
+    )
     namespace = body["namespace"]
     labels = releases(chaos.cluster, namespace)
     deployed = [r for r in labels if r["status"] == "deployed"]
@@ -172,8 +205,9 @@ def assert_converged(chaos: Chaos, gateway: dict[str, Any]) -> None:
     assert int(deployed[0]["version"]) == body["status"]["release"]["revision"], (labels, body["status"])
     assert not [r for r in labels if r["status"].startswith("pending")], labels
     apps = client.AppsV1Api(kube_api(chaos.cluster))
-    images = {c.image for s in apps.list_namespaced_stateful_set(namespace).items
-              for c in s.spec.template.spec.containers}
+    images = {
+        c.image for s in apps.list_namespaced_stateful_set(namespace).items for c in s.spec.template.spec.containers
+    }
     assert body["image"] in images, (body["image"], images)
 
 
@@ -190,5 +224,7 @@ def test_gateways_converge_through_database_broker_and_cluster_restarts(chaos: C
     assert generations == [3, 2, 2, 1, 1]
     exited = {name: p.returncode for name, p in chaos.stack.processes.items() if p.poll() is not None}
     assert not exited, f"stack processes exited: {exited}"
-    print(f"chaos: {len(gateways)} gateways, {queued} tasks queued at the Redis kill; restarts took "
-          f"{restarts_done - started:.0f}s, convergence {time.monotonic() - restarts_done:.0f}s")
+    print(
+        f"chaos: {len(gateways)} gateways, {queued} tasks queued at the Redis kill; restarts took "
+        f"{restarts_done - started:.0f}s, convergence {time.monotonic() - restarts_done:.0f}s"
+    )

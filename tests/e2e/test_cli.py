@@ -32,8 +32,13 @@ labels:
 
 
 def test_cli_drives_gateways_and_catalogs(
-    cpctl: Callable[..., subprocess.CompletedProcess[str]], live_stack: Stack, api_session: Callable[..., ApiSession],
-    gateway_cluster: DevCluster, registry: Registry, repository: str, tmp_path: Path,
+    cpctl: Callable[..., subprocess.CompletedProcess[str]],
+    live_stack: Stack,
+    api_session: Callable[..., ApiSession],
+    gateway_cluster: DevCluster,
+    registry: Registry,
+    repository: str,
+    tmp_path: Path,
 ) -> None:
     admin = api_session("cli-admin")
     token = admin.headers["Authorization"].removeprefix("Token ")
@@ -47,8 +52,20 @@ def test_cli_drives_gateways_and_catalogs(
     assert token not in cpctl("context", "list").stdout
 
     # -- a cluster from a kubeconfig file
-    added = json.loads(cpctl("clusters", "add", "--name", "cli", "--kubeconfig", str(gateway_cluster.kubeconfig),
-                             "--base-domain", "cli.example.test", "-o", "json").stdout)
+    added = json.loads(
+        cpctl(
+            "clusters",
+            "add",
+            "--name",
+            "cli",
+            "--kubeconfig",
+            str(gateway_cluster.kubeconfig),
+            "--base-domain",
+            "cli.example.test",
+            "-o",
+            "json",
+        ).stdout
+    )
     assert added["name"] == "cli" and "kubeconfig" not in added
     assert "cli.example.test" in cpctl("clusters", "list").stdout
 
@@ -57,16 +74,20 @@ def test_cli_drives_gateways_and_catalogs(
     windows_file.write_text("windows:\n- {cron: '0 22 * * *', duration: 4h, timezone: Europe/Berln}\n")
     refused = cpctl("clusters", "windows", "set", "cli", "-f", str(windows_file), status=1)
     assert "windows[0].timezone" in refused.stderr and "not an IANA time zone" in refused.stderr
-    windows_file.write_text("windows:\n- {cron: '0 22 * * *', duration: 4h, timezone: Europe/Berlin}\n"
-                            "freezes:\n- {start: '2030-12-20T00:00:00+01:00', end: '2031-01-04T00:00:00+01:00'}\n")
+    windows_file.write_text(
+        "windows:\n- {cron: '0 22 * * *', duration: 4h, timezone: Europe/Berlin}\n"
+        "freezes:\n- {start: '2030-12-20T00:00:00+01:00', end: '2031-01-04T00:00:00+01:00'}\n"
+    )
     cpctl("clusters", "windows", "set", "cli", "-f", str(windows_file))
     shown = json.loads(cpctl("clusters", "windows", "get", "cli", "-o", "json").stdout)
     assert shown["maintenance_windows"]["windows"] == [
-        {"cron": "0 22 * * *", "duration": "4h", "timezone": "Europe/Berlin"}]
+        {"cron": "0 22 * * *", "duration": "4h", "timezone": "Europe/Berlin"}
+    ]
     assert shown["status"]["maintenance_window"]["next_start"] is not None
     assert "NEXT START" in cpctl("clusters", "windows", "get", "cli").stdout
-    overridden = json.loads(cpctl("clusters", "override-window", "cli", "--reason", "cli test", "--minutes", "5",
-                                  "-o", "json").stdout)
+    overridden = json.loads(
+        cpctl("clusters", "override-window", "cli", "--reason", "cli test", "--minutes", "5", "-o", "json").stdout
+    )
     assert overridden["status"]["maintenance_window"]["open"] is True
     assert overridden["status"]["maintenance_window"]["override_reason"] == "cli test"
     windows_file.write_text("{}\n")
@@ -75,11 +96,37 @@ def test_cli_drives_gateways_and_catalogs(
 
     # -- a release owns the software: chart and images; mixed provenance is refused with the API's reason
     chart, image, supervisor = str(MIRROR_CHART), "ghcr.io/nvidia/openshell/gateway:0.9.0", SUPERVISOR_IMAGE
-    mixed = cpctl("releases", "create", "--name", "mixed", "--chart", chart, "--image",
-                  "quay.io/someone/openshell-gateway:16112bc", "--supervisor-image", supervisor, status=1)
+    mixed = cpctl(
+        "releases",
+        "create",
+        "--name",
+        "mixed",
+        "--chart",
+        chart,
+        "--image",
+        "quay.io/someone/openshell-gateway:16112bc",
+        "--supervisor-image",
+        supervisor,
+        status=1,
+    )
     assert "Mixed provenance" in mixed.stderr and "supervisor_image:" in mixed.stderr
-    release = json.loads(cpctl("releases", "create", "--name", "cli-v1", "--chart", chart, "--image", image,
-                               "--supervisor-image", supervisor, "--default", "-o", "json").stdout)
+    release = json.loads(
+        cpctl(
+            "releases",
+            "create",
+            "--name",
+            "cli-v1",
+            "--chart",
+            chart,
+            "--image",
+            image,
+            "--supervisor-image",
+            supervisor,
+            "--default",
+            "-o",
+            "json",
+        ).stdout
+    )
     assert (release["image"], release["supervisor_image"], release["default"]) == (image, supervisor, True)
     header, row = cpctl("releases", "get", "cli-v1").stdout.splitlines()[:2]
     assert header.split()[:5] == ["NAME", "CHART", "VERSION", "IMAGE", "SUPERVISOR"] and image in row
@@ -101,8 +148,10 @@ def test_cli_drives_gateways_and_catalogs(
     assert shown["status"]["release"]["revision"] == 1 and shown["status"]["release"]["status"] == "deployed"
     # The spec overrides the release's gateway image (the test platform allows it); Helm's record says so.
     assert shown["release"] == "cli-v1" and shown["desired_images"]["overridden"]
-    assert shown["status"]["deployed_images"] == {"image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
-                                                  "supervisor_image": SUPERVISOR_IMAGE}
+    assert shown["status"]["deployed_images"] == {
+        "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+        "supervisor_image": SUPERVISOR_IMAGE,
+    }
     events = json.loads(cpctl("gateways", "events", "edge", "-o", "json").stdout)
     assert "InstallSucceeded" in {e["reason"] for e in events}
     assert [g["name"] for g in json.loads(cpctl("gateways", "list", "--phase", "Running", "-o", "json").stdout)] == [
@@ -143,9 +192,13 @@ def test_cli_drives_gateways_and_catalogs(
 
     # -- a catalog served from a real registry: list, get, and its content streamed as JSON lines
     registry.push_image(repository, "v1", [fbc_layer("v1")])
-    catalog = admin.post("/api/v1/catalogs/", json={
-        "name": "cli-catalog", "source": {"image": {"ref": f"{registry.host}/{repository}:v1"}},
-    })
+    catalog = admin.post(
+        "/api/v1/catalogs/",
+        json={
+            "name": "cli-catalog",
+            "source": {"image": {"ref": f"{registry.host}/{repository}:v1"}},
+        },
+    )
     assert catalog.status_code == 201, catalog.text
 
     def serving() -> dict | None:

@@ -59,7 +59,7 @@ def test_outage_keeps_phase_counts_no_failure_and_recovers_alone(
         for gw_id in down:  # a spec change makes each need helm, which the outage must not turn into failures
             assert tenant.patch(f"/api/v1/gateways/{gw_id}/", json={"image": IMAGE.replace("1.0.0", "1.0.1")}).ok
         seen = watch_outage(tenant, down, OUTAGE_SECONDS)
-        assert {reachable(body) for body in seen[-len(down):]} == {("False", "Unreachable")}
+        assert {reachable(body) for body in seen[-len(down) :]} == {("False", "Unreachable")}
         assert {body["phase"] for body in seen} == {"Running"}  # the last known phase is kept
 
         fine = create(tenant, "fine", "f0")

@@ -114,8 +114,13 @@ def installed(
     chart_meta = yaml.safe_load((MIRROR_CHART / "Chart.yaml").read_text())
     # The image's build step: the console's static files (the API pods read them from the image).
     static_env = {**os.environ, "STATIC_ROOT": str(PROJECT_ROOT / "build" / "static")}
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput"], cwd=PROJECT_ROOT, env=static_env,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput"],
+        cwd=PROJECT_ROOT,
+        env=static_env,
+        check=True,
+        capture_output=True,
+    )
     for url in (BROKER_URL, CACHE_URL):
         redis.Redis.from_url(url).flushdb()
     values = {
@@ -128,37 +133,63 @@ def installed(
         "worker": {"replicas": 2, "concurrency": 1, "terminationGracePeriodSeconds": 60},
         "catalogStore": {"claim": {"create": True, "storageClassName": "rwx"}},
         "env": {
-            "RESYNC_INTERVAL_SECONDS": "2", "HELM_TIMEOUT_SECONDS": "20", "GATEWAY_POLL_SECONDS": "1",
-            "GATEWAY_RETRY_BASE_SECONDS": "1", "GATEWAY_RETRY_CAP_SECONDS": "4", "GATEWAY_LEASE_SECONDS": "25",
+            "RESYNC_INTERVAL_SECONDS": "2",
+            "HELM_TIMEOUT_SECONDS": "20",
+            "GATEWAY_POLL_SECONDS": "1",
+            "GATEWAY_RETRY_BASE_SECONDS": "1",
+            "GATEWAY_RETRY_CAP_SECONDS": "4",
+            "GATEWAY_LEASE_SECONDS": "25",
             "GATEWAY_READY_GRACE_SECONDS": "30",
-            "API_THROTTLE_USER_RATE": "1000000/min", "API_THROTTLE_ANON_RATE": "1000000/min",
+            "API_THROTTLE_USER_RATE": "1000000/min",
+            "API_THROTTLE_ANON_RATE": "1000000/min",
         },
     }
     values_path = workdir / "values.yaml"
     values_path.write_text(yaml.safe_dump(values))
     with start_devcluster(workdir / "cluster", ready_delay=0.2, process_image_repository=IMAGE, pki=False) as cluster:
         helm_env = {
-            "PATH": os.environ["PATH"], "HOME": str(workdir), "KUBECONFIG": str(cluster.kubeconfig),
-            "HELM_CACHE_HOME": str(workdir / "cache"), "HELM_CONFIG_HOME": str(workdir / "config"),
+            "PATH": os.environ["PATH"],
+            "HOME": str(workdir),
+            "KUBECONFIG": str(cluster.kubeconfig),
+            "HELM_CACHE_HOME": str(workdir / "cache"),
+            "HELM_CONFIG_HOME": str(workdir / "config"),
             "HELM_DATA_HOME": str(workdir / "data"),
         }
         running = Installed(cluster, helm_env, values_path, "", "")
-        running.helm("install", RELEASE, str(CHART), "-n", NAMESPACE, "--create-namespace", "-f", str(values_path),
-                     "--wait", "--timeout", "150s")
+        running.helm(
+            "install",
+            RELEASE,
+            str(CHART),
+            "-n",
+            NAMESPACE,
+            "--create-namespace",
+            "-f",
+            str(values_path),
+            "--wait",
+            "--timeout",
+            "150s",
+        )
         service = cluster.call("GET", f"/api/v1/namespaces/{NAMESPACE}/services/{RELEASE}-controlplane-api")
         running.api_url = f"http://127.0.0.1:{service['spec']['ports'][0]['nodePort']}"
         # An operator's first admin and token, made with the image's manage.py against the chart's database.
         admin = subprocess.run(
-            [sys.executable, "manage.py", "bootstrap_local", "--username", "platform"], cwd=PROJECT_ROOT,
+            [sys.executable, "manage.py", "bootstrap_local", "--username", "platform"],
+            cwd=PROJECT_ROOT,
             env={**os.environ, "DATABASE_URL": chart_database, "FIELD_ENCRYPTION_KEY": FERNET_KEY},
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         running.token = admin.stdout.rsplit("API token: ", 1)[1].strip()
         try:
             yield running
         finally:
-            groups = {int(c["containerID"].split("://")[1]) for p in cluster.call("GET", "/api/v1/pods")["items"]
-                      for c in (p.get("status") or {}).get("containerStatuses") or [] if c.get("containerID")}
+            groups = {
+                int(c["containerID"].split("://")[1])
+                for p in cluster.call("GET", "/api/v1/pods")["items"]
+                for c in (p.get("status") or {}).get("containerStatuses") or []
+                if c.get("containerID")
+            }
             cluster.stop()
         assert groups and not [g for g in groups if _alive(g)], "pod processes outlived devcluster"
 
@@ -172,10 +203,16 @@ def _alive(group: int) -> bool:
 
 
 def _gateway(installed: Installed, name: str) -> dict[str, Any]:
-    created = installed.api("POST", "/api/v1/gateways/", json={
-        "name": name, "cluster": "managed", "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
-        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0",
-    })
+    created = installed.api(
+        "POST",
+        "/api/v1/gateways/",
+        json={
+            "name": name,
+            "cluster": "managed",
+            "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+            "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0",
+        },
+    )
     assert created.status_code == 201, created.text
     return created.json()
 
@@ -226,10 +263,16 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
     migrate = installed.kube(f"/apis/batch/v1/namespaces/{NAMESPACE}/jobs/{RELEASE}-controlplane-migrate")
     assert migrate["status"]["succeeded"] == 1
 
-    cluster = installed.api("POST", "/api/v1/clusters/", json={
-        "name": "managed", "kubeconfig": gateway_cluster.kubeconfig.read_text(), "base_domain": "managed.example.test",
-        "gateway_api": True,
-    })
+    cluster = installed.api(
+        "POST",
+        "/api/v1/clusters/",
+        json={
+            "name": "managed",
+            "kubeconfig": gateway_cluster.kubeconfig.read_text(),
+            "base_domain": "managed.example.test",
+            "gateway_api": True,
+        },
+    )
     assert cluster.status_code == 201, cluster.text
 
     # A gateway reaches Running with its route address.
@@ -239,35 +282,50 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
 
     # A catalog unpacked by a worker into the shared claim is served by each API pod.
     registry.push_image("tests/chart-processes", "v1", [fbc_layer("v1")])
-    catalog = installed.api("POST", "/api/v1/catalogs/", json={
-        "name": "community", "source": {"image": {"ref": f"{registry.host}/tests/chart-processes:v1"}},
-    })
+    catalog = installed.api(
+        "POST",
+        "/api/v1/catalogs/",
+        json={
+            "name": "community",
+            "source": {"image": {"ref": f"{registry.host}/tests/chart-processes:v1"}},
+        },
+    )
     assert catalog.status_code == 201, catalog.text
     wait_until(lambda: _serving(installed, catalog.json()["id"]), "the catalog to be served", timeout=60)
     assert _served_by_each_api_pod(installed, "community", "v1")
 
     # A worker pod deleted while it runs a gateway's helm install: the install still converges to one release.
-    slow = gateway_cluster.add_fault(r"^/apis/apps/v1/namespaces/gw-core-[^/]+/statefulsets(/[^/]+)?$", None,
-                                     status=None, latency_ms=3000, count=1)
+    slow = gateway_cluster.add_fault(
+        r"^/apis/apps/v1/namespaces/gw-core-[^/]+/statefulsets(/[^/]+)?$", None, status=None, latency_ms=3000, count=1
+    )
     second = _gateway(installed, "core")
-    workers = {int(p["status"]["containerStatuses"][0]["containerID"].split("://")[1]): p["metadata"]["name"]
-               for p in installed.pods("worker")}
+    workers = {
+        int(p["status"]["containerStatuses"][0]["containerID"].split("://")[1]): p["metadata"]["name"]
+        for p in installed.pods("worker")
+    }
     release = release_of(second["namespace"])
-    busy = wait_until(lambda: [workers[sid] for sid in _helm_sessions(release) if sid in workers],
-                    "a worker to run the gateway's helm install", timeout=30)
+    busy = wait_until(
+        lambda: [workers[sid] for sid in _helm_sessions(release) if sid in workers],
+        "a worker to run the gateway's helm install",
+        timeout=30,
+    )
     installed.cluster.call("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{busy[0]}")
     gateway_cluster.call("DELETE", f"/_devcluster/faults/{slow}")
     status = _running(installed, second["id"])
     records = gateway_cluster.call(
-        "GET", f"/api/v1/namespaces/{second['namespace']}/secrets?labelSelector=owner%3Dhelm")["items"]
+        "GET", f"/api/v1/namespaces/{second['namespace']}/secrets?labelSelector=owner%3Dhelm"
+    )["items"]
     labels = [r["metadata"]["labels"] for r in records]
     assert {label["name"] for label in labels} == {release_of(second["namespace"])}, labels
     deployed = [label for label in labels if label["status"] == "deployed"]
     assert len(deployed) == 1 and int(deployed[0]["version"]) == status["release"]["revision"], labels
     assert not [label for label in labels if label["status"].startswith("pending")], labels
     assert status["release"]["status"] == "deployed"
-    wait_until(lambda: len(installed.pods("worker")) == 2 and all(_ready(p) for p in installed.pods("worker")),
-             "the replacement worker", timeout=60)
+    wait_until(
+        lambda: len(installed.pods("worker")) == 2 and all(_ready(p) for p in installed.pods("worker")),
+        "the replacement worker",
+        timeout=60,
+    )
 
     # helm upgrade to a new image tag: the migration Job runs again, and no API request fails during the roll.
     failures: list[str] = []
@@ -278,8 +336,11 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
         # A connection per request, so that each one is routed anew (kube-proxy balances connections).
         while not stop.is_set():
             try:
-                response = requests.get(f"{installed.api_url}/api/v1/gateways/", timeout=10, headers={
-                    "Authorization": f"Token {installed.token}", "Connection": "close"})
+                response = requests.get(
+                    f"{installed.api_url}/api/v1/gateways/",
+                    timeout=10,
+                    headers={"Authorization": f"Token {installed.token}", "Connection": "close"},
+                )
                 if response.status_code != 200:
                     failures.append(f"{response.status_code} {response.text[:200]}")
                 answered[0] += 1
@@ -289,10 +350,28 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
 
     poller = threading.Thread(target=poll, daemon=True)
     poller.start()
-    installed.helm("upgrade", RELEASE, str(CHART), "-n", NAMESPACE, "-f", str(installed.values_path),
-                   "--set", "image.tag=1.0.1", "--wait", "--timeout", "150s")
-    wait_until(lambda: {c["image"] for p in installed.pods("api") for c in p["spec"]["containers"]}
-             == {f"{IMAGE}:1.0.1"} and len(installed.pods("api")) == 2, "only new API pods", timeout=60)
+    installed.helm(
+        "upgrade",
+        RELEASE,
+        str(CHART),
+        "-n",
+        NAMESPACE,
+        "-f",
+        str(installed.values_path),
+        "--set",
+        "image.tag=1.0.1",
+        "--wait",
+        "--timeout",
+        "150s",
+    )
+    wait_until(
+        lambda: (
+            {c["image"] for p in installed.pods("api") for c in p["spec"]["containers"]} == {f"{IMAGE}:1.0.1"}
+            and len(installed.pods("api")) == 2
+        ),
+        "only new API pods",
+        timeout=60,
+    )
     stop.set()
     poller.join(timeout=15)
     assert not failures, failures
@@ -311,16 +390,32 @@ def test_chart_runs_as_processes(installed: Installed, gateway_cluster: DevClust
         {"name": v["name"], "emptyDir": {}} if v["name"] == "catalogs" else v for v in volumes
     ]
     installed.cluster.call("PUT", deployment_path, deployment)
-    wait_until(lambda: len(workers := installed.pods("worker")) == 2 and all(
-        _ready(p) and "emptyDir" in next(v for v in p["spec"]["volumes"] if v["name"] == "catalogs")
-        for p in workers), "workers with a catalog emptyDir each", timeout=60)
+    wait_until(
+        lambda: (
+            len(workers := installed.pods("worker")) == 2
+            and all(
+                _ready(p) and "emptyDir" in next(v for v in p["spec"]["volumes"] if v["name"] == "catalogs")
+                for p in workers
+            )
+        ),
+        "workers with a catalog emptyDir each",
+        timeout=60,
+    )
     registry.push_image("tests/chart-processes", "v2", [fbc_layer("v2")])
-    isolated = installed.api("POST", "/api/v1/catalogs/", json={
-        "name": "isolated", "source": {"image": {"ref": f"{registry.host}/tests/chart-processes:v2"}},
-    })
+    isolated = installed.api(
+        "POST",
+        "/api/v1/catalogs/",
+        json={
+            "name": "isolated",
+            "source": {"image": {"ref": f"{registry.host}/tests/chart-processes:v2"}},
+        },
+    )
     assert isolated.status_code == 201, isolated.text
     # Unpacked once is enough: from then on Serving flips, as the API pods find the entry missing (ContentLost)
     # and each new unpack lands in a worker's own directory again.
-    wait_until(lambda: installed.api("GET", f"/api/v1/catalogs/{isolated.json()['id']}/").json()["status"][
-        "last_unpacked"], "a worker to unpack the catalog", timeout=90)
+    wait_until(
+        lambda: installed.api("GET", f"/api/v1/catalogs/{isolated.json()['id']}/").json()["status"]["last_unpacked"],
+        "a worker to unpack the catalog",
+        timeout=90,
+    )
     assert not _served_by_each_api_pod(installed, "isolated", "v2")

@@ -31,9 +31,19 @@ pytestmark = pytest.mark.e2e
 # time budget); E2E_BURST_GATEWAYS=50 runs the 50 (about 2.5 minutes).
 BURST = int(os.environ.get("E2E_BURST_GATEWAYS", "20"))
 # Settings a test session may carry that `make run` must not see: it is run on its own defaults.
-NOT_INHERITED = ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "GATEWAY_CHART", "GATEWAY_CHART_VERSION",
-                 "CATALOG_STORE", "CATALOG_STORE_DIR", "HELM_HOME", "PROMETHEUS_MULTIPROC_DIR", "SECRET_KEY",
-                 "FIELD_ENCRYPTION_KEY")
+NOT_INHERITED = (
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "CACHE_URL",
+    "GATEWAY_CHART",
+    "GATEWAY_CHART_VERSION",
+    "CATALOG_STORE",
+    "CATALOG_STORE_DIR",
+    "HELM_HOME",
+    "PROMETHEUS_MULTIPROC_DIR",
+    "SECRET_KEY",
+    "FIELD_ENCRYPTION_KEY",
+)
 
 
 @dataclass
@@ -52,11 +62,16 @@ def local_run(tmp_path: Path) -> Iterator[LocalRun]:
     run_dir.mkdir()
     with dedicated_redis(tmp_path) as server:
         env = {key: value for key, value in os.environ.items() if key not in NOT_INHERITED}
-        env.update(RUN_DIR=str(run_dir), API_PORT=str(port), CELERY_BROKER_URL=server.url(0),
-                   CACHE_URL=server.url(1))
+        env.update(RUN_DIR=str(run_dir), API_PORT=str(port), CELERY_BROKER_URL=server.url(0), CACHE_URL=server.url(1))
         out = (tmp_path / "run_local.out").open("wb")
-        process = subprocess.Popen([sys.executable, "scripts/run_local.py"], cwd=PROJECT_ROOT, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            [sys.executable, "scripts/run_local.py"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             printed = wait_until(lambda: _printed(tmp_path / "run_local.out", process), "make run to start", 120)
             token = re.search(r"API token: (\w+)", printed)
@@ -80,8 +95,12 @@ def test_a_burst_of_gateways_all_run_without_an_error_in_the_worker_log(local_ru
     assert (local_run.run_dir / "db.sqlite3").exists(), "make run's embedded default is SQLite"
 
     def create(index: int) -> int:
-        body = {"name": f"burst-{index:03d}", "cluster": "local", "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
-                "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0"}
+        body = {
+            "name": f"burst-{index:03d}",
+            "cluster": "local",
+            "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+            "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0",
+        }
         return local_run.api.post(f"{local_run.url}/api/v1/gateways/", json=body, timeout=60).status_code
 
     started = time.monotonic()

@@ -19,8 +19,10 @@ pytestmark = pytest.mark.e2e
 
 def create(tenant, cluster: str, name: str = "edge") -> tuple[str, str]:
     body = {
-        "name": name, "cluster": cluster,
-        "image": "ghcr.io/nvidia/openshell/gateway:1.0.0", "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1",
+        "name": name,
+        "cluster": cluster,
+        "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1",
     }
     response = tenant.post("/api/v1/gateways/", json=body)
     assert response.status_code == 201, response.text
@@ -29,6 +31,7 @@ def create(tenant, cluster: str, name: str = "edge") -> tuple[str, str]:
 
 def assert_only_gateway_failed_fires(live_stack, workdir, cluster: str) -> None:
     """The chart's alerts, evaluated by promtool on the cluster's series from a real scrape of /metrics."""
+
     def scraped() -> str | None:
         text = requests.get(f"{live_stack.api_url}/metrics", timeout=10).text
         return text if f'cluster_reachable{{cluster="{cluster}"}} 1.0' in text else None
@@ -36,10 +39,14 @@ def assert_only_gateway_failed_fires(live_stack, workdir, cluster: str) -> None:
     series = scraped_series(wait_until(scraped, f"{cluster} to be probed reachable"), cluster=cluster)
     rules = rendered_rules()
     description = alerts(rules)["ControlPlaneGatewayFailed"]["annotations"]["description"]
-    expected = {"ControlPlaneGatewayFailed": [{
-        "exp_labels": {"cluster": cluster, "severity": "critical"},
-        "exp_annotations": {"summary": f"1 gateway(s) Failed on cluster {cluster}", "description": description},
-    }]}
+    expected = {
+        "ControlPlaneGatewayFailed": [
+            {
+                "exp_labels": {"cluster": cluster, "severity": "critical"},
+                "exp_annotations": {"summary": f"1 gateway(s) Failed on cluster {cluster}", "description": description},
+            }
+        ]
+    }
     done = evaluate(workdir, rules, series, expected)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -103,8 +110,11 @@ def test_worker_killed_mid_install_converges_without_duplicate_release(
 ):
     register(gateway_cluster, "killed")
     fault = gateway_cluster.add_fault(
-        path_regex=r"/apis/apps/v1/namespaces/gw-victim-[^/]+/statefulsets/", method="PATCH", status=None,
-        latency_ms=4000, count=1,
+        path_regex=r"/apis/apps/v1/namespaces/gw-victim-[^/]+/statefulsets/",
+        method="PATCH",
+        status=None,
+        latency_ms=4000,
+        count=1,
     )
     gateway_cluster.clear_requests()
     gw_id, namespace = create(tenant, "killed", name="victim")
@@ -162,14 +172,21 @@ def test_a_pass_longer_than_its_lease_keeps_it_and_no_second_worker_runs_helm(
     live_stack.start_worker("worker", extra_env=short_lease)
     live_stack.start_worker("worker2", extra_env=short_lease)
     gateway_cluster.add_fault(
-        path_regex=r"/apis/apps/v1/namespaces/gw-long-[^/]+/statefulsets/", method="PATCH", status=None,
-        latency_ms=8000, count=1,
+        path_regex=r"/apis/apps/v1/namespaces/gw-long-[^/]+/statefulsets/",
+        method="PATCH",
+        status=None,
+        latency_ms=8000,
+        count=1,
     )
     try:
         gw_id, namespace = create(tenant, "slow", name="long")
         # Helm records pending-install before it applies the objects, so the 8 s call is under way.
-        wait_until(lambda: [r for r in releases_in(gateway_cluster, namespace) if r["status"] == "pending-install"],
-                 "helm to start the install", interval=0.05)
+        wait_until(
+            lambda: [r for r in releases_in(gateway_cluster, namespace) if r["status"] == "pending-install"],
+            "helm to start the install",
+            interval=0.05,
+        )
+
         def resync() -> None:
             assert tenant.post(f"/api/v1/gateways/{gw_id}/resync/").status_code == 202
 

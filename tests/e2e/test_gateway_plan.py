@@ -19,9 +19,12 @@ DB_URI = "postgresql://gw:plan-e2e-s3cret@db.example.test:5432/gw"
 
 def gateway_body(cluster: str, **overrides: object) -> dict:
     return {
-        "name": "edge", "cluster": cluster, "image": IMAGE,
+        "name": "edge",
+        "cluster": cluster,
+        "image": IMAGE,
         "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0",
-        "database": {"provider": "external", "uri": DB_URI}, **overrides,
+        "database": {"provider": "external", "uri": DB_URI},
+        **overrides,
     }
 
 
@@ -63,9 +66,14 @@ def test_noop_then_image_change_shows_exactly_the_statefulset_image(
     (sts,) = change["objects"]
     release = release_of(created.json()["namespace"])  # the mirror chart names its StatefulSet after the release
     assert (sts["kind"], sts["name"], sts["change"]) == ("StatefulSet", release, "changed")
-    assert sts["fields"] == [{
-        "path": "spec.template.spec.containers[0].image", "change": "changed", "before": IMAGE, "after": changed_image,
-    }]
+    assert sts["fields"] == [
+        {
+            "path": "spec.template.spec.containers[0].image",
+            "change": "changed",
+            "before": IMAGE,
+            "after": changed_image,
+        }
+    ]
     assert f"-        image: {IMAGE}" in sts["diff"] and f"+        image: {changed_image}" in sts["diff"]
     assert tenant.get(f"/api/v1/gateways/{gw_id}/").json()["image"] == IMAGE, "a plan changes nothing"
 
@@ -86,8 +94,12 @@ def test_would_be_gateway_plans_an_install_and_creates_nothing(tenant, gateway_c
     assert "StatefulSet" in {o["kind"] for o in plan["objects"]}
     states = {c["name"]: c["state"] for c in plan["prerequisites"]}
     assert states["Namespace"] == states["DB credentials Secret"] == "will-create"
-    assert {"path": "server.externalDbSecret", "change": "added", "before": None,
-            "after": "newbie-db-credentials"} in plan["values_diff"]
+    assert {
+        "path": "server.externalDbSecret",
+        "change": "added",
+        "before": None,
+        "after": "newbie-db-credentials",
+    } in plan["values_diff"]
     # The cluster has the default network_policy (off): the values the worker would render turn the chart's off.
     assert {"path": "networkPolicy.enabled", "change": "added", "before": None, "after": False} in plan["values_diff"]
     assert "NetworkPolicy" not in {o["kind"] for o in plan["objects"]}

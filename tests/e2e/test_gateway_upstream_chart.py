@@ -24,8 +24,6 @@ UPGRADED = "registry.example.test:5000/openshell/gateway@sha256:" + "c" * 64
 CLUSTER_CA = "-----BEGIN CERTIFICATE-----\nMIIBCLUSTER\n-----END CERTIFICATE-----\n"
 
 
-
-
 @pytest.fixture
 def upstream_worker(live_stack: Stack) -> Iterator[None]:
     """The stack's worker on the upstream chart for this test, back on the mirror afterwards."""
@@ -36,8 +34,12 @@ def upstream_worker(live_stack: Stack) -> Iterator[None]:
 
 def add_cluster(dc, name: str, *, flavour: str, gateway_api: bool) -> None:
     ManagedCluster.objects.create(
-        name=name, flavour=flavour, kubeconfig=dc.kubeconfig.read_text(), base_domain=f"{name}.example.test",
-        gateway_api=gateway_api, trusted_ca_pem=CLUSTER_CA,
+        name=name,
+        flavour=flavour,
+        kubeconfig=dc.kubeconfig.read_text(),
+        base_domain=f"{name}.example.test",
+        gateway_api=gateway_api,
+        trusted_ca_pem=CLUSTER_CA,
     )
 
 
@@ -54,11 +56,17 @@ def gone(tenant, gw_id: str, api: client.ApiClient, namespace: str) -> None:
 
 def test_kubernetes_gateway_on_the_upstream_chart(tenant, wait_for_phase, gateway_cluster, upstream_worker) -> None:
     add_cluster(gateway_cluster, "k8s-up", flavour="kubernetes", gateway_api=True)
-    created = tenant.post("/api/v1/gateways/", json={
-        "name": "edge", "cluster": "k8s-up", "image": IMAGE, "supervisor_image": SUPERVISOR,
-        "oidc": {"issuer": "https://id.example.test/realms/t", "audience": "openshell"},
-        "database": {"provider": "external", "uri": "postgresql://gw:secret@db.example.test/gw"},
-    })
+    created = tenant.post(
+        "/api/v1/gateways/",
+        json={
+            "name": "edge",
+            "cluster": "k8s-up",
+            "image": IMAGE,
+            "supervisor_image": SUPERVISOR,
+            "oidc": {"issuer": "https://id.example.test/realms/t", "audience": "openshell"},
+            "database": {"provider": "external", "uri": "postgresql://gw:secret@db.example.test/gw"},
+        },
+    )
     assert created.status_code == 201, created.text
     gw_id, namespace = created.json()["id"], created.json()["namespace"]
     running = wait_for_phase(gw_id, "Running")
@@ -91,13 +99,20 @@ def test_kubernetes_gateway_on_the_upstream_chart(tenant, wait_for_phase, gatewa
     gone(tenant, gw_id, api, namespace)
 
 
-def test_openshift_gateway_on_the_upstream_chart(tenant, wait_for_phase, gateway_openshift_cluster,
-                                                 upstream_worker) -> None:
+def test_openshift_gateway_on_the_upstream_chart(
+    tenant, wait_for_phase, gateway_openshift_cluster, upstream_worker
+) -> None:
     add_cluster(gateway_openshift_cluster, "ocp-up", flavour="openshift", gateway_api=False)
-    created = tenant.post("/api/v1/gateways/", json={
-        "name": "edge", "cluster": "ocp-up", "image": IMAGE, "supervisor_image": SUPERVISOR,
-        "route": {"host": "edge.ocp-up.example.test"},
-    })
+    created = tenant.post(
+        "/api/v1/gateways/",
+        json={
+            "name": "edge",
+            "cluster": "ocp-up",
+            "image": IMAGE,
+            "supervisor_image": SUPERVISOR,
+            "route": {"host": "edge.ocp-up.example.test"},
+        },
+    )
     assert created.status_code == 201, created.text
     gw_id, namespace = created.json()["id"], created.json()["namespace"]
     running = wait_for_phase(gw_id, "Running")

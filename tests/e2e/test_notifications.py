@@ -35,7 +35,8 @@ pytestmark = pytest.mark.e2e
 
 SECRET = "e2e-notification-signing-secret"
 IMAGES = {
-    "image": "ghcr.io/nvidia/openshell/gateway:1.0.0", "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1",
+    "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+    "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1",
 }
 
 
@@ -57,8 +58,17 @@ def create(session: ApiSession, path: str, body: dict[str, Any]) -> dict[str, An
 
 
 def add_receiver(admin: ApiSession, receiver: Receiver) -> None:
-    create(admin, "/api/v1/receivers/", {"name": "e2e-hook", "kind": "webhook", "url": f"{receiver.url}/hook",
-                                         "secret": SECRET, "tenants_may_subscribe": True})
+    create(
+        admin,
+        "/api/v1/receivers/",
+        {
+            "name": "e2e-hook",
+            "kind": "webhook",
+            "url": f"{receiver.url}/hook",
+            "secret": SECRET,
+            "tenants_may_subscribe": True,
+        },
+    )
 
 
 def accepted(receiver: Receiver) -> dict[str, list[Seen]]:
@@ -70,17 +80,37 @@ def accepted(receiver: Receiver) -> dict[str, list[Seen]]:
 
 
 def test_failed_gateway_halted_rollout_invalid_signature_and_lost_cluster_each_reach_the_receiver_once(
-    admin: ApiSession, tenant: ApiSession, receiver: Receiver, gateway_cluster: DevCluster, registry: Registry,
-    repository: str, tmp_path_factory: pytest.TempPathFactory,
+    admin: ApiSession,
+    tenant: ApiSession,
+    receiver: Receiver,
+    gateway_cluster: DevCluster,
+    registry: Registry,
+    repository: str,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     receiver.answer = lambda seen, earlier: 500 if earlier == 0 else 200
     add_receiver(admin, receiver)
-    create(tenant, "/api/v1/subscriptions/", {"name": "failed-gateways", "receiver": "e2e-hook",
-                                              "kinds": ["gateway"], "min_severity": "critical",
-                                              "labels": {"alert": "yes"}})
-    create(admin, "/api/v1/subscriptions/", {"name": "halts-signatures-outages", "receiver": "e2e-hook",
-                                             "kinds": ["rollout", "catalog", "cluster"],
-                                             "reasons": ["GateFailed", "SignatureInvalid", "Unreachable"]})
+    create(
+        tenant,
+        "/api/v1/subscriptions/",
+        {
+            "name": "failed-gateways",
+            "receiver": "e2e-hook",
+            "kinds": ["gateway"],
+            "min_severity": "critical",
+            "labels": {"alert": "yes"},
+        },
+    )
+    create(
+        admin,
+        "/api/v1/subscriptions/",
+        {
+            "name": "halts-signatures-outages",
+            "receiver": "e2e-hook",
+            "kinds": ["rollout", "catalog", "cluster"],
+            "reasons": ["GateFailed", "SignatureInvalid", "Unreachable"],
+        },
+    )
     v2 = copy_chart(tmp_path_factory.mktemp("notify-charts") / "v2", "0.2.0")
     create(admin, "/api/v1/releases/", {"name": "v1", "chart": str(MIRROR_CHART), "default": True})
     create(admin, "/api/v1/releases/", {"name": "v2", "chart": str(v2)})
@@ -91,21 +121,37 @@ def test_failed_gateway_halted_rollout_invalid_signature_and_lost_cluster_each_r
         path_regex=r"/apis/apps/v1/namespaces/gw-(broken|canary)-[^/]+/statefulsets/", method="PATCH", status=500
     )
     try:
-        broken = create(tenant, "/api/v1/gateways/", {"name": "broken", "cluster": "notify",
-                                                      "labels": {"alert": "yes"}, **IMAGES})
-        create(tenant, "/api/v1/gateways/", {"name": "canary", "cluster": "notify", "labels": {"ring": "canary"},
-                                             **IMAGES})
-        rollout = create(admin, "/api/v1/rollouts/", {
-            "name": "to-v2", "target_release": "v2", "selector": {"labels": {"ring": "canary"}},
-            "waves": {"percentages": [100]}, "max_parallel": 1, "bake_seconds": 1, "gate_timeout_seconds": 3,
-            "failure_policy": "halt",
-        })
+        broken = create(
+            tenant, "/api/v1/gateways/", {"name": "broken", "cluster": "notify", "labels": {"alert": "yes"}, **IMAGES}
+        )
+        create(
+            tenant, "/api/v1/gateways/", {"name": "canary", "cluster": "notify", "labels": {"ring": "canary"}, **IMAGES}
+        )
+        rollout = create(
+            admin,
+            "/api/v1/rollouts/",
+            {
+                "name": "to-v2",
+                "target_release": "v2",
+                "selector": {"labels": {"ring": "canary"}},
+                "waves": {"percentages": [100]},
+                "max_parallel": 1,
+                "bake_seconds": 1,
+                "gate_timeout_seconds": 3,
+                "failure_policy": "halt",
+            },
+        )
         # A catalog whose image has no signature by the policy's key.
         registry.push_image(repository, "v1", [fbc_layer("v1")])
-        catalog = create(admin, "/api/v1/catalogs/", {
-            "name": "unsigned", "source": {"image": {"ref": f"{registry.host}/{repository}:v1"}},
-            "signature_policy": {"public_keys": public_pem(ec.generate_private_key(ec.SECP256R1()))},
-        })
+        catalog = create(
+            admin,
+            "/api/v1/catalogs/",
+            {
+                "name": "unsigned",
+                "source": {"image": {"ref": f"{registry.host}/{repository}:v1"}},
+                "signature_policy": {"public_keys": public_pem(ec.generate_private_key(ec.SECP256R1()))},
+            },
+        )
         # A cluster that does not answer beat's probe.
         lost = ManagedCluster.objects.create(name="lost", kubeconfig=KUBECONFIG, base_domain="lost.example.test")
 
@@ -133,22 +179,36 @@ def test_failed_gateway_halted_rollout_invalid_signature_and_lost_cluster_each_r
     assert gateway["reason"] in ("InstallFailed", "UpgradeFailed")
     assert gateway["link"].endswith(f"/api/v1/gateways/{broken['id']}/")
     assert (halted["name"], halted["reason"], halted["severity"]) == ("to-v2", "GateFailed", "critical")
-    assert (signature["name"], signature["reason"], signature["severity"]) == ("unsigned", "SignatureInvalid",
-                                                                                "critical")
-    assert (outage["name"], outage["reason"], outage["severity"], outage["phase"]) == ("lost", "Unreachable",
-                                                                                        "warning", "Unreachable")
+    assert (signature["name"], signature["reason"], signature["severity"]) == (
+        "unsigned",
+        "SignatureInvalid",
+        "critical",
+    )
+    assert (outage["name"], outage["reason"], outage["severity"], outage["phase"]) == (
+        "lost",
+        "Unreachable",
+        "warning",
+        "Unreachable",
+    )
     # The delivery log: a tenant sees the deliveries of their own subscription only.
     mine = tenant.get("/api/v1/deliveries/").json()["results"]
     assert [d["object_name"] for d in mine] == ["broken"]
 
 
 def test_a_worker_killed_mid_delivery_resends_with_the_same_key_and_never_after_delivered(
-    admin: ApiSession, tenant: ApiSession, receiver: Receiver, gateway_cluster: DevCluster, live_stack: Stack,
+    admin: ApiSession,
+    tenant: ApiSession,
+    receiver: Receiver,
+    gateway_cluster: DevCluster,
+    live_stack: Stack,
 ) -> None:
     receiver.answer = lambda seen, earlier: HOLD if earlier == 0 else 200
     add_receiver(admin, receiver)
-    create(tenant, "/api/v1/subscriptions/", {"name": "installs", "receiver": "e2e-hook", "kinds": ["gateway"],
-                                              "reasons": ["InstallSucceeded"]})
+    create(
+        tenant,
+        "/api/v1/subscriptions/",
+        {"name": "installs", "receiver": "e2e-hook", "kinds": ["gateway"], "reasons": ["InstallSucceeded"]},
+    )
     register(gateway_cluster, "notify-kill")
     create(tenant, "/api/v1/gateways/", {"name": "victim", "cluster": "notify-kill", **IMAGES})
 

@@ -20,8 +20,10 @@ from tests.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
-IMAGES = {"v1": ("ghcr.io/nvidia/openshell/gateway:1.0.0", "ghcr.io/nvidia/openshell/supervisor:1.0.0"),
-          "v2": ("ghcr.io/nvidia/openshell/gateway:2.0.0", "ghcr.io/nvidia/openshell/supervisor:2.0.0")}
+IMAGES = {
+    "v1": ("ghcr.io/nvidia/openshell/gateway:1.0.0", "ghcr.io/nvidia/openshell/supervisor:1.0.0"),
+    "v2": ("ghcr.io/nvidia/openshell/gateway:2.0.0", "ghcr.io/nvidia/openshell/supervisor:2.0.0"),
+}
 V1_CHART, V2_CHART = "openshell-gateway-0.1.0", "openshell-gateway-0.2.0"
 
 
@@ -62,14 +64,21 @@ def running(tenant: ApiSession, gateway_id: str, release: str = "v1") -> dict[st
 
 def helm_charts(fleet: dict[str, Any], body: dict[str, Any], workdir: Path) -> list[str]:
     """The chart of every revision in Helm's history of the gateway's release, oldest first."""
-    history = helm_json(fleet["kubeconfig"], workdir, "history", body["status"]["release"]["name"],
-                        "-n", body["namespace"])
+    history = helm_json(
+        fleet["kubeconfig"], workdir, "history", body["status"]["release"]["name"], "-n", body["namespace"]
+    )
     return [revision["chart"] for revision in history]
 
 
 def start(creator: ApiSession, **body: Any) -> str:
-    defaults = {"name": "to-v2", "target_release": "v2", "waves": {"percentages": [100]}, "max_parallel": 2,
-                "bake_seconds": 1, "gate_timeout_seconds": 60}
+    defaults = {
+        "name": "to-v2",
+        "target_release": "v2",
+        "waves": {"percentages": [100]},
+        "max_parallel": 2,
+        "bake_seconds": 1,
+        "gate_timeout_seconds": 60,
+    }
     created = creator.post("/api/v1/rollouts/", json={**defaults, **body})
     assert created.status_code == 201, created.text
     return f"/api/v1/rollouts/{created.json()['id']}"
@@ -77,6 +86,7 @@ def start(creator: ApiSession, **body: Any) -> str:
 
 def awaiting(session: ApiSession, url: str, not_hash: str = "") -> dict[str, Any]:
     """The rollout once it waits for approval of a plan (other than ``not_hash``)."""
+
     def check() -> dict[str, Any] | None:
         body = session.get(f"{url}/").json()
         approval = body["status"]["approval"]
@@ -107,7 +117,8 @@ def test_a_wave_waits_for_a_second_admin_to_approve_its_hash_then_applies(
     for planned in plan["gateways"]:
         assert planned["plan"]["action"] == "upgrade", planned
         assert {"path": "image.tag", "change": "changed", "before": "1.0.0", "after": "2.0.0"} in planned["plan"][
-            "values_diff"]
+            "values_diff"
+        ]
     assert started(creator, url) == []
     for body in fleet["gateways"].values():
         assert helm_charts(fleet, body, tmp_path) == [V1_CHART]
@@ -119,8 +130,12 @@ def test_a_wave_waits_for_a_second_admin_to_approve_its_hash_then_applies(
     approved = approver.post(f"{url}/approve/", json={"plan_hash": plan_hash})
     assert approved.status_code == 200, approved.text
 
-    wait_until(lambda: creator.get(f"{url}/").json()["status"]["phase"] == "Completed", "the rollout to complete",
-             timeout=150, interval=0.5)
+    wait_until(
+        lambda: creator.get(f"{url}/").json()["status"]["phase"] == "Completed",
+        "the rollout to complete",
+        timeout=150,
+        interval=0.5,
+    )
     for gateway_id in fleet["gateways"]:
         body = wait_until(lambda g=gateway_id: running(tenant, g, "v2"), f"gateway {gateway_id} on v2", timeout=90)
         assert helm_charts(fleet, body, tmp_path) == [V1_CHART, V2_CHART]
@@ -170,8 +185,7 @@ def test_cpctl_shows_the_plan_asks_and_approves_or_rejects(
     cpctl("login", live_stack.api_url, "--token", token(approver), "--name", "approver")
     url = start(creator, name="first", require_approval=True)
     awaiting(creator, url)
-    rejected = cpctl("--context", "creator", "rollouts", "reject", "first", "--reason", "not this week",
-                     "-o", "json")
+    rejected = cpctl("--context", "creator", "rollouts", "reject", "first", "--reason", "not this week", "-o", "json")
     halted = json.loads(rejected.stdout)["status"]
     assert halted["phase"] == "Halted" and halted["approval"]["reason"] == "not this week"
     assert creator.post(f"{url}/abort/").status_code == 200

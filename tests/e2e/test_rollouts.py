@@ -70,8 +70,11 @@ def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_
             assert response.status_code == 201, response.text
             assert response.json()["release"] == "v1"
             image, supervisor = IMAGES["v1"]
-            assert response.json()["desired_images"] == {"image": image, "supervisor_image": supervisor,
-                                                         "overridden": False}
+            assert response.json()["desired_images"] == {
+                "image": image,
+                "supervisor_image": supervisor,
+                "overridden": False,
+            }
             gateways[response.json()["id"]] = cluster
     for gateway_id in gateways:
         body = wait_until_running(tenant, gateway_id, "v1")
@@ -102,8 +105,14 @@ def wait_until_running(tenant: ApiSession, gateway_id: str, release: str, timeou
 
 
 def start(admin: ApiSession, **body: Any) -> dict[str, Any]:
-    defaults = {"name": "to-v2", "target_release": "v2", "max_parallel": 1, "bake_seconds": 1,
-                "gate_timeout_seconds": 30, "failure_policy": "halt_and_rollback"}
+    defaults = {
+        "name": "to-v2",
+        "target_release": "v2",
+        "max_parallel": 1,
+        "bake_seconds": 1,
+        "gate_timeout_seconds": 30,
+        "failure_policy": "halt_and_rollback",
+    }
     response = admin.post("/api/v1/rollouts/", json={**defaults, **body})
     assert response.status_code == 201, response.text
     return response.json()
@@ -135,8 +144,10 @@ def when(value: str) -> datetime:
 
 
 def max_overlap(rows: list[dict[str, Any]]) -> int:
-    points = sorted([(when(r["started_at"]), 1) for r in rows] + [(when(r["finished_at"]), -1) for r in rows],
-                    key=lambda p: (p[0], p[1]))
+    points = sorted(
+        [(when(r["started_at"]), 1) for r in rows] + [(when(r["finished_at"]), -1) for r in rows],
+        key=lambda p: (p[0], p[1]),
+    )
     running = peak = 0
     for _, delta in points:
         running += delta
@@ -170,15 +181,18 @@ def test_a_v2_that_never_becomes_ready_fails_the_canary_gate_and_is_rolled_back(
     admin, tenant, fleet, tmp_path: Path
 ) -> None:
     c0, c1, c2 = fleet["clusters"]
-    rollout = start(admin, target_release="bad", waves={"clusters": [[c0], [c1, c2]]}, max_parallel=2,
-                    gate_timeout_seconds=6)
+    rollout = start(
+        admin, target_release="bad", waves={"clusters": [[c0], [c1, c2]]}, max_parallel=2, gate_timeout_seconds=6
+    )
     halted = wait_for_rollout(admin, rollout["id"], "Halted")
     condition = {c["type"]: c for c in halted["status"]["conditions"]}["Halted"]
     assert condition["reason"] == "GateFailed"
     # The gate halts on the first canary past its timeout; the other is named if it timed out in the same tick.
     assert condition["message"].startswith("Wave 0 failed its health gate: ")
-    assert f"{c0}-g0: Not Ready within 6s" in condition["message"] or f"{c0}-g1: Not Ready within 6s" in condition[
-        "message"], condition["message"]
+    assert (
+        f"{c0}-g0: Not Ready within 6s" in condition["message"]
+        or f"{c0}-g1: Not Ready within 6s" in condition["message"]
+    ), condition["message"]
     assert {b["gateway"] for b in halted["status"]["blocked"]} == {f"{c0}-g0", f"{c0}-g1"}
     assert halted["status"]["waves"][0]["counts"]["rolled_back"] == 2
     assert halted["status"]["waves"][1]["counts"]["pending"] == 4
@@ -204,6 +218,7 @@ def test_pause_resume_abort_overlap_and_a_spec_change_during_the_rollout(admin, 
     wait_until(lambda: admin.get(f"{url}/").json()["status"]["current_wave"] == 1, "wave 1 to start", timeout=90)
     paused = admin.post(f"{url}/pause/")
     assert paused.status_code == 200 and paused.json()["status"]["phase"] == "Paused"
+
     def started() -> int:
         return sum(1 for t in targets(admin, rollout["id"]) if t["started_at"])
 
@@ -232,8 +247,12 @@ def test_a_worker_killed_mid_rollout_finishes_it_without_upgrading_a_gateway_twi
     c0, c1, c2 = fleet["clusters"]
     rollout = start(admin, waves={"clusters": [[c0], [c1], [c2]]}, max_parallel=2, bake_seconds=2)
     url = f"/api/v1/rollouts/{rollout['id']}/"
-    wait_until(lambda: admin.get(url).json()["status"]["waves"][1]["counts"]["upgrading"] > 0, "wave 1 to upgrade",
-             timeout=90, interval=0.1)
+    wait_until(
+        lambda: admin.get(url).json()["status"]["waves"][1]["counts"]["upgrading"] > 0,
+        "wave 1 to upgrade",
+        timeout=90,
+        interval=0.1,
+    )
     live_stack.stop("worker", sig=signal.SIGKILL)
     live_stack.start_worker()
     wait_for_rollout(admin, rollout["id"], "Completed")

@@ -28,7 +28,11 @@ pytestmark = pytest.mark.e2e
 def start_worker(env: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "1"],
-        cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -62,8 +66,6 @@ def test_worker_refuses_the_default_embedded_chart_where_the_image_did_not_embed
     assert f"GATEWAY_CHART: cannot load '{PROJECT_ROOT / 'charts' / 'gateway-chart.tgz'}'" in result.stderr
 
 
-
-
 @pytest.fixture
 def registry_down(live_stack: Stack, registry_proxy: RegistryProxy, tmp_path: Path) -> Iterator[str]:
     """The mirror chart behind a proxy that answers 503, and the stack's worker restarted with it as GATEWAY_CHART
@@ -84,36 +86,54 @@ def conditions(body: dict) -> dict[str, tuple[str, str]]:
 
 
 def test_a_worker_started_while_the_chart_registry_answers_503_serves_catalogs_and_installs_gateways_later(
-    live_stack: Stack, api_session: Callable[..., ApiSession], tenant: ApiSession, gateway_cluster: DevCluster,
-    wait_for_phase: Callable[..., dict], registry_down: str, registry_proxy: RegistryProxy, own_registry: Registry,
+    live_stack: Stack,
+    api_session: Callable[..., ApiSession],
+    tenant: ApiSession,
+    gateway_cluster: DevCluster,
+    wait_for_phase: Callable[..., dict],
+    registry_down: str,
+    registry_proxy: RegistryProxy,
+    own_registry: Registry,
     repository: str,
 ) -> None:
     assert "GATEWAY_CHART: cannot pull" in live_stack.log("worker") and "503" in live_stack.log("worker")
     admin = api_session()
-    made = admin.post("/api/v1/releases/", json={"name": "remote", "chart": registry_down, "version": "0.1.0",
-                                                 "default": True})
+    made = admin.post(
+        "/api/v1/releases/", json={"name": "remote", "chart": registry_down, "version": "0.1.0", "default": True}
+    )
     assert made.status_code == 201, made.text
     register(gateway_cluster, "outage")
-    created = tenant.post("/api/v1/gateways/", json={
-        "name": "edge", "cluster": "outage", "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
-        "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0",
-    })
+    created = tenant.post(
+        "/api/v1/gateways/",
+        json={
+            "name": "edge",
+            "cluster": "outage",
+            "image": "ghcr.io/nvidia/openshell/gateway:1.0.0",
+            "supervisor_image": "ghcr.io/nvidia/openshell/supervisor:1.0.0",
+        },
+    )
     assert created.status_code == 201, created.text
     gw_url = f"/api/v1/gateways/{created.json()['id']}/"
 
     # Catalogs go on: this worker pulls and serves one from another registry while the chart's answers 503.
     own_registry.push_image(repository, "stable", [fbc_layer("v1")])
-    catalog = admin.post("/api/v1/catalogs/", json={
-        "name": "community", "source": {"image": {"ref": f"{own_registry.host}/{repository}:stable"}},
-    })
+    catalog = admin.post(
+        "/api/v1/catalogs/",
+        json={
+            "name": "community",
+            "source": {"image": {"ref": f"{own_registry.host}/{repository}:stable"}},
+        },
+    )
     assert catalog.status_code == 201, catalog.text
     content = f"{live_stack.api_url}/catalogs/community/api/v1/all"
     wait_until(lambda: requests.get(content, timeout=10).status_code == 200, "the catalog to be served")
     assert requests.get(content, timeout=10).content == expected_lines("v1")
 
     # The gateway waits on its release, which stays Pending (not Invalid) while the pull is retried.
-    stalled = wait_until(lambda: (b := tenant.get(gw_url).json()) and
-                       conditions(b).get("Stalled") == ("True", "ChartUnavailable") and b, "Stalled ChartUnavailable")
+    stalled = wait_until(
+        lambda: (b := tenant.get(gw_url).json()) and conditions(b).get("Stalled") == ("True", "ChartUnavailable") and b,
+        "Stalled ChartUnavailable",
+    )
     assert stalled["status"]["phase"] == "Pending" and stalled["status"]["failure_count"] == 0
     release = admin.get(f"/api/v1/releases/{made.json()['id']}/").json()["status"]
     assert (release["status"], release["reason"]) == ("Pending", "ChartUnavailable") and "503" in release["message"]

@@ -83,7 +83,7 @@ def test_ranges(digest: str, range_header: str, start: int, end: int) -> None:
     assert response.status_code == 206
     assert response["Content-Range"] == f"bytes {start}-{end}/{len(BODY)}"
     assert "Content-Encoding" not in response
-    assert body_of(response) == BODY[start:end + 1]
+    assert body_of(response) == BODY[start : end + 1]
 
 
 def test_unsatisfiable_and_if_range(digest: str) -> None:
@@ -148,10 +148,17 @@ def test_metas_reads_parameters_as_catalogd_does(digest: str, query: str, number
 @pytest.mark.parametrize(
     ("method", "url", "status"),
     [
-        ("post", ALL, 405), ("put", METAS, 405), ("delete", ALL, 405), ("patch", ALL, 405), ("options", ALL, 405),
-        ("get", METAS + "?version=1", 400), ("get", METAS + "?package=&version=", 400),
-        ("get", "/catalogs/Not_DNS/api/v1/all", 400), ("get", "/catalogs/" + "a" * 254 + "/api/v1/metas", 400),
-        ("get", "/catalogs/unknown/api/v1/all", 404), ("get", "/catalogs/unknown/api/v1/metas", 404),
+        ("post", ALL, 405),
+        ("put", METAS, 405),
+        ("delete", ALL, 405),
+        ("patch", ALL, 405),
+        ("options", ALL, 405),
+        ("get", METAS + "?version=1", 400),
+        ("get", METAS + "?package=&version=", 400),
+        ("get", "/catalogs/Not_DNS/api/v1/all", 400),
+        ("get", "/catalogs/" + "a" * 254 + "/api/v1/metas", 400),
+        ("get", "/catalogs/unknown/api/v1/all", 404),
+        ("get", "/catalogs/unknown/api/v1/metas", 404),
     ],
 )
 def test_error_statuses(digest: str, method: str, url: str, status: int) -> None:

@@ -39,8 +39,9 @@ def broker_messages() -> list[dict]:
 @pytest.mark.django_db(transaction=True)
 def test_readers_racing_content_switches_get_200_or_503_never_500(content_store: str) -> None:
     digests = [stored_content("v1"), stored_content("v2")]
-    catalog = Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", content_digest=digests[0],
-                                     last_unpacked=UNPACKED)
+    catalog = Catalog.objects.create(
+        name="ops", image_ref="r.io/ops:v1", content_digest=digests[0], last_unpacked=UNPACKED
+    )
     stop = threading.Event()
 
     def switch() -> None:
@@ -127,8 +128,9 @@ def test_unreachable_s3_is_503_and_a_counted_gc_failure(s3_store: S3Server, sett
     """Nothing listens at the endpoint: readers get 503 with Retry-After, the sweep counts a failure."""
     dead = free_port()
     settings.CATALOG_S3 = {**settings.CATALOG_S3, "endpoint_url": f"http://127.0.0.1:{dead}"}  # type: ignore[attr-defined]
-    Catalog.objects.create(name="ops", image_ref="r.io/ops:v1", content_digest="sha256:" + "a" * 64,
-                           last_unpacked=UNPACKED)
+    Catalog.objects.create(
+        name="ops", image_ref="r.io/ops:v1", content_digest="sha256:" + "a" * 64, last_unpacked=UNPACKED
+    )
     for url in ("/catalogs/ops/api/v1/all", "/catalogs/ops/api/v1/metas?package=etcd"):
         response = Client().get(url)
         assert response.status_code == 503 and int(response["Retry-After"]) > 0

@@ -164,8 +164,9 @@ def test_truncated_content_is_lost_too(content_store: str, registry: Registry, r
     assert_restored(catalog)
 
 
-def test_a_loss_is_queued_once_per_interval(catalog_store: object, registry: Registry, repository: str,
-                                            settings: object) -> None:
+def test_a_loss_is_queued_once_per_interval(
+    catalog_store: object, registry: Registry, repository: str, settings: object
+) -> None:
     settings.CATALOG_CONTENT_LOST_REQUEUE_SECONDS = 3600  # type: ignore[attr-defined]
     catalog = served_catalog(registry, repository, "storm", pinned=True)
     lose("fs", catalog.content_digest)

@@ -24,8 +24,16 @@ from tests.waiting import wait_serving
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 BASE = "/catalogs/slim/api/v1"
-FORBIDDEN_MODULES = ("rest_framework", "django.contrib.admin", "drf_spectacular", "celery", "kombu",
-                     "django.contrib.sessions", "gateways", "workers")
+FORBIDDEN_MODULES = (
+    "rest_framework",
+    "django.contrib.admin",
+    "drf_spectacular",
+    "celery",
+    "kombu",
+    "django.contrib.sessions",
+    "gateways",
+    "workers",
+)
 # Serve /all (plain and gzip), metas and readiness through the WSGI app in a fresh interpreter, then list what
 # of FORBIDDEN_MODULES it loaded.
 PROBE = """
@@ -46,14 +54,21 @@ print(json.dumps({"answers": answers, "loaded": loaded}))
 
 def process_env(catalog_store: Path) -> dict[str, str]:
     db = settings.DATABASES["default"]
-    return {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            "CATALOG_STORE_DIR": str(catalog_store)}
+    return {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CATALOG_STORE_DIR": str(catalog_store),
+    }
 
 
 @pytest.fixture
 def slim_catalog(catalog_store: Path) -> bytes:
-    Catalog.objects.create(name="slim", image_ref="r.io/a:v1", content_digest=stored_content("v1"),
-                           last_unpacked=datetime(2026, 3, 4, tzinfo=UTC))
+    Catalog.objects.create(
+        name="slim",
+        image_ref="r.io/a:v1",
+        content_digest=stored_content("v1"),
+        last_unpacked=datetime(2026, 3, 4, tzinfo=UTC),
+    )
     return expected_lines("v1")
 
 
@@ -64,10 +79,15 @@ def servers(catalog_store: Path, tmp_path: Path) -> Iterator[dict[str, str]]:
     try:
         for name, module in (("content", "controlplane.wsgi_content"), ("api", "controlplane.wsgi")):
             port = free_port()
-            started.append(subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", module, "-b", f"127.0.0.1:{port}", "-w", "1"], cwd=PROJECT_ROOT,
-                env=process_env(catalog_store), stdout=(tmp_path / f"{name}.log").open("wb"), stderr=subprocess.STDOUT,
-            ))
+            started.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "gunicorn", module, "-b", f"127.0.0.1:{port}", "-w", "1"],
+                    cwd=PROJECT_ROOT,
+                    env=process_env(catalog_store),
+                    stdout=(tmp_path / f"{name}.log").open("wb"),
+                    stderr=subprocess.STDOUT,
+                )
+            )
             urls[name] = f"http://127.0.0.1:{port}"
         for (name, url), process in zip(urls.items(), started, strict=True):
             wait_serving(process, f"{url}/healthz", name, (tmp_path / f"{name}.log").read_text, timeout=30)
@@ -81,13 +101,20 @@ def servers(catalog_store: Path, tmp_path: Path) -> Iterator[dict[str, str]]:
 def test_it_serves_what_the_api_serves_and_health_only(servers: dict[str, str], slim_catalog: bytes) -> None:
     content, api = servers["content"], servers["api"]
     cases = [
-        (f"{BASE}/all", {}), (f"{BASE}/all", {"Accept-Encoding": "gzip"}), (f"{BASE}/all", {"Range": "bytes=5-60"}),
-        (f"{BASE}/metas?package=etcd", {}), (f"{BASE}/metas?schema=olm.bundle", {"Accept-Encoding": "gzip"}),
-        (f"{BASE}/metas?nope=1", {}), ("/catalogs/missing/api/v1/all", {}), ("/catalogs/Bad_Name/api/v1/all", {}),
+        (f"{BASE}/all", {}),
+        (f"{BASE}/all", {"Accept-Encoding": "gzip"}),
+        (f"{BASE}/all", {"Range": "bytes=5-60"}),
+        (f"{BASE}/metas?package=etcd", {}),
+        (f"{BASE}/metas?schema=olm.bundle", {"Accept-Encoding": "gzip"}),
+        (f"{BASE}/metas?nope=1", {}),
+        ("/catalogs/missing/api/v1/all", {}),
+        ("/catalogs/Bad_Name/api/v1/all", {}),
     ]
     for path, headers in cases:
-        ours, theirs = (requests.get(url + path, headers={"Accept-Encoding": "identity", **headers}, stream=True,
-                                     timeout=10) for url in (content, api))
+        ours, theirs = (
+            requests.get(url + path, headers={"Accept-Encoding": "identity", **headers}, stream=True, timeout=10)
+            for url in (content, api)
+        )
         assert ours.status_code == theirs.status_code, path
         assert ours.raw.read(decode_content=False) == theirs.raw.read(decode_content=False), (path, headers)
         for header in ("Content-Type", "Content-Encoding", "ETag", "Last-Modified", "Content-Range"):
@@ -106,8 +133,9 @@ def test_it_serves_what_the_api_serves_and_health_only(servers: dict[str, str], 
 def test_it_loads_no_drf_admin_or_celery(catalog_store: Path, slim_catalog: bytes) -> None:
     script = f"BASE = {BASE!r}\nFORBIDDEN = {FORBIDDEN_MODULES!r}\n{PROBE}"
     env = {**process_env(catalog_store), "DJANGO_SETTINGS_MODULE": "controlplane.settings_content"}
-    done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=PROJECT_ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.splitlines()[-1])
     assert [status for status, _ in report["answers"]] == ["200 OK"] * 4

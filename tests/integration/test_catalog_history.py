@@ -95,30 +95,40 @@ def test_default_diff_is_previous_to_current_with_exact_sets(pushed: Pushed, ali
     assert ends == (pushed.content["v2"], pushed.content["v3"])
     assert diff["summary"] == SUMMARIES["v3"] and diff["truncated"] is False
     assert diff["packages"] == {
-        "added": [], "removed": [], "changed": [{"name": PROMETHEUS, "fields_changed": ["defaultChannel"]}],
+        "added": [],
+        "removed": [],
+        "changed": [{"name": PROMETHEUS, "fields_changed": ["defaultChannel"]}],
         "counts": {"added": 0, "removed": 0, "changed": 1},
     }
     assert diff["channels"] == {
-        "added": [{"package": PROMETHEUS, "name": "stable"}], "removed": [],
+        "added": [{"package": PROMETHEUS, "name": "stable"}],
+        "removed": [],
         "changed": [{"package": PROMETHEUS, "name": "beta", "fields_changed": ["entries"]}],
         "counts": {"added": 1, "removed": 0, "changed": 1},
     }
     assert diff["bundles"] == {
-        "added": [], "removed": [], "changed": [{"package": PROMETHEUS, "name": NEW, "fields_changed": ["properties"]}],
+        "added": [],
+        "removed": [],
+        "changed": [{"package": PROMETHEUS, "name": NEW, "fields_changed": ["properties"]}],
         "counts": {"added": 0, "removed": 0, "changed": 1},
     }
     assert diff["channel_entries"] == {
-        "added": [{"package": PROMETHEUS, "channel": "beta", "name": NEW},
-                  {"package": PROMETHEUS, "channel": "stable", "name": NEW}],
-        "removed": [], "counts": {"added": 2, "removed": 0},
+        "added": [
+            {"package": PROMETHEUS, "channel": "beta", "name": NEW},
+            {"package": PROMETHEUS, "channel": "stable", "name": NEW},
+        ],
+        "removed": [],
+        "counts": {"added": 2, "removed": 0},
     }
     edge = {"package": PROMETHEUS, "channel": "beta", "entry": NEW}
     assert diff["upgrade_edges"] == {
         "added": [
-            {**edge, "kind": "replaces", "target": OLD}, {**edge, "kind": "skipRange", "target": ">=0.40.0 <0.56.0"},
+            {**edge, "kind": "replaces", "target": OLD},
+            {**edge, "kind": "skipRange", "target": ">=0.40.0 <0.56.0"},
             {**edge, "channel": "stable", "kind": "skips", "target": OLD},
         ],
-        "removed": [], "counts": {"added": 3, "removed": 0},
+        "removed": [],
+        "counts": {"added": 3, "removed": 0},
     }
 
 
@@ -213,7 +223,8 @@ def test_stored_entries_diff_on_either_store(content_store: str) -> None:
         "olm.bundle": ((), (), ((PROMETHEUS, NEW),)),
     }
     assert diff.fields == {
-        ("olm.package", "", PROMETHEUS): ("defaultChannel",), ("olm.channel", PROMETHEUS, "beta"): ("entries",),
+        ("olm.package", "", PROMETHEUS): ("defaultChannel",),
+        ("olm.channel", PROMETHEUS, "beta"): ("entries",),
         ("olm.bundle", PROMETHEUS, NEW): ("properties",),
     }
     assert len(diff.edges_added) == 3 and diff.edges_removed == ()
@@ -227,7 +238,7 @@ def test_console_shows_the_last_update_and_the_history(pushed: Pushed, admin_use
     page = client.get(f"/admin/catalogs/catalog/{pushed.catalog.pk}/change/")
     assert page.status_code == 200
     body = page.content.decode()
-    last = body[body.index("What changed in the last update"):body.index("Content switches, newest first")]
+    last = body[body.index("What changed in the last update") : body.index("Content switches, newest first")]
     assert SUMMARIES["v3"] in last
     assert "Channels added (1)" in last and "<code>prometheus/stable</code>" in last
     assert f"<code>prometheus/{NEW} (properties)</code>" in last and "Packages changed (1)" in last

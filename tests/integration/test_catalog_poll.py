@@ -64,8 +64,9 @@ def test_unchanged_tag_costs_one_head(
     registry: Registry, registry_proxy: RegistryProxy, repository: str, catalog_store: Path
 ) -> None:
     registry.push_image(repository, "v1", [fbc_layer("v1")])
-    catalog = Catalog.objects.create(name="steady", image_ref=f"{registry_proxy.host}/{repository}:v1",
-                                     poll_interval_minutes=5)
+    catalog = Catalog.objects.create(
+        name="steady", image_ref=f"{registry_proxy.host}/{repository}:v1", poll_interval_minutes=5
+    )
     reconcile(catalog)
     assert served("steady") == expected_lines("v1")
     registry_proxy.requests.clear()
@@ -76,12 +77,17 @@ def test_unchanged_tag_costs_one_head(
 
 
 def test_blocked_digest_is_not_pulled_again_until_it_or_the_spec_changes(
-    registry: Registry, registry_proxy: RegistryProxy, repository: str, catalog_store: Path, admin_user: object,
+    registry: Registry,
+    registry_proxy: RegistryProxy,
+    repository: str,
+    catalog_store: Path,
+    admin_user: object,
     django_capture_on_commit_callbacks,
 ) -> None:
     digest = registry.push_image(repository, "v1", [fbc_layer("v1")], labels={})
-    catalog = Catalog.objects.create(name="stuck", image_ref=f"{registry_proxy.host}/{repository}:v1",
-                                     poll_interval_minutes=5)
+    catalog = Catalog.objects.create(
+        name="stuck", image_ref=f"{registry_proxy.host}/{repository}:v1", poll_interval_minutes=5
+    )
     assert reconcile(catalog).requeue_after is None
     assert status(catalog)["Progressing"] == ("False", "Blocked") and catalog.blocked_digest == digest
     before = (catalog.conditions, catalog.failure_count, CatalogEvent.objects.filter(catalog=catalog).count())
@@ -122,11 +128,12 @@ def test_429_with_retry_after_is_honoured(
     registry: Registry, registry_proxy: RegistryProxy, repository: str, catalog_store: Path, form: str
 ) -> None:
     registry.push_image(repository, "v1", [fbc_layer("v1")])
-    catalog = Catalog.objects.create(name="throttled", image_ref=f"{registry_proxy.host}/{repository}:v1",
-                                     poll_interval_minutes=5)
+    catalog = Catalog.objects.create(
+        name="throttled", image_ref=f"{registry_proxy.host}/{repository}:v1", poll_interval_minutes=5
+    )
     started = timezone.now()
-    registry_proxy.throttle_with = "120" if form == "seconds" else format_datetime(
-        started + timedelta(seconds=121), usegmt=True
+    registry_proxy.throttle_with = (
+        "120" if form == "seconds" else format_datetime(started + timedelta(seconds=121), usegmt=True)
     )
 
     result = reconcile(catalog)
@@ -144,13 +151,19 @@ def test_429_with_retry_after_is_honoured(
 
 
 def test_bearer_token_registry_serves_a_catalog_and_polls_with_one_request(
-    token_registry: Registry, token_proxy: RegistryProxy, token_server: TokenServer, repository: str,
+    token_registry: Registry,
+    token_proxy: RegistryProxy,
+    token_server: TokenServer,
+    repository: str,
     catalog_store: Path,
 ) -> None:
     digest = token_registry.push_image(repository, "v1", [fbc_layer("v1")], index=True)
     catalog = Catalog.objects.create(
-        name="tokened", image_ref=f"{token_proxy.host}/{repository}:v1", poll_interval_minutes=5,
-        pull_username=USERNAME, pull_password=PASSWORD,
+        name="tokened",
+        image_ref=f"{token_proxy.host}/{repository}:v1",
+        poll_interval_minutes=5,
+        pull_username=USERNAME,
+        pull_password=PASSWORD,
     )
     token_server.expires_in = 0  # tokens that expire at once: every later pass must renew
     token_server.requests.clear()
@@ -177,8 +190,10 @@ def test_bearer_token_registry_refuses_wrong_credentials_clearly(
 ) -> None:
     token_registry.push_image(repository, "v1", [fbc_layer("v1")])
     catalog = Catalog.objects.create(
-        name="refused", image_ref=f"{token_proxy.host}/{repository}:v1",
-        pull_username=USERNAME, pull_password="wrong-password-123",
+        name="refused",
+        image_ref=f"{token_proxy.host}/{repository}:v1",
+        pull_username=USERNAME,
+        pull_password="wrong-password-123",
     )
 
     assert reconcile(catalog).requeue_after

@@ -102,8 +102,11 @@ def test_new_tag_version_switches_content(registry: Registry, repository: str, c
 def test_index_over_tls_with_basic_auth(secure_registry: Registry, repository: str, catalog_store: Path) -> None:
     digest = secure_registry.push_image(repository, "v1", [fbc_layer("v1")], index=True)
     catalog = Catalog.objects.create(
-        name="secure", image_ref=f"{secure_registry.host}/{repository}:v1", ca=secure_registry.ca_pem,
-        pull_username=USERNAME, pull_password=PASSWORD,
+        name="secure",
+        image_ref=f"{secure_registry.host}/{repository}:v1",
+        ca=secure_registry.ca_pem,
+        pull_username=USERNAME,
+        pull_password=PASSWORD,
     )
     reconcile(catalog)
     assert conditions(catalog)["Serving"] == ("True", "Available")
@@ -141,8 +144,9 @@ def test_retry_state_lives_in_the_database_and_resets_on_success(
     secure_registry: Registry, repository: str, catalog_store: Path
 ) -> None:
     secure_registry.push_image(repository, "v1", [fbc_layer("v1")])
-    catalog = Catalog.objects.create(name="flaky", image_ref=f"{secure_registry.host}/{repository}:v1",
-                                     ca=secure_registry.ca_pem)  # no credentials: refused until they are set
+    catalog = Catalog.objects.create(
+        name="flaky", image_ref=f"{secure_registry.host}/{repository}:v1", ca=secure_registry.ca_pem
+    )  # no credentials: refused until they are set
     first, second = reconcile(catalog), reconcile(catalog)
     catalog.refresh_from_db()
     assert catalog.failure_count == 2 and catalog.next_attempt_at is not None
@@ -169,7 +173,7 @@ def corrupt_blob(registry: Registry, digest: str, data: bytes) -> None:
 
 def flip_byte(data: bytes) -> bytes:
     middle = len(data) // 2
-    return data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1:]
+    return data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1 :]
 
 
 def bad_layer(kind: str) -> bytes:
@@ -247,7 +251,8 @@ def test_unavailable_mode_drops_content(
         reconcile(catalog)
 
     assert conditions(catalog) == {
-        "Progressing": ("True", "Succeeded"), "Serving": ("False", "UserSpecifiedUnavailable"),
+        "Progressing": ("True", "Succeeded"),
+        "Serving": ("False", "UserSpecifiedUnavailable"),
     }
     assert (catalog.resolved_ref, catalog.content_digest, catalog.last_unpacked) == ("", "", None)
     assert store.get().has(digest)  # no longer served, but kept while the history names it (test_catalog_history)
@@ -283,9 +288,7 @@ def test_lost_content_is_unpacked_again(registry: Registry, repository: str, cat
     reconcile(catalog)
 
     assert served("healing") == expected_lines("v1")
-    assert gzip.decompress(store.get().read(catalog.content_digest, store.ALL_GZ_FILE)) == (
-        expected_lines("v1")
-    )
+    assert gzip.decompress(store.get().read(catalog.content_digest, store.ALL_GZ_FILE)) == (expected_lines("v1"))
 
 
 def test_missing_label_on_first_pull_is_blocked_and_not_serving(

@@ -42,16 +42,21 @@ CASES = [
 GRAPHQL = "/catalogs/shared/api/v1/graphql"
 GRAPHQL_QUERIES = [
     {"query": "{ __schema { types { name kind fields { name type { name kind ofType { name kind } } } } } }"},
-    {"query": "query($p: String) { olmbundles(package: $p, limit: 5) { name properties { type value } } }",
-     "variables": {"p": "etcd"}},
+    {
+        "query": "query($p: String) { olmbundles(package: $p, limit: 5) { name properties { type value } } }",
+        "variables": {"p": "etcd"},
+    },
     {"query": "{ olmchannels(offset: 1) { name entries { name } } summary { schemas { name totalObjects } } }"},
 ]
 
 
 def process_env(tmp_path: Path, store_env: dict[str, str]) -> dict[str, str]:
     db = settings.DATABASES["default"]
-    return {**os.environ, "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            **store_env}
+    return {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        **store_env,
+    }
 
 
 def start_replicas(env: dict[str, str], tmp_path: Path, processes: list[subprocess.Popen]) -> list[str]:
@@ -61,10 +66,15 @@ def start_replicas(env: dict[str, str], tmp_path: Path, processes: list[subproce
         port = free_port()
         own = {"CATALOG_STORE_DIR": str(tmp_path / f"api{number}-scratch")} if "CATALOG_STORE" in env else {}
         log = (tmp_path / f"api{number}.log").open("wb")
-        processes.append(subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
-            cwd=PROJECT_ROOT, env={**env, **own}, stdout=log, stderr=subprocess.STDOUT,
-        ))
+        processes.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "controlplane.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
+                cwd=PROJECT_ROOT,
+                env={**env, **own},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
         urls.append(f"http://127.0.0.1:{port}")
     for url, process in zip(urls, processes[-2:], strict=True):
         wait_serving(process, f"{url}/healthz", "gunicorn", timeout=30)
@@ -117,7 +127,9 @@ def test_replicas_answer_byte_for_byte_alike(
 ) -> None:
     replicas = start_replicas(process_env(tmp_path, {"CATALOG_STORE_DIR": str(catalog_store)}), tmp_path, processes)
     Catalog.objects.create(
-        name="shared", image_ref="r.io/a:v1", content_digest=stored_content("v1"),
+        name="shared",
+        image_ref="r.io/a:v1",
+        content_digest=stored_content("v1"),
         last_unpacked=datetime(2026, 3, 4, tzinfo=UTC),
     )
     Catalog.objects.create(name="pending", image_ref="r.io/b:v1")
@@ -130,14 +142,19 @@ def test_replicas_and_worker_sharing_only_s3(
     env = process_env(tmp_path, s3_server.env(f"replicas-{tmp_path.name}"))
     registry.push_image(repository, "v1", [fbc_layer("v1")])
     worker_log = tmp_path / "worker.log"
-    processes.append(subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "1", "--purge"],
-        cwd=PROJECT_ROOT, env={**env, "CATALOG_STORE_DIR": str(tmp_path / "worker-scratch")},
-        stdout=worker_log.open("wb"), stderr=subprocess.STDOUT,
-    ))
+    processes.append(
+        subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "controlplane", "worker", "-l", "INFO", "-c", "1", "--purge"],
+            cwd=PROJECT_ROOT,
+            env={**env, "CATALOG_STORE_DIR": str(tmp_path / "worker-scratch")},
+            stdout=worker_log.open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+    )
     replicas = start_replicas(env, tmp_path, processes)
     catalog = Catalog.objects.create(name="shared", image_ref=f"{registry.host}/{repository}:v1")
     Catalog.objects.create(name="pending", image_ref="r.io/b:v1", availability_mode="Unavailable")
+
     def unpacked() -> str:
         send("workers.tasks.reconcile_catalog", catalog.pk)  # until the worker is up; passes are idempotent
         catalog.refresh_from_db()

@@ -63,7 +63,10 @@ def blob_path(registry: Registry, digest: str) -> Path:
 
 
 def test_signed_image_is_verified_and_served(
-    registry: Registry, repository: str, catalog_store: Path, trusted: ec.EllipticCurvePrivateKey,
+    registry: Registry,
+    repository: str,
+    catalog_store: Path,
+    trusted: ec.EllipticCurvePrivateKey,
     stranger: ec.EllipticCurvePrivateKey,
 ) -> None:
     digest = registry.push_image(repository, "v1", [fbc_layer("v1")], index=True)
@@ -90,8 +93,13 @@ def test_signed_image_is_verified_and_served(
     ids=["missing", "wrong-key", "payload-edited", "other-image"],
 )
 def test_bad_signature_blocks_before_pulling_and_keeps_old_content(
-    registry: Registry, repository: str, catalog_store: Path, trusted: ec.EllipticCurvePrivateKey,
-    stranger: ec.EllipticCurvePrivateKey, case: str, text: str,
+    registry: Registry,
+    repository: str,
+    catalog_store: Path,
+    trusted: ec.EllipticCurvePrivateKey,
+    stranger: ec.EllipticCurvePrivateKey,
+    case: str,
+    text: str,
 ) -> None:
     old = registry.push_image(repository, "v1", [fbc_layer("v1")])
     registry.sign(repository, old, trusted)
@@ -127,7 +135,10 @@ def test_bad_signature_blocks_before_pulling_and_keeps_old_content(
 
 
 def test_policy_added_later_verifies_served_content_without_pulling_again(
-    registry: Registry, repository: str, catalog_store: Path, trusted: ec.EllipticCurvePrivateKey,
+    registry: Registry,
+    repository: str,
+    catalog_store: Path,
+    trusted: ec.EllipticCurvePrivateKey,
 ) -> None:
     digest = registry.push_image(repository, "v1", [fbc_layer("v1")])
     catalog = Catalog.objects.create(name="late", image_ref=f"{registry.host}/{repository}:v1")

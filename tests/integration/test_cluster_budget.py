@@ -113,12 +113,14 @@ def test_a_pass_finding_its_clusters_share_of_the_worker_taken_gives_its_slot_ba
     monkeypatch.setattr(pool_share, "_worker", worker)
     owner = get_user_model().objects.create_user("budget-owner")
     cluster, _ = (
-        ManagedCluster.objects.create(name=f"budget-{name}", kubeconfig=fast.kubeconfig.read_text(),
-                                      base_domain=f"{name}.example.test")
+        ManagedCluster.objects.create(
+            name=f"budget-{name}", kubeconfig=fast.kubeconfig.read_text(), base_domain=f"{name}.example.test"
+        )
         for name in ("fast", "other")  # a fleet of one cluster has no other to leave slots to
     )
-    gateway = Gateway(owner=owner, cluster=cluster, name="edge", image="ghcr.io/o/gw:1",
-                      supervisor_image="ghcr.io/o/sv:1")
+    gateway = Gateway(
+        owner=owner, cluster=cluster, name="edge", image="ghcr.io/o/gw:1", supervisor_image="ghcr.io/o/sv:1"
+    )
     gateway.assign_namespace()
     gateway.save()
     fast.clear_requests()

@@ -40,8 +40,9 @@ def queued(broker: redis.Redis) -> list[tuple[str, str]]:
 
 def clusters(devcluster: DevCluster, count: int) -> list[ManagedCluster]:
     return [
-        ManagedCluster.objects.create(name=f"w{n}", kubeconfig=devcluster.kubeconfig.read_text(),
-                                      base_domain=f"w{n}.example.test")
+        ManagedCluster.objects.create(
+            name=f"w{n}", kubeconfig=devcluster.kubeconfig.read_text(), base_domain=f"w{n}.example.test"
+        )
         for n in range(count)
     ]
 
@@ -61,8 +62,9 @@ def test_replicas_share_the_clusters_and_each_has_exactly_one_watcher(devcluster
         second.rebalance()
         held = owners()
         assert sorted(held.values()) == ["first", "first", "second"]
-        assert set(first.watches) | set(second.watches) == set(map(str, ManagedCluster.objects.values_list(
-            "pk", flat=True))) and not set(first.watches) & set(second.watches)
+        assert set(first.watches) | set(second.watches) == set(
+            map(str, ManagedCluster.objects.values_list("pk", flat=True))
+        ) and not set(first.watches) & set(second.watches)
     finally:
         first.run(stop_now())  # stops its watches and gives its leases back
     second.rebalance()
@@ -82,28 +84,57 @@ def test_a_changed_release_record_enqueues_one_pass_for_its_gateway(
 ) -> None:
     (cluster,) = clusters(devcluster, 1)
     namespace = devcluster.create_namespace("gw-watched")
-    gateway = Gateway.objects.create(owner=alice, cluster=cluster, name="watched", namespace=namespace,
-                                     image="r.test/gw:1", supervisor_image="r.test/s:1")
-    other = Gateway.objects.create(owner=alice, cluster=cluster, name="quiet", namespace="gw-quiet-00000000",
-                                   image="r.test/gw:1", supervisor_image="r.test/s:1")
+    gateway = Gateway.objects.create(
+        owner=alice,
+        cluster=cluster,
+        name="watched",
+        namespace=namespace,
+        image="r.test/gw:1",
+        supervisor_image="r.test/s:1",
+    )
+    other = Gateway.objects.create(
+        owner=alice,
+        cluster=cluster,
+        name="quiet",
+        namespace="gw-quiet-00000000",
+        image="r.test/gw:1",
+        supervisor_image="r.test/s:1",
+    )
     stop = threading.Event()
     watcher = Watcher("watcher", LEASE, flush_seconds=0.2)
     thread = threading.Thread(target=watcher.run, args=(stop,))
     thread.start()
     try:
-        wait_until(lambda: ("workers.tasks.resync_cluster", f"['{cluster.pk}']") in queued(broker),
-                 "the resync a fresh watch starts with")
+        wait_until(
+            lambda: ("workers.tasks.resync_cluster", f"['{cluster.pk}']") in queued(broker),
+            "the resync a fresh watch starts with",
+        )
         targets = len(watch_targets(cluster))
-        wait_until(lambda: sum(n for agent, n in devcluster.in_flight()["current"].items()
-                               if not agent.startswith("Python-urllib")) >= targets, "the watches to be listening")
+        wait_until(
+            lambda: (
+                sum(
+                    n for agent, n in devcluster.in_flight()["current"].items() if not agent.startswith("Python-urllib")
+                )
+                >= targets
+            ),
+            "the watches to be listening",
+        )
         broker.delete(*queue_names(settings.GATEWAY_TENANT_QUEUES))
         for revision in (1, 2, 3):  # three changes in quick succession
-            devcluster.call("POST", f"/api/v1/namespaces/{namespace}/secrets", {
-                "apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",
-                "metadata": {"name": f"sh.helm.release.v1.watched.v{revision}",
-                             "labels": {"owner": "helm", "name": "watched", "version": str(revision)}},
-                "data": {},
-            })
+            devcluster.call(
+                "POST",
+                f"/api/v1/namespaces/{namespace}/secrets",
+                {
+                    "apiVersion": "v1",
+                    "kind": "Secret",
+                    "type": "helm.sh/release.v1",
+                    "metadata": {
+                        "name": f"sh.helm.release.v1.watched.v{revision}",
+                        "labels": {"owner": "helm", "name": "watched", "version": str(revision)},
+                    },
+                    "data": {},
+                },
+            )
         expected = ("workers.tasks.reconcile_gateway", f"['{gateway.pk}']")
         wait_until(lambda: expected in queued(broker), "a pass for the changed gateway")
         flushed = watcher.flushes
@@ -121,8 +152,14 @@ def test_a_gateway_with_a_pass_waiting_in_the_queue_gets_no_second_one_until_it_
     devcluster: DevCluster, broker: redis.Redis, alice
 ) -> None:
     (cluster,) = clusters(devcluster, 1)
-    gateway = Gateway.objects.create(owner=alice, cluster=cluster, name="busy", namespace="gw-busy-00000000",
-                                     image="r.test/gw:1", supervisor_image="r.test/s:1")
+    gateway = Gateway.objects.create(
+        owner=alice,
+        cluster=cluster,
+        name="busy",
+        namespace="gw-busy-00000000",
+        image="r.test/gw:1",
+        supervisor_image="r.test/s:1",
+    )
     watcher = Watcher("watcher", LEASE)
     watch = ClusterWatch(cluster_id=str(cluster.pk), name=cluster.name)
     watch.drain()  # no resync: only the changes below

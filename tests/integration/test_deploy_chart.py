@@ -37,7 +37,6 @@ VALUES = {
 ROLES = ("api", "content", "worker", "beat", "watcher")
 
 
-
 def run_helm(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     done = subprocess.run([str(HELM), *args], env=env, capture_output=True, text=True, timeout=120)
     if check:
@@ -89,31 +88,39 @@ def test_lint_is_clean_and_strict(helm: Callable[..., Any], values_file: Callabl
         assert "[WARNING]" not in done.stdout and "[ERROR]" not in done.stdout, done.stdout
 
 
-@pytest.mark.parametrize(("override", "message"), [
-    ({"api": {"replicas": "three"}}, "replicas"),
-    ({"api": {"surprise": True}}, "surprise"),
-    ({"database": {"url": "mysql://db/cp"}}, "url"),
-    ({"image": {"digest": "latest"}}, "digest"),
-    ({"metrics": {"serviceMonitor": {"interval": 30}}}, "interval"),
-])
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"api": {"replicas": "three"}}, "replicas"),
+        ({"api": {"surprise": True}}, "surprise"),
+        ({"database": {"url": "mysql://db/cp"}}, "url"),
+        ({"image": {"digest": "latest"}}, "digest"),
+        ({"metrics": {"serviceMonitor": {"interval": 30}}}, "interval"),
+    ],
+)
 def test_schema_types_every_value(
     helm: Callable[..., Any], values_file: Callable[..., str], override: dict[str, Any], message: str
 ) -> None:
-    done = helm("lint", "--strict", str(CHART), "-f", values_file(VALUES), "-f", values_file(override, "bad.yaml"),
-                check=False)
+    done = helm(
+        "lint", "--strict", str(CHART), "-f", values_file(VALUES), "-f", values_file(override, "bad.yaml"), check=False
+    )
     assert done.returncode != 0 and message in done.stdout + done.stderr
 
 
-@pytest.mark.parametrize(("override", "message"), [
-    ({"secrets": {"secretKey": ""}}, "secrets.existingSecret"),
-    ({"database": {"url": ""}}, "database.url"),
-    ({"gatewayChart": {"version": ""}}, "gatewayChart.version"),
-])
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"secrets": {"secretKey": ""}}, "secrets.existingSecret"),
+        ({"database": {"url": ""}}, "database.url"),
+        ({"gatewayChart": {"version": ""}}, "gatewayChart.version"),
+    ],
+)
 def test_missing_settings_fail_with_a_message(
     helm: Callable[..., Any], values_file: Callable[..., str], override: dict[str, Any], message: str
 ) -> None:
-    done = helm("template", "cp", str(CHART), "-f", values_file(VALUES), "-f", values_file(override, "bad.yaml"),
-                check=False)
+    done = helm(
+        "template", "cp", str(CHART), "-f", values_file(VALUES), "-f", values_file(override, "bad.yaml"), check=False
+    )
     assert done.returncode != 0 and message in done.stderr
 
 
@@ -133,7 +140,9 @@ def assert_restricted(pod: dict[str, Any]) -> None:
     assert pod["automountServiceAccountToken"] is False
     (only,) = pod["containers"]
     assert only["securityContext"] == {
-        "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True, "capabilities": {"drop": ["ALL"]},
+        "allowPrivilegeEscalation": False,
+        "readOnlyRootFilesystem": True,
+        "capabilities": {"drop": ["ALL"]},
     }
     mounts = {m["mountPath"]: m["name"] for m in only["volumeMounts"]}
     volumes = {v["name"]: v for v in pod["volumes"]}
@@ -161,9 +170,11 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
     secret = get(cluster, namespace, "api/v1/namespaces/{ns}/secrets", f"{prefix}-env")
     decoded = {key: base64.b64decode(value).decode() for key, value in secret["data"].items()}
     assert decoded == {
-        "SECRET_KEY": "test-only-secret-key", "FIELD_ENCRYPTION_KEY": FERNET_KEY,
+        "SECRET_KEY": "test-only-secret-key",
+        "FIELD_ENCRYPTION_KEY": FERNET_KEY,
         "DATABASE_URL": "postgres://cp:pw@db.example.com:5432/cp",
-        "CELERY_BROKER_URL": "redis://redis.example.com:6379/0", "CACHE_URL": "redis://redis.example.com:6379/1",
+        "CELERY_BROKER_URL": "redis://redis.example.com:6379/0",
+        "CACHE_URL": "redis://redis.example.com:6379/1",
     }
     assert secret["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade"
 
@@ -176,8 +187,11 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
         assert_restricted(deployment["spec"]["template"]["spec"])
         assert deployment["spec"]["template"]["spec"]["serviceAccountName"] == prefix
     assert deployments["api"]["spec"]["replicas"] == 3
-    manifest = {(d["kind"], d["metadata"]["name"]): d for d in
-                yaml.safe_load_all(helm("get", "manifest", release, "-n", namespace).stdout) if d}
+    manifest = {
+        (d["kind"], d["metadata"]["name"]): d
+        for d in yaml.safe_load_all(helm("get", "manifest", release, "-n", namespace).stdout)
+        if d
+    }
     assert "replicas" not in manifest[("Deployment", f"{prefix}-worker")]["spec"], "the HPA owns the worker count"
     assert deployments["watcher"]["spec"]["replicas"] == 2
     assert container(deployments["worker"])["args"] == ["worker", "--concurrency", "4"]
@@ -217,8 +231,10 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
     assert {p["metadata"]["name"]: p["spec"]["maxUnavailable"] for p in pdbs} == {
         f"{prefix}-{role}": 1 for role in ("api", "content", "worker", "watcher")
     }
-    policies = {p["metadata"]["name"]: p["spec"] for p in
-                cluster.call("GET", f"/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies")["items"]}
+    policies = {
+        p["metadata"]["name"]: p["spec"]
+        for p in cluster.call("GET", f"/apis/networking.k8s.io/v1/namespaces/{namespace}/networkpolicies")["items"]
+    }
     assert policies[f"{prefix}-api"]["ingress"] == [{"ports": [{"port": "http", "protocol": "TCP"}]}]
     assert policies[f"{prefix}-content"]["ingress"] == policies[f"{prefix}-api"]["ingress"]
     assert "ingress" not in policies[f"{prefix}-no-ingress"]
@@ -228,7 +244,8 @@ def test_install_creates_every_object_and_upgrade_reruns_migrations(
 
     job = get(cluster, namespace, "apis/batch/v1/namespaces/{ns}/jobs", f"{prefix}-migrate")
     assert job["metadata"]["annotations"] == {
-        "helm.sh/hook": "pre-install,pre-upgrade", "helm.sh/hook-weight": "0",
+        "helm.sh/hook": "pre-install,pre-upgrade",
+        "helm.sh/hook-weight": "0",
         "helm.sh/hook-delete-policy": "before-hook-creation",
     }
     pod = job["spec"]["template"]["spec"]
@@ -262,8 +279,9 @@ def test_existing_secrets_and_a_digest_are_referenced_as_given(
         "database": {"existingSecret": "cp-db", "existingSecretKey": "uri"},
         "redis": {"existingSecret": "cp-redis", "brokerUrlKey": "broker", "cacheUrlKey": "cache"},
     }
-    rendered = [d for d in yaml.safe_load_all(helm("template", "cp", str(CHART), "-f", values_file(existing)).stdout)
-                if d]
+    rendered = [
+        d for d in yaml.safe_load_all(helm("template", "cp", str(CHART), "-f", values_file(existing)).stdout) if d
+    ]
     assert not [d for d in rendered if d["kind"] == "Secret"], "no chart Secret when every value comes from one"
     workloads = [d for d in rendered if d["kind"] in ("Deployment", "Job")]
     assert len(workloads) == 6
@@ -280,8 +298,9 @@ def test_existing_secrets_and_a_digest_are_referenced_as_given(
 
 def test_the_content_server_is_off_by_default(helm: Callable[..., Any], values_file: Callable[..., str]) -> None:
     values = {key: value for key, value in VALUES.items() if key != "content"}
-    rendered = [d for d in yaml.safe_load_all(helm("template", "cp", str(CHART), "-f", values_file(values)).stdout)
-                if d]
+    rendered = [
+        d for d in yaml.safe_load_all(helm("template", "cp", str(CHART), "-f", values_file(values)).stdout) if d
+    ]
     assert not [d for d in rendered if "content" in d["metadata"]["name"]]
     api = next(d for d in rendered if d["kind"] == "Deployment" and d["metadata"]["name"] == "cp-controlplane-api")
     assert env_of(container(api))["CATALOG_BASE_URL"] == "https://cp.example.com"
@@ -293,8 +312,11 @@ def render(helm: Callable[..., Any], values_file: Callable[..., str], values: di
 
 def content_pods(rendered: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The pod specs of the roles that read or write catalog content, by role."""
-    pods = {d["metadata"]["name"].removeprefix("cp-controlplane-"): d["spec"]["template"]["spec"]
-            for d in rendered if d["kind"] == "Deployment"}
+    pods = {
+        d["metadata"]["name"].removeprefix("cp-controlplane-"): d["spec"]["template"]["spec"]
+        for d in rendered
+        if d["kind"] == "Deployment"
+    }
     return {role: pod for role, pod in pods.items() if role in ("api", "worker", "content")}
 
 
@@ -347,20 +369,31 @@ def test_a_created_claim_is_read_write_many_from_the_storage_class(
     (claim,) = [d for d in rendered if d["kind"] == "PersistentVolumeClaim"]
     assert claim["metadata"]["name"] == "cp-controlplane-catalogs"
     assert claim["spec"] == {
-        "accessModes": ["ReadWriteMany"], "storageClassName": "nfs-rwx", "resources": {"requests": {"storage": "20Gi"}},
+        "accessModes": ["ReadWriteMany"],
+        "storageClassName": "nfs-rwx",
+        "resources": {"requests": {"storage": "20Gi"}},
     }
     for role, pod in content_pods(rendered).items():
         assert catalog_volume(pod) == {
-            "name": "catalogs", "persistentVolumeClaim": {"claimName": "cp-controlplane-catalogs"},
+            "name": "catalogs",
+            "persistentVolumeClaim": {"claimName": "cp-controlplane-catalogs"},
         }, role
-    others = [d for d in rendered if d["kind"] in ("Deployment", "Job") and d["metadata"]["name"].rsplit("-", 1)[1]
-              in ("beat", "watcher", "migrate")]
+    others = [
+        d
+        for d in rendered
+        if d["kind"] in ("Deployment", "Job")
+        and d["metadata"]["name"].rsplit("-", 1)[1] in ("beat", "watcher", "migrate")
+    ]
     assert len(others) == 3 and all(catalog_volume(d["spec"]["template"]["spec"]) is None for d in others)
 
 
 S3_STORE = {
-    "bucket": "catalog-content", "prefix": "cp/prod", "endpointUrl": "https://minio.example.com:9000",
-    "region": "eu-west-1", "addressingStyle": "path", "verifyTls": True,
+    "bucket": "catalog-content",
+    "prefix": "cp/prod",
+    "endpointUrl": "https://minio.example.com:9000",
+    "region": "eu-west-1",
+    "addressingStyle": "path",
+    "verifyTls": True,
     "caBundle": {"configMap": "minio-ca", "key": "ca.pem"},
     "credentials": {"existingSecret": "catalog-s3", "accessKeyIdKey": "id", "secretAccessKeyKey": "secret"},
 }
@@ -376,8 +409,11 @@ def test_s3_is_wired_to_every_content_pod_with_credentials_from_a_secret(
     for role, pod in pods.items():
         env = env_of(pod["containers"][0])
         assert {name: env.get(name) for name in env if name.startswith("CATALOG_S")} == {
-            "CATALOG_STORE": "s3", "CATALOG_S3_BUCKET": "catalog-content", "CATALOG_S3_PREFIX": "cp/prod",
-            "CATALOG_S3_ENDPOINT_URL": "https://minio.example.com:9000", "CATALOG_S3_REGION": "eu-west-1",
+            "CATALOG_STORE": "s3",
+            "CATALOG_S3_BUCKET": "catalog-content",
+            "CATALOG_S3_PREFIX": "cp/prod",
+            "CATALOG_S3_ENDPOINT_URL": "https://minio.example.com:9000",
+            "CATALOG_S3_REGION": "eu-west-1",
             "CATALOG_S3_ADDRESSING_STYLE": "path",
             "CATALOG_S3_CA_BUNDLE": "/etc/controlplane/catalog-s3-ca/ca-bundle.pem",
             "CATALOG_S3_ACCESS_KEY_ID": {"secretKeyRef": {"name": "catalog-s3", "key": "id"}},
@@ -387,7 +423,8 @@ def test_s3_is_wired_to_every_content_pod_with_credentials_from_a_secret(
         ca = next(v for v in pod["volumes"] if v["name"] == "catalog-s3-ca")
         assert ca["configMap"] == {"name": "minio-ca", "items": [{"key": "ca.pem", "path": "ca-bundle.pem"}]}
         assert {"name": "catalog-s3-ca", "mountPath": "/etc/controlplane/catalog-s3-ca", "readOnly": True} in (
-            pod["containers"][0]["volumeMounts"])
+            pod["containers"][0]["volumeMounts"]
+        )
     for workload in (d for d in rendered if d["kind"] in ("Deployment", "Job")):
         if workload["metadata"]["name"].rsplit("-", 1)[1] in ("beat", "watcher", "migrate"):
             assert not [n for n in env_of(container(workload)) if n.startswith("CATALOG_S")], "fs settings elsewhere"
@@ -400,43 +437,73 @@ def test_s3_on_aws_needs_only_a_bucket(helm: Callable[..., Any], values_file: Ca
     for pod in content_pods(rendered).values():
         env = env_of(pod["containers"][0])
         assert {name: env[name] for name in env if name.startswith("CATALOG_S")} == {
-            "CATALOG_STORE": "s3", "CATALOG_S3_BUCKET": "catalog-content", "CATALOG_S3_ADDRESSING_STYLE": "auto",
+            "CATALOG_STORE": "s3",
+            "CATALOG_S3_BUCKET": "catalog-content",
+            "CATALOG_S3_ADDRESSING_STYLE": "auto",
         }
         assert [v["name"] for v in pod["volumes"] if v["name"].startswith("catalog")] == []
 
 
-@pytest.mark.parametrize(("store", "message"), [
-    ({"claim": {"existing": "shared"}, "s3": {"bucket": "catalog-content"}}, "not both"),
-    ({"claim": {"existing": "shared", "create": True, "storageClassName": "nfs"}}, "not both"),
-    ({"claim": {"create": True}}, "catalogStore.claim.storageClassName"),
-    ({"s3": {"endpointUrl": "https://minio:9000", "credentials": {"existingSecret": "keys"}}},
-     "catalogStore.s3.bucket"),
-    ({"s3": {"verifyTls": False}}, "catalogStore.s3.bucket"),
-    ({"s3": {"bucket": "catalog-content", "verifyTls": False, "caBundle": {"configMap": "ca"}}},
-     "catalogStore.s3.verifyTls"),
-    ({"s3": {"bucket": "catalog-content", "endpointUrl": "http://minio:9000", "verifyTls": False}},
-     "catalogStore.s3.endpointUrl is plain http"),
-])
+@pytest.mark.parametrize(
+    ("store", "message"),
+    [
+        ({"claim": {"existing": "shared"}, "s3": {"bucket": "catalog-content"}}, "not both"),
+        ({"claim": {"existing": "shared", "create": True, "storageClassName": "nfs"}}, "not both"),
+        ({"claim": {"create": True}}, "catalogStore.claim.storageClassName"),
+        (
+            {"s3": {"endpointUrl": "https://minio:9000", "credentials": {"existingSecret": "keys"}}},
+            "catalogStore.s3.bucket",
+        ),
+        ({"s3": {"verifyTls": False}}, "catalogStore.s3.bucket"),
+        (
+            {"s3": {"bucket": "catalog-content", "verifyTls": False, "caBundle": {"configMap": "ca"}}},
+            "catalogStore.s3.verifyTls",
+        ),
+        (
+            {"s3": {"bucket": "catalog-content", "endpointUrl": "http://minio:9000", "verifyTls": False}},
+            "catalogStore.s3.endpointUrl is plain http",
+        ),
+    ],
+)
 def test_a_half_configured_store_is_refused(
     helm: Callable[..., Any], values_file: Callable[..., str], store: dict[str, Any], message: str
 ) -> None:
-    done = helm("template", "cp", str(CHART), "-f", values_file(without_store(VALUES)),
-                "-f", values_file({"catalogStore": store}, "store.yaml"), check=False)
+    done = helm(
+        "template",
+        "cp",
+        str(CHART),
+        "-f",
+        values_file(without_store(VALUES)),
+        "-f",
+        values_file({"catalogStore": store}, "store.yaml"),
+        check=False,
+    )
     assert done.returncode != 0 and message in done.stderr, done.stderr
 
 
-@pytest.mark.parametrize(("store", "message"), [
-    ({"s3": {"bucket": "Not_A_Bucket"}}, "bucket"),
-    ({"s3": {"addressingStyle": "dns"}}, "addressingStyle"),
-    ({"claim": {"size": "lots"}}, "size"),
-    ({"existingClaim": "legacy"}, "existingClaim"),
-    ({"s3": {"credentials": {"secretAccessKey": "inline"}}}, "secretAccessKey"),
-])
+@pytest.mark.parametrize(
+    ("store", "message"),
+    [
+        ({"s3": {"bucket": "Not_A_Bucket"}}, "bucket"),
+        ({"s3": {"addressingStyle": "dns"}}, "addressingStyle"),
+        ({"claim": {"size": "lots"}}, "size"),
+        ({"existingClaim": "legacy"}, "existingClaim"),
+        ({"s3": {"credentials": {"secretAccessKey": "inline"}}}, "secretAccessKey"),
+    ],
+)
 def test_the_schema_types_the_catalog_store(
     helm: Callable[..., Any], values_file: Callable[..., str], store: dict[str, Any], message: str
 ) -> None:
-    done = helm("lint", "--strict", str(CHART), "-f", values_file(VALUES),
-                "-f", values_file({"catalogStore": store}, "store.yaml"), check=False)
+    done = helm(
+        "lint",
+        "--strict",
+        str(CHART),
+        "-f",
+        values_file(VALUES),
+        "-f",
+        values_file({"catalogStore": store}, "store.yaml"),
+        check=False,
+    )
     assert done.returncode != 0 and message in done.stdout + done.stderr
 
 
@@ -447,13 +514,20 @@ def test_a_read_write_once_claim_is_refused_at_install(
     namespace = cluster.create_namespace("cp-rwo")
     claims = f"/api/v1/namespaces/{namespace}/persistentvolumeclaims"
     for name, mode in (("node-local", "ReadWriteOnce"), ("shared", "ReadWriteMany")):
-        cluster.call("POST", claims, {
-            "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name},
-            "spec": {"accessModes": [mode], "resources": {"requests": {"storage": "1Gi"}}},
-        })
+        cluster.call(
+            "POST",
+            claims,
+            {
+                "apiVersion": "v1",
+                "kind": "PersistentVolumeClaim",
+                "metadata": {"name": name},
+                "spec": {"accessModes": [mode], "resources": {"requests": {"storage": "1Gi"}}},
+            },
+        )
     values = {**VALUES, "catalogStore": {"claim": {"existing": "node-local"}}}
-    done = helm("install", "cp", str(CHART), "-n", namespace, "-f", values_file(values), "--dry-run=server",
-                check=False)
+    done = helm(
+        "install", "cp", str(CHART), "-n", namespace, "-f", values_file(values), "--dry-run=server", check=False
+    )
     assert done.returncode != 0
     assert 'claim "node-local" is ReadWriteOnce' in done.stderr and "ReadWriteMany" in done.stderr, done.stderr
     values = {**VALUES, "catalogStore": {"claim": {"existing": "shared"}}}

@@ -25,8 +25,9 @@ def _kinds(cluster: DevCluster, group_version: str) -> set[str]:
 
 
 def _wait_for_status(cluster: DevCluster, path: str, timeout: float = 10.0) -> dict[str, Any]:
-    return wait_until(lambda: (obj := cluster.call("GET", path)).get("status") and obj, f"{path} to get a status",
-                      timeout, 0.05)
+    return wait_until(
+        lambda: (obj := cluster.call("GET", path)).get("status") and obj, f"{path} to get a status", timeout, 0.05
+    )
 
 
 def test_kubernetes_flavour_serves_gateway_api_and_cert_manager(devcluster: DevCluster) -> None:

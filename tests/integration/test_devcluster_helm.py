@@ -21,7 +21,6 @@ CHART = PROJECT_ROOT / "tests" / "charts" / "smallapp"
 READY_DELAY = 0.6
 
 
-
 @pytest.fixture(scope="module")
 def slow_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
     with start_devcluster(tmp_path_factory.mktemp("helm-devcluster"), ready_delay=READY_DELAY) as cluster:

@@ -17,7 +17,6 @@ from tests.paths import KUBECTL
 pytestmark = pytest.mark.integration
 
 
-
 MANIFEST = """\
 apiVersion: v1
 kind: ConfigMap

@@ -65,9 +65,7 @@ def _names(page: dict[str, Any]) -> list[str]:
     return [item["metadata"]["name"] for item in page["items"]]
 
 
-def test_limit_yields_pages_that_cover_the_list_exactly_once(
-    devcluster: DevCluster, devcluster_namespace: str
-) -> None:
+def test_limit_yields_pages_that_cover_the_list_exactly_once(devcluster: DevCluster, devcluster_namespace: str) -> None:
     ns = devcluster_namespace
     for name in ("g", "c", "a", "f", "b", "e", "d"):
         _create(devcluster, ns, name)
@@ -154,8 +152,12 @@ def test_continue_token_expires_after_the_window(quick_cluster: DevCluster) -> N
     _, second = _get(quick_cluster, path, limit=1, **{"continue": first["metadata"]["continue"]})
     assert _names(second) == ["b"]
     token = second["metadata"]["continue"]
-    status, body = wait_until(lambda: (got := _get(quick_cluster, path, limit=1, **{"continue": token}))[0] != 200
-                              and got, "the continue token to expire", timeout=10, interval=0.1)
+    status, body = wait_until(
+        lambda: (got := _get(quick_cluster, path, limit=1, **{"continue": token}))[0] != 200 and got,
+        "the continue token to expire",
+        timeout=10,
+        interval=0.1,
+    )
     assert (status, body["reason"]) == (410, "Expired")
 
 

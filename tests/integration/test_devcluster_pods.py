@@ -23,7 +23,6 @@ pytestmark = pytest.mark.integration
 CHART = PROJECT_ROOT / "tests" / "charts" / "smallapp"
 
 
-
 @pytest.fixture
 def kubectl(devcluster: DevCluster, devcluster_namespace: str, tmp_path: Path) -> Callable[..., str]:
     env = {**os.environ, "KUBECONFIG": str(devcluster.kubeconfig), "HOME": str(tmp_path)}
@@ -147,8 +146,9 @@ def test_a_new_workload_is_answered_with_an_empty_status_the_client_cannot_set(k
 
 def test_template_change_rolls_a_deployment_to_a_new_replica_set(kubectl: Callable[..., str]) -> None:
     apply(kubectl, deployment("api", 2))
-    wait_until(lambda: (get(kubectl, "deployment", "api").get("status") or {}).get("readyReplicas") == 2,
-         what="first rollout")
+    wait_until(
+        lambda: (get(kubectl, "deployment", "api").get("status") or {}).get("readyReplicas") == 2, what="first rollout"
+    )
     first = {p["metadata"]["uid"] for p in pods(kubectl, "app=api")}
     apply(kubectl, deployment("api", 2, {"containers": [container(env=[{"name": "LEVEL", "value": "2"}])]}))
 
@@ -407,8 +407,10 @@ def test_deleted_pod_is_recreated_and_deleting_the_owner_removes_its_pods(kubect
     wait_until(replaced, "a replacement pod")
     daemon_pod = pods(kubectl, "app=agent")[0]["metadata"]["name"]
     kubectl("delete", "pod", daemon_pod)
-    wait_until(lambda: [p for p in pods(kubectl, "app=agent") if p["metadata"]["name"] != daemon_pod and ready(p)],
-               "a new ready daemon pod")
+    wait_until(
+        lambda: [p for p in pods(kubectl, "app=agent") if p["metadata"]["name"] != daemon_pod and ready(p)],
+        "a new ready daemon pod",
+    )
 
     kubectl("delete", "deployment", "keep")
     kubectl("delete", "daemonset", "agent")

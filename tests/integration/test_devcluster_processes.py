@@ -65,39 +65,64 @@ def log(cluster: DevCluster, namespace: str, name: str) -> str:
 
 
 def test_environment_volumes_probes_and_a_service(cluster: DevCluster, namespace: str) -> None:
-    secret = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "greeting"},
-              "data": {"word": base64.b64encode(b"hello").decode()}}
+    secret = {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "greeting"},
+        "data": {"word": base64.b64encode(b"hello").decode()},
+    }
     cluster.call("POST", f"/api/v1/namespaces/{namespace}/secrets", secret)
     page = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "page"}, "data": {"page": "a page"}}
     cluster.call("POST", f"/api/v1/namespaces/{namespace}/configmaps", page)
-    claim = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "shared"},
-             "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "1Gi"}}}}
+    claim = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "shared"},
+        "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "1Gi"}}},
+    }
     cluster.call("POST", f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", claim)
-    script = ('echo "$MSG" > /shared/$POD && cp /etc/page/page /tmp/copied && touch /oops || echo read-only root;'
-              ' id -u; cd /shared && exec python -m http.server "$PORT"')
+    script = (
+        'echo "$MSG" > /shared/$POD && cp /etc/page/page /tmp/copied && touch /oops || echo read-only root;'
+        ' id -u; cd /shared && exec python -m http.server "$PORT"'
+    )
     spec = {
         "securityContext": {"runAsUser": 10001, "runAsGroup": 10001, "fsGroup": 10001},
-        "containers": [container(
-            script,
-            ports=[{"name": "http", "containerPort": 8000}],
-            env=[
-                {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
-                {"name": "WORD", "valueFrom": {"secretKeyRef": {"name": "greeting", "key": "word"}}},
-                {"name": "MSG", "value": "$(WORD) from $(POD), $$(WORD)"},
-            ],
-            volumeMounts=[{"name": "tmp", "mountPath": "/tmp"}, {"name": "shared", "mountPath": "/shared"},
-                          {"name": "page", "mountPath": "/etc/page"}],
-            readinessProbe={"httpGet": {"path": "/", "port": "http"}, "periodSeconds": 1},
-            securityContext={"readOnlyRootFilesystem": True},
-        )],
-        "volumes": [{"name": "tmp", "emptyDir": {}},
-                    {"name": "shared", "persistentVolumeClaim": {"claimName": "shared"}},
-                    {"name": "page", "configMap": {"name": "page"}}],
+        "containers": [
+            container(
+                script,
+                ports=[{"name": "http", "containerPort": 8000}],
+                env=[
+                    {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+                    {"name": "WORD", "valueFrom": {"secretKeyRef": {"name": "greeting", "key": "word"}}},
+                    {"name": "MSG", "value": "$(WORD) from $(POD), $$(WORD)"},
+                ],
+                volumeMounts=[
+                    {"name": "tmp", "mountPath": "/tmp"},
+                    {"name": "shared", "mountPath": "/shared"},
+                    {"name": "page", "mountPath": "/etc/page"},
+                ],
+                readinessProbe={"httpGet": {"path": "/", "port": "http"}, "periodSeconds": 1},
+                securityContext={"readOnlyRootFilesystem": True},
+            )
+        ],
+        "volumes": [
+            {"name": "tmp", "emptyDir": {}},
+            {"name": "shared", "persistentVolumeClaim": {"claimName": "shared"}},
+            {"name": "page", "configMap": {"name": "page"}},
+        ],
     }
     for name in ("web-a", "web-b"):
         create_pod(cluster, namespace, name, spec, app="web")
-    service = {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {
-        "type": "NodePort", "selector": {"app": "web"}, "ports": [{"name": "http", "port": 80, "targetPort": "http"}]}}
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "web"},
+        "spec": {
+            "type": "NodePort",
+            "selector": {"app": "web"},
+            "ports": [{"name": "http", "port": 80, "targetPort": "http"}],
+        },
+    }
     created = cluster.call("POST", f"/api/v1/namespaces/{namespace}/services", service)
     node_port = created["spec"]["ports"][0]["nodePort"]
     wait_until(lambda: all(ready(pod(cluster, namespace, n)) for n in ("web-a", "web-b")), "both pods Ready")
@@ -116,13 +141,28 @@ def test_environment_volumes_probes_and_a_service(cluster: DevCluster, namespace
     assert all("GET /web-b" in log(cluster, namespace, n) for n in ("web-a", "web-b"))
 
     # Without an fsGroup a fresh claim's root directory is root's: user 10001 cannot write there.
-    fresh = {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "fresh"},
-             "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "1Gi"}}}}
+    fresh = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "fresh"},
+        "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "1Gi"}}},
+    }
     cluster.call("POST", f"/api/v1/namespaces/{namespace}/persistentvolumeclaims", fresh)
-    create_pod(cluster, namespace, "no-group", {"securityContext": {"runAsUser": 10001}, "containers": [
-        container("touch /fresh/x || echo denied; exec sleep 100",
-                  volumeMounts=[{"name": "fresh", "mountPath": "/fresh"}])],
-        "volumes": [{"name": "fresh", "persistentVolumeClaim": {"claimName": "fresh"}}]})
+    create_pod(
+        cluster,
+        namespace,
+        "no-group",
+        {
+            "securityContext": {"runAsUser": 10001},
+            "containers": [
+                container(
+                    "touch /fresh/x || echo denied; exec sleep 100",
+                    volumeMounts=[{"name": "fresh", "mountPath": "/fresh"}],
+                )
+            ],
+            "volumes": [{"name": "fresh", "persistentVolumeClaim": {"claimName": "fresh"}}],
+        },
+    )
     wait_until(lambda: "denied" in log(cluster, namespace, "no-group"), "the write to be refused")
 
     # A terminating pod leaves the Service at once; SIGTERM ends it and the pod goes.
@@ -141,38 +181,73 @@ def _answers(url: str) -> bool:
 
 def test_restarts_back_off_and_liveness(cluster: DevCluster, namespace: str) -> None:
     create_pod(cluster, namespace, "crash", {"containers": [container("echo crashed; exit 3")]})
-    crashed = wait_until(lambda: (p := pod(cluster, namespace, "crash")) and p["status"].get("containerStatuses")
-                       and p["status"]["containerStatuses"][0]["restartCount"] >= 2
-                       and "waiting" in p["status"]["containerStatuses"][0]["state"] and p, "a crash loop")
+    crashed = wait_until(
+        lambda: (
+            (p := pod(cluster, namespace, "crash"))
+            and p["status"].get("containerStatuses")
+            and p["status"]["containerStatuses"][0]["restartCount"] >= 2
+            and "waiting" in p["status"]["containerStatuses"][0]["state"]
+            and p
+        ),
+        "a crash loop",
+    )
     status = crashed["status"]["containerStatuses"][0]
     assert status["state"]["waiting"]["reason"] == "CrashLoopBackOff"
     assert status["lastState"]["terminated"]["exitCode"] == 3
     assert crashed["status"]["phase"] == "Running" and not ready(crashed)
 
     liveness = {"exec": {"command": ["test", "-e", "/tmp/never"]}, "periodSeconds": 1, "failureThreshold": 2}
-    create_pod(cluster, namespace, "unhealthy", {"terminationGracePeriodSeconds": 1, "containers": [
-        container("exec sleep 1000", livenessProbe=liveness)]})
-    wait_until(lambda: ((pod(cluster, namespace, "unhealthy") or {}).get("status", {}).get("containerStatuses")
-                      or [{}])[0].get("restartCount", 0) >= 1, "the liveness probe to restart the container")
+    create_pod(
+        cluster,
+        namespace,
+        "unhealthy",
+        {"terminationGracePeriodSeconds": 1, "containers": [container("exec sleep 1000", livenessProbe=liveness)]},
+    )
+    wait_until(
+        lambda: (
+            ((pod(cluster, namespace, "unhealthy") or {}).get("status", {}).get("containerStatuses") or [{}])[0].get(
+                "restartCount", 0
+            )
+            >= 1
+        ),
+        "the liveness probe to restart the container",
+    )
     events = cluster.call("GET", f"/api/v1/namespaces/{namespace}/events")["items"]
     reasons = {(e["involvedObject"]["name"], e["reason"], e["message"]) for e in events}
-    assert {("crash", "BackOff", "Back-off restarting failed container main"),
-            ("unhealthy", "Unhealthy", "Liveness probe failed"),
-            ("unhealthy", "Killing", "Container main failed its probe, will be restarted"),
-            ("unhealthy", "Started", "Started container main")} <= reasons
+    assert {
+        ("crash", "BackOff", "Back-off restarting failed container main"),
+        ("unhealthy", "Unhealthy", "Liveness probe failed"),
+        ("unhealthy", "Killing", "Container main failed its probe, will be restarted"),
+        ("unhealthy", "Started", "Started container main"),
+    } <= reasons
 
 
 def test_graceful_deletion_sends_sigterm_then_sigkill(cluster: DevCluster, namespace: str) -> None:
-    create_pod(cluster, namespace, "polite", {"containers": [
-        container("trap 'echo got TERM; exit 0' TERM; echo up; while :; do sleep 0.1; done")]})
-    create_pod(cluster, namespace, "stubborn", {"terminationGracePeriodSeconds": 2, "containers": [
-        container("trap '' TERM; echo up; while :; do sleep 0.1; done")]})
+    create_pod(
+        cluster,
+        namespace,
+        "polite",
+        {"containers": [container("trap 'echo got TERM; exit 0' TERM; echo up; while :; do sleep 0.1; done")]},
+    )
+    create_pod(
+        cluster,
+        namespace,
+        "stubborn",
+        {
+            "terminationGracePeriodSeconds": 2,
+            "containers": [container("trap '' TERM; echo up; while :; do sleep 0.1; done")],
+        },
+    )
     for name in ("polite", "stubborn"):
         wait_until(lambda name=name: "up" in log(cluster, namespace, name), f"{name} to start")
-    logs = {name: next(Path(cluster.workdir, "process-runtime", "pods").glob(f"{namespace}_{name}_*/logs/main.log"))
-            for name in ("polite", "stubborn")}
-    pids = {name: int(pod(cluster, namespace, name)["status"]["containerStatuses"][0]["containerID"].split("//")[1])
-            for name in ("polite", "stubborn")}
+    logs = {
+        name: next(Path(cluster.workdir, "process-runtime", "pods").glob(f"{namespace}_{name}_*/logs/main.log"))
+        for name in ("polite", "stubborn")
+    }
+    pids = {
+        name: int(pod(cluster, namespace, name)["status"]["containerStatuses"][0]["containerID"].split("//")[1])
+        for name in ("polite", "stubborn")
+    }
     for name in ("polite", "stubborn"):
         cluster.call("DELETE", f"/api/v1/namespaces/{namespace}/pods/{name}")
     terminating = pod(cluster, namespace, "stubborn")
@@ -194,8 +269,15 @@ def _group_alive(pgid: int) -> bool:
 
 def test_jobs_see_real_exit_codes(cluster: DevCluster, namespace: str) -> None:
     def job(name: str, command: str) -> dict[str, Any]:
-        return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name}, "spec": {
-            "backoffLimit": 1, "template": {"spec": {"restartPolicy": "Never", "containers": [container(command)]}}}}
+        return {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": name},
+            "spec": {
+                "backoffLimit": 1,
+                "template": {"spec": {"restartPolicy": "Never", "containers": [container(command)]}},
+            },
+        }
 
     for name, command in (("works", "exit 0"), ("fails", "echo broken; exit 1")):
         cluster.call("POST", f"/apis/batch/v1/namespaces/{namespace}/jobs", job(name, command))
@@ -230,12 +312,17 @@ def test_a_checkout_other_users_cannot_enter_still_serves_the_pods_user(tmp_path
         namespace = dc.create_namespace("proc")
         wait_until(lambda: _get(dc, f"/api/v1/namespaces/{namespace}/serviceaccounts/default"), "the default account")
         script = "id -u; ls -ld /opt/controlplane; python -c 'import gateways.values as m; print(m.__file__)'"
-        spec = {"restartPolicy": "Never", "securityContext": {"runAsUser": 10001, "runAsGroup": 10001},
-                "containers": [container(script, securityContext={"readOnlyRootFilesystem": True})]}
+        spec = {
+            "restartPolicy": "Never",
+            "securityContext": {"runAsUser": 10001, "runAsGroup": 10001},
+            "containers": [container(script, securityContext={"readOnlyRootFilesystem": True})],
+        }
         create_pod(dc, namespace, "closed", spec)
         finished = ("Succeeded", "Failed")
-        done = wait_until(lambda: (p := pod(dc, namespace, "closed")) and p["status"].get("phase") in finished and p,
-                        "the pod to finish")
+        done = wait_until(
+            lambda: (p := pod(dc, namespace, "closed")) and p["status"].get("phase") in finished and p,
+            "the pod to finish",
+        )
         output = log(dc, namespace, "closed")
         assert done["status"]["phase"] == "Succeeded", output
         lines = output.splitlines()

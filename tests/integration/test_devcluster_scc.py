@@ -63,24 +63,36 @@ def first_uid(kubectl: Callable[..., subprocess.CompletedProcess]) -> int:
 
 def test_restricted_v2_assigns_the_namespaces_first_uid_and_refuses_another(kubectl) -> None:
     start = first_uid(kubectl)
-    created = json.loads(ok(kubectl("--as", ACCOUNT, "-n", NAMESPACE, "create", "-f", "-", "-o", "json",
-                                    stdin=json.dumps(pod("assigned")))))
+    created = json.loads(
+        ok(
+            kubectl(
+                "--as", ACCOUNT, "-n", NAMESPACE, "create", "-f", "-", "-o", "json", stdin=json.dumps(pod("assigned"))
+            )
+        )
+    )
     assert created["metadata"]["annotations"]["openshift.io/scc"] == "restricted-v2"
     assert created["spec"]["containers"][0]["securityContext"]["runAsUser"] == start
 
     refused = kubectl("--as", ACCOUNT, "-n", NAMESPACE, "create", "-f", "-", stdin=json.dumps(pod("fixed", 1000)))
     assert refused.returncode != 0
     assert "unable to validate against any security context constraint" in refused.stderr
-    assert f"provider restricted-v2: .containers[0].runAsUser: Invalid value: 1000: must be in the ranges: " \
-           f"[{start}, {start + 9999}]" in refused.stderr, refused.stderr
+    assert (
+        f"provider restricted-v2: .containers[0].runAsUser: Invalid value: 1000: must be in the ranges: "
+        f"[{start}, {start + 9999}]" in refused.stderr
+    ), refused.stderr
 
 
 def test_a_controllers_refused_pod_is_a_failed_create_until_anyuid_is_granted(kubectl) -> None:
     template = pod("web", 1000)
     deployment = {
-        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
-        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "web"}},
-                 "template": {"metadata": {"labels": {"app": "web"}}, "spec": template["spec"]}},
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web"},
+        "spec": {
+            "replicas": 1,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}}, "spec": template["spec"]},
+        },
     }
     ok(kubectl("-n", NAMESPACE, "apply", "-f", "-", stdin=yaml.safe_dump(deployment)))
 
@@ -92,8 +104,17 @@ def test_a_controllers_refused_pod_is_a_failed_create_until_anyuid_is_granted(ku
     assert event["involvedObject"]["kind"] == "ReplicaSet"
     assert "restricted-v2" in event["message"] and "runAsUser: Invalid value: 1000" in event["message"]
 
-    ok(kubectl("-n", NAMESPACE, "create", "rolebinding", "web-anyuid", "--clusterrole=system:openshift:scc:anyuid",
-               f"--serviceaccount={NAMESPACE}:default"))
+    ok(
+        kubectl(
+            "-n",
+            NAMESPACE,
+            "create",
+            "rolebinding",
+            "web-anyuid",
+            "--clusterrole=system:openshift:scc:anyuid",
+            f"--serviceaccount={NAMESPACE}:default",
+        )
+    )
 
     def admitted() -> list[dict[str, Any]]:
         return json.loads(ok(kubectl("-n", NAMESPACE, "get", "pods", "-l", "app=web", "-o", "json")))["items"]

@@ -36,10 +36,15 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
 @pytest.fixture(scope="module")
 def helm(tmp_path_factory: pytest.TempPathFactory) -> Helm:
     homes = tmp_path_factory.mktemp("helm-homes")
-    return Helm(HelmConfig(
-        binary=HELM, timeout_seconds=60,
-        cache_home=homes / "cache", config_home=homes / "config", data_home=homes / "data",
-    ))
+    return Helm(
+        HelmConfig(
+            binary=HELM,
+            timeout_seconds=60,
+            cache_home=homes / "cache",
+            config_home=homes / "config",
+            data_home=homes / "data",
+        )
+    )
 
 
 @pytest.fixture
@@ -57,7 +62,11 @@ def test_release_lifecycle(helm: Helm, target: HelmTarget) -> None:
     status = helm.status(target, "web")
     assert status is not None
     assert (status.status, status.revision, status.chart_name, status.chart_version, status.app_version) == (
-        "deployed", 1, "smallapp", "0.1.0", "1.0.0",
+        "deployed",
+        1,
+        "smallapp",
+        "0.1.0",
+        "1.0.0",
     )
     assert status.last_deployed is not None
     assert helm.get_values(target, "web") == {"message": "first"}
@@ -65,7 +74,8 @@ def test_release_lifecycle(helm: Helm, target: HelmTarget) -> None:
     upgraded = helm.upgrade(target, "web", CHART, {"message": "second"}, wait=True, timeout=30)
     assert (upgraded.revision, upgraded.status) == (2, "deployed")
     assert [(rev.revision, rev.status) for rev in helm.history(target, "web")] == [
-        (1, "superseded"), (2, "deployed"),
+        (1, "superseded"),
+        (2, "deployed"),
     ]
     assert helm.get_values(target, "web") == {"message": "second"}
     assert 'message: "second"' in helm.get_manifest(target, "web")
@@ -214,16 +224,33 @@ def test_wait_timeout_and_operation_in_progress(helm: Helm, tmp_path: Path) -> N
 
 def _leave_pending_install(kubeconfig: Path, namespace: str, release: str) -> None:
     """Start a waiting `helm install` and SIGKILL it once the release is pending."""
-    argv = [str(HELM), "install", release, CHART, f"--kubeconfig={kubeconfig}",
-            f"--namespace={namespace}", "--wait", "--timeout=120s"]
+    argv = [
+        str(HELM),
+        "install",
+        release,
+        CHART,
+        f"--kubeconfig={kubeconfig}",
+        f"--namespace={namespace}",
+        "--wait",
+        "--timeout=120s",
+    ]
     homes = kubeconfig.parent / "helm-homes"
-    env = {**os.environ, "HELM_DRIVER": "secret", "HELM_CACHE_HOME": str(homes / "cache"),
-           "HELM_CONFIG_HOME": str(homes / "config"), "HELM_DATA_HOME": str(homes / "data")}
+    env = {
+        **os.environ,
+        "HELM_DRIVER": "secret",
+        "HELM_CACHE_HOME": str(homes / "cache"),
+        "HELM_CONFIG_HOME": str(homes / "config"),
+        "HELM_DATA_HOME": str(homes / "data"),
+    }
     with subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
         try:
             with KubeClient(kubeconfig.read_text()) as kube:
-                wait_until(lambda: kube.list_objects("v1", "secrets", namespace, f"owner=helm,name={release}"),
-                           "helm to store the release", 20, 0.05)
+                wait_until(
+                    lambda: kube.list_objects("v1", "secrets", namespace, f"owner=helm,name={release}"),
+                    "helm to store the release",
+                    20,
+                    0.05,
+                )
         finally:
             proc.kill()
 

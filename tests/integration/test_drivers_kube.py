@@ -130,8 +130,11 @@ def test_metadata_lists_page_and_carry_no_data(
     full = kube.list_objects("v1", "secrets", namespace, "meta=yes")
     assert [head["metadata"] for head in heads] == [obj["metadata"] for obj in full]
     assert all(set(head) == {"metadata"} for head in heads), "no data, type or kind of the object"
-    (page, *_) = [r for r in cluster.requests() if r["path"] == f"/api/v1/namespaces/{namespace}/secrets"
-                  and "PartialObjectMetadataList" in r["accept"]]
+    (page, *_) = [
+        r
+        for r in cluster.requests()
+        if r["path"] == f"/api/v1/namespaces/{namespace}/secrets" and "PartialObjectMetadataList" in r["accept"]
+    ]
     assert "limit=2" in page["query"]
     assert kube.get_object("v1", "secrets", namespace, "meta-1")["data"] == full[1]["data"]
     assert kube.get_object("v1", "secrets", namespace, "absent") is None
@@ -141,8 +144,13 @@ def test_a_metadata_watch_sends_each_change_as_metadata(kube: KubeClient, namesp
     kube.apply_secret(namespace, "watched", {"password": "first"}, {"meta": "watch"})
     _, version = kube.list_with_version("v1", "secrets", "meta=watch", metadata_only=True)
     kube.apply_secret(namespace, "watched", {"password": "second"}, {"meta": "watch"})
-    event = next(e for e in kube.watch("v1", "secrets", version, label_selector="meta=watch", timeout_seconds=5,
-                                      metadata_only=True) if e["type"] != "BOOKMARK")
+    event = next(
+        e
+        for e in kube.watch(
+            "v1", "secrets", version, label_selector="meta=watch", timeout_seconds=5, metadata_only=True
+        )
+        if e["type"] != "BOOKMARK"
+    )
     assert event["type"] == "MODIFIED"
     assert event["object"]["kind"] == "PartialObjectMetadata" and "data" not in event["object"]
     assert event["object"]["metadata"]["name"] == "watched"
@@ -151,17 +159,26 @@ def test_a_metadata_watch_sends_each_change_as_metadata(kube: KubeClient, namesp
 
 def test_deployment_status(kube: KubeClient, cluster: DevCluster, namespace: str) -> None:
     assert kube.get_deployment_status(namespace, "web") is None
-    cluster.call("POST", f"/apis/apps/v1/namespaces/{namespace}/deployments", {
-        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
-        "spec": {
-            "replicas": 2,
-            "selector": {"matchLabels": {"app": "web"}},
-            "template": {"metadata": {"labels": {"app": "web"}},
-                         "spec": {"containers": [{"name": "web", "image": "nginx"}]}},
+    cluster.call(
+        "POST",
+        f"/apis/apps/v1/namespaces/{namespace}/deployments",
+        {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "web"},
+            "spec": {
+                "replicas": 2,
+                "selector": {"matchLabels": {"app": "web"}},
+                "template": {
+                    "metadata": {"labels": {"app": "web"}},
+                    "spec": {"containers": [{"name": "web", "image": "nginx"}]},
+                },
+            },
         },
-    })
-    status = wait_until(lambda: (s := kube.get_deployment_status(namespace, "web")).ready and s, "the Deployment",
-                        10, 0.1)
+    )
+    status = wait_until(
+        lambda: (s := kube.get_deployment_status(namespace, "web")).ready and s, "the Deployment", 10, 0.1
+    )
     assert (status.replicas, status.available_replicas) == (2, 2)
     assert status.conditions.get("Available") == "True"
 
@@ -178,8 +195,13 @@ def test_dead_port_is_cluster_unreachable_and_fails_closed(cluster: DevCluster) 
 
 @pytest.mark.parametrize(
     ("status", "expected"),
-    [(500, errors.ServerError), (503, errors.ServerError), (403, errors.Unauthorized), (409, errors.Conflict),
-     (422, errors.InvalidRequest)],
+    [
+        (500, errors.ServerError),
+        (503, errors.ServerError),
+        (403, errors.Unauthorized),
+        (409, errors.Conflict),
+        (422, errors.InvalidRequest),
+    ],
 )
 def test_injected_faults_become_typed_errors(
     kube: KubeClient, cluster: DevCluster, namespace: str, status: int, expected: type

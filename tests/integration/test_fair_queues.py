@@ -43,8 +43,9 @@ def worker_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_a_tenants_burst_delays_neither_another_tenants_pass_nor_an_admins(
     devcluster: DevCluster, alice, bob, admin_user, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    cluster = ManagedCluster.objects.create(name="fair", kubeconfig=devcluster.kubeconfig.read_text(),
-                                            base_domain="fair.example.test")
+    cluster = ManagedCluster.objects.create(
+        name="fair", kubeconfig=devcluster.kubeconfig.read_text(), base_domain="fair.example.test"
+    )
     burst = [gateway(alice, cluster, f"burst{n}") for n in range(BURST)]
     bobs = gateway(bob, cluster, "bobs")
     rescued = gateway(alice, cluster, "rescued")

@@ -82,7 +82,9 @@ def test_samples_older_than_the_retention_are_pruned(fleet) -> None:
     run = take_sample(NOW)
     assert (run.written, run.pruned) == (2, 2)
     assert sorted(FleetSample.objects.values_list("at", flat=True)) == [
-        NOW - timedelta(hours=1.5), slot_start(NOW, 60), slot_start(NOW, 60),
+        NOW - timedelta(hours=1.5),
+        slot_start(NOW, 60),
+        slot_start(NOW, 60),
     ]
 
 

@@ -79,7 +79,6 @@ STANDARD_LABELS = {
 }
 
 
-
 # ---------------------------------------------------------------- helpers and fixtures
 
 
@@ -296,22 +295,37 @@ def test_template_renders_the_certgen_hook_as_upstream_and_mounts_its_secrets(of
     assert certgen["command"] == ["/usr/local/bin/openshell-gateway"]
     sans = [a.removeprefix("--server-san=") for a in certgen["args"] if a.startswith("--server-san=")]
     assert certgen["args"][:4] == [
-        "generate-certs", "--server-secret-name=openshell-server-tls", "--client-secret-name=openshell-client-tls",
+        "generate-certs",
+        "--server-secret-name=openshell-server-tls",
+        "--client-secret-name=openshell-client-tls",
         "--jwt-secret-name=gw-jwt-keys",
     ]
-    assert sans == ["gw", "gw.gw-pki-1.svc", "gw.gw-pki-1.svc.cluster.local", "localhost", "gw.localhost",
-                    "*.gw.localhost", "host.docker.internal", "host.containers.internal", "127.0.0.1"]
+    assert sans == [
+        "gw",
+        "gw.gw-pki-1.svc",
+        "gw.gw-pki-1.svc.cluster.local",
+        "localhost",
+        "gw.localhost",
+        "*.gw.localhost",
+        "host.docker.internal",
+        "host.containers.internal",
+        "127.0.0.1",
+    ]
     (statefulset,) = by_kind(docs, "StatefulSet")
     pod = statefulset["spec"]["template"]["spec"]
     volumes = {v["name"]: v.get("secret", {}).get("secretName") for v in pod["volumes"]}
     assert (volumes["tls-cert"], volumes["tls-client-ca"], volumes["sandbox-jwt"]) == (
-        "openshell-server-tls", "openshell-server-tls", "gw-jwt-keys"
+        "openshell-server-tls",
+        "openshell-server-tls",
+        "gw-jwt-keys",
     )
 
     docs = offline_helm.render("gw", "gw-pki-1", values_for("openshift", spec_for("gw-pki-1")))
     (job,) = [d for d in by_kind(docs, "Job") if d["metadata"]["name"] == "gw-certgen"]
     assert containers(job["spec"]["template"]["spec"])["certgen"]["args"] == [
-        "generate-certs", "--jwt-only", "--jwt-secret-name=gw-jwt-keys"
+        "generate-certs",
+        "--jwt-only",
+        "--jwt-secret-name=gw-jwt-keys",
     ]
     disabled = _merge(values_for("kubernetes", spec_for("gw-pki-1")), {"pkiInitJob": {"enabled": False}})
     docs = offline_helm.render("gw", "gw-pki-1", disabled)

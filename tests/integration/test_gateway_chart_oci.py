@@ -82,8 +82,9 @@ def test_a_chart_the_registry_cannot_serve_leaves_its_release_pending_and_is_ret
     release = GatewayRelease.objects.create(
         name="remote", chart=f"oci://{registry_proxy.host}/outage/openshell-gateway", version="0.1.0"
     )
-    gateway = Gateway(owner=alice, cluster=cluster, name="edge", image="r.test/gw:1", supervisor_image="r.test/s:1",
-                      release=release)
+    gateway = Gateway(
+        owner=alice, cluster=cluster, name="edge", image="r.test/gw:1", supervisor_image="r.test/s:1", release=release
+    )
     gateway.assign_namespace()
     gateway.save()
     registry_proxy.fail_with = 503
@@ -131,6 +132,7 @@ def test_a_rollout_pulls_its_target_chart_before_it_locks_the_rollout(
     rollout = create_rollout(Rollout(name="to-slow", target_release=target, wave_percentages=[100]))
     registry_proxy.waiting.clear()
     registry_proxy.gate.clear()
+
     def step() -> None:
         try:
             advance(str(rollout.pk))

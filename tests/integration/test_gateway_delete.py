@@ -29,8 +29,12 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 GATEWAY_IMAGE = "reg.example.test:5000/openshell/gateway:1.0.0"
 SUPERVISOR_IMAGE = "reg.example.test:5000/openshell/supervisor:1.0.0"
-PURGE_STEPS = [Reason.FORCED_DELETE, Reason.CLUSTER_OBJECTS_DELETED, Reason.OWN_OBJECTS_DELETED,
-               Reason.NAMESPACE_DELETED]
+PURGE_STEPS = [
+    Reason.FORCED_DELETE,
+    Reason.CLUSTER_OBJECTS_DELETED,
+    Reason.OWN_OBJECTS_DELETED,
+    Reason.NAMESPACE_DELETED,
+]
 
 
 @pytest.fixture(scope="module")
@@ -41,10 +45,12 @@ def devcluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]
 
 @pytest.fixture
 def running(devcluster: DevCluster, mirror_worker: None, alice: Any) -> Gateway:  # noqa: F811
-    cluster = ManagedCluster.objects.create(name="del", kubeconfig=devcluster.kubeconfig.read_text(),
-                                            base_domain="del.example.test")
-    gateway = Gateway(owner=alice, cluster=cluster, name="stuck", image=GATEWAY_IMAGE,
-                      supervisor_image=SUPERVISOR_IMAGE)
+    cluster = ManagedCluster.objects.create(
+        name="del", kubeconfig=devcluster.kubeconfig.read_text(), base_domain="del.example.test"
+    )
+    gateway = Gateway(
+        owner=alice, cluster=cluster, name="stuck", image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE
+    )
     gateway.assign_namespace()
     gateway.save()
     return converge_by_passes(gateway, lambda current: current.phase == "Running")
@@ -62,8 +68,11 @@ def break_helms_record(dc: DevCluster, gateway: Gateway) -> None:
 
 def leftovers(dc: DevCluster, gateway: Gateway) -> list[str]:
     """Every namespace and cluster-scoped object of the gateway's release still on the cluster."""
-    found = [f"Namespace {ns['metadata']['name']}" for ns in dc.call("GET", "/api/v1/namespaces")["items"]
-             if ns["metadata"]["name"] == gateway.namespace]
+    found = [
+        f"Namespace {ns['metadata']['name']}"
+        for ns in dc.call("GET", "/api/v1/namespaces")["items"]
+        if ns["metadata"]["name"] == gateway.namespace
+    ]
     selector = release_selector(gateway.helm_release).replace("=", "%3D")
     for api_version, plural in CLUSTER_SCOPED:
         items = dc.call("GET", f"/apis/{api_version}/{plural}?labelSelector={selector}")["items"]
@@ -83,8 +92,9 @@ def passes_until_gone(gateway: Gateway) -> list[str]:
     pytest.fail(f"the row never went: {reasons}")
 
 
-def test_a_failing_uninstall_ends_after_the_bounded_retries(running: Gateway, devcluster: DevCluster,
-                                                           settings: Any, alice: Any) -> None:
+def test_a_failing_uninstall_ends_after_the_bounded_retries(
+    running: Gateway, devcluster: DevCluster, settings: Any, alice: Any
+) -> None:
     settings.GATEWAY_DELETE_MAX_FAILURES = 3
     assert len(leftovers(devcluster, running)) == 3, "a namespace, a ClusterRole and a ClusterRoleBinding"
     break_helms_record(devcluster, running)

@@ -38,10 +38,11 @@ from workers.reconcile.gateway.run import run_pass
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-
 def fullname(gateway: Gateway) -> str:
     """The chart's name for the gateway's objects: `<release>-openshell` (the release is `<name>-<id8>`)."""
     return chart_fullname(gateway.helm_release)
+
+
 AGENT_SANDBOX_CRD = DEVCLUSTER_PRESETS / "agent-sandbox.yaml"
 
 
@@ -49,8 +50,9 @@ AGENT_SANDBOX_CRD = DEVCLUSTER_PRESETS / "agent-sandbox.yaml"
 def clusters(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, DevCluster]]:
     with (
         start_devcluster(tmp_path_factory.mktemp("drift-k8s"), extra_presets=("agent-sandbox",)) as k8s,
-        start_devcluster(tmp_path_factory.mktemp("drift-ocp"), flavour="openshift",
-                         extra_presets=("agent-sandbox",)) as ocp,
+        start_devcluster(
+            tmp_path_factory.mktemp("drift-ocp"), flavour="openshift", extra_presets=("agent-sandbox",)
+        ) as ocp,
     ):
         ocp.create_cluster_issuer("corp-ca")  # the worker's GATEWAY_CERT_ISSUER_NAME (upstream_worker)
         yield {"kubernetes": k8s, "openshift": ocp}
@@ -65,8 +67,11 @@ def worker(request: pytest.FixtureRequest, settings: Any) -> Any:
 
 def register(dc: DevCluster, flavour: str) -> ManagedCluster:
     return ManagedCluster.objects.create(
-        name=f"drift-{flavour[:3]}", flavour=flavour, kubeconfig=dc.kubeconfig.read_text(),
-        base_domain=f"{flavour[:3]}.example.test", gateway_api=flavour == "kubernetes",
+        name=f"drift-{flavour[:3]}",
+        flavour=flavour,
+        kubeconfig=dc.kubeconfig.read_text(),
+        base_domain=f"{flavour[:3]}.example.test",
+        gateway_api=flavour == "kubernetes",
     )
 
 
@@ -76,8 +81,9 @@ def condition(gateway: Gateway, type_: str) -> dict[str, Any]:
 
 
 def drift_events(gateway: Gateway) -> list[str]:
-    return list(GatewayEvent.objects.filter(gateway_id=gateway.pk, reason="DriftDetected").values_list("message",
-                                                                                                       flat=True))
+    return list(
+        GatewayEvent.objects.filter(gateway_id=gateway.pk, reason="DriftDetected").values_list("message", flat=True)
+    )
 
 
 def resync(cluster: ManagedCluster, dc: DevCluster) -> tuple[fleet.ResyncReport, list[str]]:
@@ -103,11 +109,16 @@ def test_an_unchanged_cluster_is_read_again_by_metadata_and_its_workloads_only(c
     calls = dc.requests()
     assert not [r for r in calls if "/namespaces/" in r["path"]], "no object is read one by one"
     whole = sorted(r["path"] for r in calls if "PartialObjectMetadataList" not in r["accept"])
-    assert whole == sorted([
-        "/api/v1/namespaces", "/apis/apps/v1/deployments", "/apis/apps/v1/statefulsets",
-        "/apis/gateway.networking.k8s.io/v1/backendtlspolicies", "/apis/gateway.networking.k8s.io/v1/grpcroutes",
-        "/apis/route.openshift.io/v1/routes",  # a drift kind: not served here (404), so simply empty
-    ]), "only the kinds whose status is judged are listed whole; Helm's records and the rest by metadata"
+    assert whole == sorted(
+        [
+            "/api/v1/namespaces",
+            "/apis/apps/v1/deployments",
+            "/apis/apps/v1/statefulsets",
+            "/apis/gateway.networking.k8s.io/v1/backendtlspolicies",
+            "/apis/gateway.networking.k8s.io/v1/grpcroutes",
+            "/apis/route.openshift.io/v1/routes",  # a drift kind: not served here (404), so simply empty
+        ]
+    ), "only the kinds whose status is judged are listed whole; Helm's records and the rest by metadata"
     delete_through_the_control_plane(gateway, dc)
 
 
@@ -125,8 +136,10 @@ def set_image(dc: DevCluster, gateway: Gateway, image: str) -> None:
     def rolled_out() -> bool:  # so that the resyncs below see drift, not a rollout in progress
         current = statefulset_of(dc, gateway)
         status = current.get("status", {})
-        return status.get("observedGeneration", 0) >= current["metadata"]["generation"] and status.get(
-            "readyReplicas", 0) >= 1
+        return (
+            status.get("observedGeneration", 0) >= current["metadata"]["generation"]
+            and status.get("readyReplicas", 0) >= 1
+        )
 
     wait_until(rolled_out, "the edited StatefulSet to roll out", timeout=20)
 
@@ -170,7 +183,8 @@ def policies_settled(dc: DevCluster, gateway: Gateway) -> bool:
         present = all(get(dc, ns_path(gateway, "v1", "services", name)) is not None for name in targets)
         ancestors = (policy.get("status") or {}).get("ancestors") or []
         accepted = {c["type"]: c["status"] for ancestor in ancestors for c in ancestor.get("conditions") or []}.get(
-            "Accepted")
+            "Accepted"
+        )
         if bool(ancestors) != routed or (routed and accepted != ("True" if present else "False")):
             return False
     return True
@@ -206,16 +220,31 @@ def test_kubernetes_drift_is_repaired_when_enabled(clusters, worker, alice) -> N
     assert (enqueued, report.written) == ([], 0), "a clean gateway needs neither a pass nor a write"
 
     dc.call("DELETE", ns_path(gateway, "v1", "services", fullname(gateway)))
-    assert_repaired(gateway, cluster, dc, f"Service {fullname(gateway)} is missing",
-                    lambda: get(dc, ns_path(gateway, "v1", "services", fullname(gateway))))
+    assert_repaired(
+        gateway,
+        cluster,
+        dc,
+        f"Service {fullname(gateway)} is missing",
+        lambda: get(dc, ns_path(gateway, "v1", "services", fullname(gateway))),
+    )
 
     dc.call("DELETE", ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", fullname(gateway)))
-    assert_repaired(gateway, cluster, dc, f"GRPCRoute {fullname(gateway)} is missing",
-                    lambda: get(dc, ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", fullname(gateway))))
+    assert_repaired(
+        gateway,
+        cluster,
+        dc,
+        f"GRPCRoute {fullname(gateway)} is missing",
+        lambda: get(dc, ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", fullname(gateway))),
+    )
 
     set_image(dc, gateway, "evil.example.test/gw:6.6.6")
-    assert_repaired(gateway, cluster, dc, "spec.template.spec.containers[openshell-gateway].image",
-                    lambda: image_of(dc, gateway) == GATEWAY_IMAGE)
+    assert_repaired(
+        gateway,
+        cluster,
+        dc,
+        "spec.template.spec.containers[openshell-gateway].image",
+        lambda: image_of(dc, gateway) == GATEWAY_IMAGE,
+    )
     delete_through_the_control_plane(gateway, dc)
 
 
@@ -231,9 +260,12 @@ def test_kubernetes_drift_is_only_reported_in_warn_mode(clusters, worker, alice)
     dc.call("DELETE", ns_path(gateway, "gateway.networking.k8s.io/v1", "grpcroutes", fullname(gateway)))
     assert_reported(gateway, cluster, dc, f"GRPCRoute {fullname(gateway)} is missing")
     set_image(dc, gateway, "evil.example.test/gw:6.6.6")
-    assert_reported(gateway, cluster, dc,
-                    f"StatefulSet {fullname(gateway)} differs at "
-                    "spec.template.spec.containers[openshell-gateway].image")
+    assert_reported(
+        gateway,
+        cluster,
+        dc,
+        f"StatefulSet {fullname(gateway)} differs at spec.template.spec.containers[openshell-gateway].image",
+    )
 
     # A full pass judges alike: it reports, and leaves the cluster as it is.
     run_pass(str(gateway.pk))
@@ -268,9 +300,13 @@ def test_a_missing_agent_sandbox_api_waits_before_helm_and_converges_once_probed
         cluster = register(dc, "kubernetes")
         cluster_probe.probe(cluster)
         cluster.refresh_from_db()
-        assert cluster.capabilities == {"agent_sandbox": False, "grpc_route": True, "backend_tls_policy": True,
-                                        "openshift_route": False,
-                                        "cert_manager": True}
+        assert cluster.capabilities == {
+            "agent_sandbox": False,
+            "grpc_route": True,
+            "backend_tls_policy": True,
+            "openshift_route": False,
+            "cert_manager": True,
+        }
         gateway = make_gateway(alice, cluster)
         for _ in range(2):
             run_pass(str(gateway.pk))

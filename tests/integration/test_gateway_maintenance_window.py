@@ -86,8 +86,9 @@ def condition(row: Any, type_: str = "MaintenanceWindow") -> dict:
 @pytest.fixture
 def installed(devcluster, mirror_worker, alice) -> Gateway:
     """A Running gateway on a cluster whose window is closed: a new install is not held by default."""
-    cluster = ManagedCluster.objects.create(name="win", kubeconfig=devcluster.kubeconfig.read_text(),
-                                            base_domain="win.example.test")
+    cluster = ManagedCluster.objects.create(
+        name="win", kubeconfig=devcluster.kubeconfig.read_text(), base_domain="win.example.test"
+    )
     set_windows(cluster, closed_now()[0])
     GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
     gateway = Gateway(owner=alice, cluster=cluster, name="edge", image=IMAGES[0], supervisor_image=IMAGES[1])
@@ -117,8 +118,14 @@ def test_an_upgrade_outside_the_window_is_held_and_applied_inside_it(devcluster,
     assert helm_images(kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release)[3] == 1
 
     set_windows(cluster, open_now())
-    done = converge_by_passes(gateway, lambda current: current.phase == "Running" and current.window_held_until
-                              is None and condition(current).get("status") == "True")
+    done = converge_by_passes(
+        gateway,
+        lambda current: (
+            current.phase == "Running"
+            and current.window_held_until is None
+            and condition(current).get("status") == "True"
+        ),
+    )
     assert condition(done)["reason"] == "WindowOpen" and done.next_attempt_at is None
     image, _, _, revisions = helm_images(kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release)
     assert (image, revisions) == ("r.test/gw:2", 2)
@@ -142,8 +149,15 @@ def test_a_wave_waits_for_its_window_a_freeze_holds_it_and_an_override_starts_it
     assert Gateway.objects.get(pk=gateway.pk).release.name == "v1"
 
     # Inside an allowed window, but frozen: still waiting.
-    frozen = {**open_now(), "freezes": [{"start": (timezone.now() - timedelta(hours=1)).isoformat(),
-                                          "end": (timezone.now() + timedelta(hours=3)).isoformat()}]}
+    frozen = {
+        **open_now(),
+        "freezes": [
+            {
+                "start": (timezone.now() - timedelta(hours=1)).isoformat(),
+                "end": (timezone.now() + timedelta(hours=3)).isoformat(),
+            }
+        ],
+    }
     set_windows(cluster, frozen)
     advance(str(rollout.pk))
     rollout.refresh_from_db()
@@ -159,7 +173,8 @@ def test_a_wave_waits_for_its_window_a_freeze_holds_it_and_an_override_starts_it
     assert (condition(rollout)["status"], condition(rollout)["reason"]) == ("True", "NothingHeld")
     # The override ends before the gateway's pass: the wave finishes the gateway it started inside the window.
     ManagedCluster.objects.filter(pk=cluster.pk).update(window_override_until=timezone.now() - timedelta(seconds=1))
-    done = converge_by_passes(gateway, lambda current: current.phase == "Running"
-                              and current.deployed_release_id == v2.pk)
+    done = converge_by_passes(
+        gateway, lambda current: current.phase == "Running" and current.deployed_release_id == v2.pk
+    )
     assert done.release.name == "v2"
     assert helm_images(kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release)[3] == 2

@@ -24,7 +24,9 @@ from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstr
 from workers.reconcile.gateway import fleet
 
 pytestmark = [
-    pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("upstream_worker"),
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("upstream_worker"),
 ]
 
 

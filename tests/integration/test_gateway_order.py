@@ -31,7 +31,9 @@ from workers.reconcile.gateway.prerequisites import scc_binding_name
 from workers.reconcile.gateway.run import run_pass
 
 pytestmark = [
-    pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("upstream_worker"),
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("upstream_worker"),
 ]
 
 HELM_LABELS = (("owner", "helm"), ("app.kubernetes.io/managed-by", "Helm"))  # its release records; chart objects
@@ -67,23 +69,33 @@ def written_by_helm(obj: dict) -> bool:
 
 def test_the_pre_helm_objects_are_created_before_helm_writes_anything(ocp, alice) -> None:
     cluster = ManagedCluster.objects.create(
-        name="order", flavour="openshift", kubeconfig=ocp.kubeconfig.read_text(), base_domain="order.example.test",
-        gateway_api=False, trusted_ca_pem=CLUSTER_CA,
+        name="order",
+        flavour="openshift",
+        kubeconfig=ocp.kubeconfig.read_text(),
+        base_domain="order.example.test",
+        gateway_api=False,
+        trusted_ca_pem=CLUSTER_CA,
     )
-    gateway = make_gateway(alice, cluster, database_provider="external",
-                           database_uri="postgresql://gw:secret@db.example.test:5432/gw")
+    gateway = make_gateway(
+        alice, cluster, database_provider="external", database_uri="postgresql://gw:secret@db.example.test:5432/gw"
+    )
     ns, release = gateway.namespace, gateway.helm_release
     since = int(ocp.call("GET", "/api/v1/namespaces")["metadata"]["resourceVersion"])
 
     run_pass(str(gateway.pk))  # the first pass installs
 
     created: dict[str, dict] = {}
-    for kind, path in (("Secret", f"/api/v1/namespaces/{ns}/secrets"),
-                       ("ConfigMap", f"/api/v1/namespaces/{ns}/configmaps"),
-                       ("RoleBinding", f"{RBAC}/namespaces/{ns}/rolebindings")):
+    for kind, path in (
+        ("Secret", f"/api/v1/namespaces/{ns}/secrets"),
+        ("ConfigMap", f"/api/v1/namespaces/{ns}/configmaps"),
+        ("RoleBinding", f"{RBAC}/namespaces/{ns}/rolebindings"),
+    ):
         created |= {f"{kind}/{name}": obj for name, obj in created_since(ocp, path, since).items()}
-    names = (f"Secret/{db_secret_name(release)}", f"ConfigMap/{TRUSTED_CA_CONFIGMAP}",
-             f"RoleBinding/{scc_binding_name(release)}")
+    names = (
+        f"Secret/{db_secret_name(release)}",
+        f"ConfigMap/{TRUSTED_CA_CONFIGMAP}",
+        f"RoleBinding/{scc_binding_name(release)}",
+    )
     assert not [name for name in names if name not in created], ("not made by the installing pass", sorted(created))
     pre_helm = {name: version(created[name]) for name in names}
     by_helm = {name: version(obj) for name, obj in created.items() if written_by_helm(obj)}

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 CHART = Chart(
-    ref=str(MIRROR_CHART), version=None, chart_version="0.1.0",
+    ref=str(MIRROR_CHART),
+    version=None,
+    chart_version="0.1.0",
     defaults=defaults_from_yaml((MIRROR_CHART / "values.yaml").read_text()),
 )
 

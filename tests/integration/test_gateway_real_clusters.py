@@ -71,8 +71,9 @@ def register(dc: DevCluster, name: str, **fields: Any) -> ManagedCluster:
 
 
 def make_gateway(owner: Any, cluster: ManagedCluster, name: str = "edge", **fields: Any) -> Gateway:
-    gateway = Gateway(owner=owner, cluster=cluster, name=name, image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE,
-                      **fields)
+    gateway = Gateway(
+        owner=owner, cluster=cluster, name=name, image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE, **fields
+    )
     gateway.full_clean(exclude=["namespace", "helm_release_name"])
     gateway.assign_namespace()
     gateway.save()
@@ -134,8 +135,9 @@ def test_the_charts_default_uid_is_refused_and_the_gateway_says_which_scc_rule(o
     assert stuck.phase == "Provisioning" and not stuck.route_address
     assert "FailedCreate" in message and "restricted-v2" in message
     assert "1000 is not an allowed group" in message or "must be in the ranges" in message
-    statefulset = ocp.call("GET", f"/apis/apps/v1/namespaces/{gateway.namespace}/statefulsets/"
-                                  f"{chart_fullname(gateway.helm_release)}")
+    statefulset = ocp.call(
+        "GET", f"/apis/apps/v1/namespaces/{gateway.namespace}/statefulsets/{chart_fullname(gateway.helm_release)}"
+    )
     assert statefulset["status"].get("readyReplicas", 0) == 0
     delete_through_the_control_plane(stuck, ocp)
 
@@ -147,8 +149,11 @@ def test_the_charts_default_uid_is_refused_and_the_gateway_says_which_scc_rule(o
 def k8s_restricted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
     """A Kubernetes cluster whose AdmissionConfiguration enforces `restricted` where namespaces say nothing."""
     require_upstream_chart()
-    with start_devcluster(tmp_path_factory.mktemp("real-k8s-restricted"), extra_presets=("agent-sandbox",),
-                          extra_args=("--pod-security-default", "restricted")) as dc:
+    with start_devcluster(
+        tmp_path_factory.mktemp("real-k8s-restricted"),
+        extra_presets=("agent-sandbox",),
+        extra_args=("--pod-security-default", "restricted"),
+    ) as dc:
         yield dc
 
 
@@ -226,23 +231,27 @@ def test_a_gateway_api_route_keeps_tls_to_the_pod(k8s, worker, alice) -> None:
     assert gateway.route_address == f"grpcs://{gateway.namespace}.gwapi.example.test:443"
     verify_backend_tls(k8s, gateway)
     delete_through_the_control_plane(gateway, k8s)
-    for path in (BACKEND_TLS.format(ns=gateway.namespace, name=backend_tls_name(gateway.helm_release)),
-                 f"/api/v1/namespaces/{gateway.namespace}/configmaps/{backend_ca_name(gateway.helm_release)}"):
+    for path in (
+        BACKEND_TLS.format(ns=gateway.namespace, name=backend_tls_name(gateway.helm_release)),
+        f"/api/v1/namespaces/{gateway.namespace}/configmaps/{backend_ca_name(gateway.helm_release)}",
+    ):
         assert get(k8s, path) is None
 
 
 def test_in_cert_manager_mode_the_policy_trusts_the_charts_ca(k8s, worker, alice) -> None:
     """A release whose values enable cert-manager: the chart's own CA signs the server certificate."""
-    release = GatewayRelease.objects.create(name="cert-manager", chart=worker.GATEWAY_CHART,
-                                            values={"certManager": {"enabled": True}})
+    release = GatewayRelease.objects.create(
+        name="cert-manager", chart=worker.GATEWAY_CHART, values={"certManager": {"enabled": True}}
+    )
     cluster = register(k8s, "gwapi-cm", gateway_api=True)
     gateway = make_gateway(alice, cluster, release=release)
     gateway = converge(gateway, running)
     assert get(k8s, f"/apis/cert-manager.io/v1/namespaces/{gateway.namespace}/certificates") is not None
     verify_backend_tls(k8s, gateway)
     ca_secret = secret_text(k8s, gateway.namespace, "openshell-ca-tls", "tls.crt")  # certManager.caSecretName
-    policy_ca = k8s.call("GET", f"/api/v1/namespaces/{gateway.namespace}/configmaps/"
-                                f"{backend_ca_name(gateway.helm_release)}")["data"]["ca.crt"]
+    policy_ca = k8s.call(
+        "GET", f"/api/v1/namespaces/{gateway.namespace}/configmaps/{backend_ca_name(gateway.helm_release)}"
+    )["data"]["ca.crt"]
     assert x509.load_pem_x509_certificate(policy_ca.encode()) == x509.load_pem_x509_certificate(ca_secret.encode())
     delete_through_the_control_plane(gateway, k8s)
 
@@ -259,8 +268,9 @@ def assert_own_rbac(dc: DevCluster, gateway: Gateway) -> None:
     role, binding = node_reader(dc, gateway)
     assert role is not None and binding is not None
     assert binding["roleRef"]["name"] == role["metadata"]["name"]
-    assert binding["subjects"] == [{"kind": "ServiceAccount", "name": chart_fullname(gateway.helm_release),
-                                    "namespace": gateway.namespace}]
+    assert binding["subjects"] == [
+        {"kind": "ServiceAccount", "name": chart_fullname(gateway.helm_release), "namespace": gateway.namespace}
+    ]
 
 
 def in_threads(*calls: Callable[[], object]) -> None:

@@ -123,8 +123,10 @@ def test_a_deleted_configmap_comes_back(k8s, worker, alice) -> None:
     k8s.call("DELETE", configmap_path(gateway))
     assert resync(gateway) == [str(gateway.pk)]
     run_pass(str(gateway.pk))
-    assert k8s.call("GET", configmap_path(gateway))["data"]["ca.crt"] == secret_text(
-        k8s, gateway.namespace, SERVER_SECRET, "ca.crt").strip() + "\n"
+    assert (
+        k8s.call("GET", configmap_path(gateway))["data"]["ca.crt"]
+        == secret_text(k8s, gateway.namespace, SERVER_SECRET, "ca.crt").strip() + "\n"
+    )
     delete_through_the_control_plane(gateway, k8s)
 
 
@@ -136,8 +138,9 @@ def assert_both_gone(dc: DevCluster, gateway: Gateway) -> None:
 def test_a_release_that_turns_tls_off_removes_both(k8s, worker, alice) -> None:
     """Before: the policy stayed, so the proxy spoke TLS to a plaintext port while the gateway said Running."""
     gateway = running_gateway(k8s, alice, "tlsoff")
-    plaintext = GatewayRelease.objects.create(name="plaintext", chart=worker.GATEWAY_CHART,
-                                              values={"server": {"disableTls": True}})
+    plaintext = GatewayRelease.objects.create(
+        name="plaintext", chart=worker.GATEWAY_CHART, values={"server": {"disableTls": True}}
+    )
     Gateway.objects.filter(pk=gateway.pk).update(release=plaintext, generation=F("generation") + 1)
     converge(gateway, running)
     assert_both_gone(k8s, gateway)
@@ -154,8 +157,14 @@ def test_turning_the_route_off_removes_both(k8s, worker, alice) -> None:
     assert response.status_code == 200, response.content
     off = converge(gateway, running)
     assert off.route_address == ""
-    assert get(k8s, f"/apis/gateway.networking.k8s.io/v1/namespaces/{gateway.namespace}/grpcroutes/"
-                    f"{chart_fullname(gateway.helm_release)}") is None
+    assert (
+        get(
+            k8s,
+            f"/apis/gateway.networking.k8s.io/v1/namespaces/{gateway.namespace}/grpcroutes/"
+            f"{chart_fullname(gateway.helm_release)}",
+        )
+        is None
+    )
     assert_both_gone(k8s, gateway)
     assert resync(gateway) == []
     delete_through_the_control_plane(gateway, k8s)
@@ -169,28 +178,39 @@ def test_a_left_over_policy_is_removed_by_the_resync_and_a_pass(k8s, worker, ali
     assert resync(gateway) == []
     ns, release = gateway.namespace, gateway.helm_release
     labels = {"controlplane/backend-ca": "true", "app.kubernetes.io/instance": release}
-    k8s.call("POST", f"/api/v1/namespaces/{ns}/configmaps", {
-        "apiVersion": "v1", "kind": "ConfigMap", "data": {"ca.crt": "stale"},
-        "metadata": {"name": backend_ca_name(release), "namespace": ns, "labels": labels},
-    })
+    k8s.call(
+        "POST",
+        f"/api/v1/namespaces/{ns}/configmaps",
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "data": {"ca.crt": "stale"},
+            "metadata": {"name": backend_ca_name(release), "namespace": ns, "labels": labels},
+        },
+    )
     assert resync(gateway) == [str(gateway.pk)], "a ConfigMap alone is enough"
     run_pass(str(gateway.pk))
     assert_both_gone(k8s, gateway)
-    k8s.call("POST", BACKEND_TLS.format(ns=ns, name="").rstrip("/"), {
-        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "BackendTLSPolicy",
-        "metadata": {"name": backend_tls_name(release), "namespace": ns, "labels": labels},
-        "spec": {"targetRefs": [{"group": "", "kind": "Service", "name": chart_fullname(release)}],
-                 "validation": {"wellKnownCACertificates": "System", "hostname": "example.test"}},
-    })
+    k8s.call(
+        "POST",
+        BACKEND_TLS.format(ns=ns, name="").rstrip("/"),
+        {
+            "apiVersion": "gateway.networking.k8s.io/v1",
+            "kind": "BackendTLSPolicy",
+            "metadata": {"name": backend_tls_name(release), "namespace": ns, "labels": labels},
+            "spec": {
+                "targetRefs": [{"group": "", "kind": "Service", "name": chart_fullname(release)}],
+                "validation": {"wellKnownCACertificates": "System", "hostname": "example.test"},
+            },
+        },
+    )
     assert resync(gateway) == [str(gateway.pk)], "a policy alone is enough"
     run_pass(str(gateway.pk))
     assert_both_gone(k8s, gateway)
     delete_through_the_control_plane(gateway, k8s)
 
 
-def test_an_unaccepted_policy_keeps_the_gateway_out_of_running_with_the_controllers_message(
-    k8s, worker, alice
-) -> None:
+def test_an_unaccepted_policy_keeps_the_gateway_out_of_running_with_the_controllers_message(k8s, worker, alice) -> None:
     """Before: no test showed it. An older policy on the same Service makes the Gateway API controller refuse ours
     (Conflicted); once that one goes, ours is accepted and the gateway is Running again."""
     gateway = running_gateway(k8s, alice, "conflict")
@@ -198,11 +218,14 @@ def test_an_unaccepted_policy_keeps_the_gateway_out_of_running_with_the_controll
     for path in (policy_path(gateway), configmap_path(gateway)):
         k8s.call("DELETE", path)
     rival = {
-        "apiVersion": "gateway.networking.k8s.io/v1", "kind": "BackendTLSPolicy",
+        "apiVersion": "gateway.networking.k8s.io/v1",
+        "kind": "BackendTLSPolicy",
         # Created first, and first by name too: it wins even within the second (creationTimestamp's resolution).
         "metadata": {"name": "a-platform-policy", "namespace": ns},
-        "spec": {"targetRefs": [{"group": "", "kind": "Service", "name": service}],
-                 "validation": {"wellKnownCACertificates": "System", "hostname": "example.test"}},
+        "spec": {
+            "targetRefs": [{"group": "", "kind": "Service", "name": service}],
+            "validation": {"wellKnownCACertificates": "System", "hostname": "example.test"},
+        },
     }
     k8s.call("POST", BACKEND_TLS.format(ns=ns, name="").rstrip("/"), rival)
     assert resync(gateway) == [str(gateway.pk)]

@@ -81,8 +81,9 @@ def get(cluster: DevCluster, path: str) -> Any:
 
 
 def make_gateway(owner: Any, cluster: ManagedCluster, **fields: Any) -> Gateway:
-    gateway = Gateway(owner=owner, cluster=cluster, name="edge", image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE,
-                      **fields)
+    gateway = Gateway(
+        owner=owner, cluster=cluster, name="edge", image=GATEWAY_IMAGE, supervisor_image=SUPERVISOR_IMAGE, **fields
+    )
     gateway.full_clean(exclude=["namespace"])
     gateway.assign_namespace()
     gateway.save()
@@ -120,19 +121,30 @@ def statefulset_of(dc: DevCluster, gateway: Gateway) -> dict[str, Any]:
 def test_kubernetes_install_upgrade_delete(flavour_clusters, upstream_worker, alice) -> None:
     dc = flavour_clusters["kubernetes"]
     cluster = ManagedCluster.objects.create(
-        name="k8s", kubeconfig=dc.kubeconfig.read_text(), base_domain="k8s.example.test", gateway_api=True,
+        name="k8s",
+        kubeconfig=dc.kubeconfig.read_text(),
+        base_domain="k8s.example.test",
+        gateway_api=True,
         trusted_ca_pem=CLUSTER_CA,
     )
     gateway = make_gateway(
-        alice, cluster, oidc_issuer="https://id.example.test/realms/t", oidc_audience="openshell",
-        oidc_ca_configmap="idp-ca", database_provider="external",
+        alice,
+        cluster,
+        oidc_issuer="https://id.example.test/realms/t",
+        oidc_audience="openshell",
+        oidc_ca_configmap="idp-ca",
+        database_provider="external",
         database_uri="postgresql://gw:secret@db.example.test:5432/gw",
     )
     # The tenant's own OIDC CA, in the gateway's namespace, before the first pass.
-    dc.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
-                                           "metadata": {"name": gateway.namespace}})
-    dc.call("POST", f"/api/v1/namespaces/{gateway.namespace}/configmaps",
-            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "idp-ca"}, "data": {"ca.crt": TENANT_CA}})
+    dc.call(
+        "POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": gateway.namespace}}
+    )
+    dc.call(
+        "POST",
+        f"/api/v1/namespaces/{gateway.namespace}/configmaps",
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "idp-ca"}, "data": {"ca.crt": TENANT_CA}},
+    )
 
     running = converge(gateway, "Running")
     host = f"{gateway.namespace}.k8s.example.test"
@@ -175,12 +187,17 @@ def test_kubernetes_install_upgrade_delete(flavour_clusters, upstream_worker, al
     delete_through_the_control_plane(gateway, dc)
 
 
-def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_clusters, upstream_worker,
-                                                                         alice) -> None:
+def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(
+    flavour_clusters, upstream_worker, alice
+) -> None:
     dc = flavour_clusters["openshift"]
     cluster = ManagedCluster.objects.create(
-        name="ocp", flavour="openshift", kubeconfig=dc.kubeconfig.read_text(), base_domain="ocp.example.test",
-        gateway_api=False, trusted_ca_pem=CLUSTER_CA,
+        name="ocp",
+        flavour="openshift",
+        kubeconfig=dc.kubeconfig.read_text(),
+        base_domain="ocp.example.test",
+        gateway_api=False,
+        trusted_ca_pem=CLUSTER_CA,
     )
     gateway = make_gateway(alice, cluster, route_host="edge.ocp.example.test")
     running = converge(gateway, "Running")
@@ -215,10 +232,12 @@ def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_
     singletons.helm().uninstall(HelmTarget(kubeconfig=cluster.kubeconfig, namespace=ns), release)
     kept = {
         (kind, item["metadata"]["name"])
-        for kind, path in (("Secret", "/api/v1/namespaces/{ns}/secrets"),
-                           ("ServiceAccount", "/api/v1/namespaces/{ns}/serviceaccounts"),
-                           ("Role", "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles"),
-                           ("RoleBinding", "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings"))
+        for kind, path in (
+            ("Secret", "/api/v1/namespaces/{ns}/secrets"),
+            ("ServiceAccount", "/api/v1/namespaces/{ns}/serviceaccounts"),
+            ("Role", "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/roles"),
+            ("RoleBinding", "/apis/rbac.authorization.k8s.io/v1/namespaces/{ns}/rolebindings"),
+        )
         for item in dc.call("GET", path.format(ns=ns))["items"]
         if item["metadata"].get("labels", {}).get("app.kubernetes.io/instance") == release
     }
@@ -233,6 +252,7 @@ def test_openshift_route_cert_manager_scc_and_an_unmountable_trusted_ca(flavour_
 
 def test_the_worker_start_up_check_accepts_the_upstream_chart(upstream_worker) -> None:
     """Measured before: `GATEWAY_CHART: the chart has no values key 'server.trustedCaConfigMapName'`."""
-    ManagedCluster.objects.create(name="ocp-check", flavour="openshift", gateway_api=False, kubeconfig=KUBECONFIG,
-                                  base_domain="o.test")
+    ManagedCluster.objects.create(
+        name="ocp-check", flavour="openshift", gateway_api=False, kubeconfig=KUBECONFIG, base_domain="o.test"
+    )
     assert check_configuration() == []

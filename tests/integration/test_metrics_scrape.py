@@ -45,8 +45,9 @@ def test_gateways_by_phase_and_cluster_and_reachability(admin_user: object) -> N
     west = ManagedCluster.objects.create(name="west", kubeconfig=KUBECONFIG, base_domain="w.test", reachable=False)
     ManagedCluster.objects.create(name="new", kubeconfig=KUBECONFIG, base_domain="n.test")
     for name, cluster, phase in [("a", east, Phase.RUNNING), ("b", east, Phase.RUNNING), ("c", west, Phase.FAILED)]:
-        gateway = Gateway(owner=admin_user, cluster=cluster, name=name, image="r.io/g:1", supervisor_image="r.io/s:1",
-                          phase=phase)
+        gateway = Gateway(
+            owner=admin_user, cluster=cluster, name=name, image="r.io/g:1", supervisor_image="r.io/s:1", phase=phase
+        )
         gateway.assign_namespace()
         gateway.save()
     figures = scrape()
@@ -69,10 +70,21 @@ def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: ob
     Serving condition is False, with its reason."""
     east = ManagedCluster.objects.create(name="east", kubeconfig=KUBECONFIG, base_domain="e.test", reachable=True)
     held = timezone.now() + timedelta(hours=3)
-    for name, phase, failures, waits in [("a", Phase.PROVISIONING, 2, None), ("b", Phase.FAILED, 5, None),
-                                         ("c", Phase.RUNNING, 0, held)]:
-        gateway = Gateway(owner=admin_user, cluster=east, name=name, image="r.io/g:1", supervisor_image="r.io/s:1",
-                          phase=phase, failure_count=failures, window_held_until=waits)
+    for name, phase, failures, waits in [
+        ("a", Phase.PROVISIONING, 2, None),
+        ("b", Phase.FAILED, 5, None),
+        ("c", Phase.RUNNING, 0, held),
+    ]:
+        gateway = Gateway(
+            owner=admin_user,
+            cluster=east,
+            name=name,
+            image="r.io/g:1",
+            supervisor_image="r.io/s:1",
+            phase=phase,
+            failure_count=failures,
+            window_held_until=waits,
+        )
         gateway.assign_namespace()
         gateway.save()
     release = GatewayRelease.objects.create(name="v2", chart="/charts/gateway")
@@ -81,8 +93,9 @@ def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: ob
     Rollout.objects.create(name="waiting", target_release=release, phase=RolloutPhase.AWAITING_APPROVAL)
     serving = {"type": "Serving", "status": "True", "reason": "Available"}
     Catalog.objects.create(name="ok", image_ref="r.io/ok:v1", conditions=[serving])
-    Catalog.objects.create(name="lost", image_ref="r.io/lost:v1",
-                           conditions=[{**serving, "status": "False", "reason": "ContentLost"}])
+    Catalog.objects.create(
+        name="lost", image_ref="r.io/lost:v1", conditions=[{**serving, "status": "False", "reason": "ContentLost"}]
+    )
     Catalog.objects.create(name="new", image_ref="r.io/new:v1")
     figures = scrape()
     assert by_label(figures, "gateways_retrying", "cluster") == {"east": 1}
@@ -91,8 +104,11 @@ def test_retrying_gateways_rollouts_by_phase_and_catalogs_serving(admin_user: ob
         phase: (1 if phase in (RolloutPhase.HALTED, RolloutPhase.COMPLETED, RolloutPhase.AWAITING_APPROVAL) else 0)
         for phase in RolloutPhase.values
     }
-    catalogs = {(dict(labels)["catalog"], dict(labels)["reason"]): v
-                for (n, labels), v in figures.items() if n == "catalog_serving"}
+    catalogs = {
+        (dict(labels)["catalog"], dict(labels)["reason"]): v
+        for (n, labels), v in figures.items()
+        if n == "catalog_serving"
+    }
     assert catalogs == {("ok", "Available"): 1, ("lost", "ContentLost"): 0, ("new", ""): 0}
     assert figures[key("catalogs_known")] == 3
 

@@ -30,7 +30,9 @@ from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
 
 pytestmark = [
-    pytest.mark.integration, pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("upstream_worker"),
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("upstream_worker"),
 ]
 
 BEFORE = [("controlplane", "0009_cluster_events"), ("gateways", "0014_gateway_force_deletion")]

@@ -38,8 +38,7 @@ def hook(receiver: LoopbackReceiver) -> Receiver:
 
 
 def make_gateway(owner, cluster, name: str, labels: dict | None = None) -> Gateway:
-    found = Gateway(owner=owner, cluster=cluster, name=name, image="gw:1", supervisor_image="sv:1",
-                    labels=labels or {})
+    found = Gateway(owner=owner, cluster=cluster, name=name, image="gw:1", supervisor_image="sv:1", labels=labels or {})
     found.assign_namespace()
     found.save()
     return found
@@ -48,8 +47,9 @@ def make_gateway(owner, cluster, name: str, labels: dict | None = None) -> Gatew
 def fail(gateway: Gateway) -> GatewayEvent:
     """What the reconciler's last failing pass writes: a Warning event, and the phase Failed."""
     Gateway.objects.filter(pk=gateway.pk).update(phase="Failed")
-    return GatewayEvent.objects.create(gateway=gateway, type=EventType.WARNING, reason="InstallFailed",
-                                       message="helm install failed: boom")
+    return GatewayEvent.objects.create(
+        gateway=gateway, type=EventType.WARNING, reason="InstallFailed", message="helm install failed: boom"
+    )
 
 
 def dispatched(django_capture_on_commit_callbacks) -> list[Delivery]:
@@ -71,8 +71,7 @@ def signature_ok(seen) -> bool:
 def test_a_failed_gateway_is_delivered_signed_once_after_a_500(
     alice, cluster, hook, receiver, django_capture_on_commit_callbacks
 ) -> None:
-    Subscription.objects.create(owner=alice, name="failures", receiver=hook, kinds=["gateway"],
-                                min_severity="critical")
+    Subscription.objects.create(owner=alice, name="failures", receiver=hook, kinds=["gateway"], min_severity="critical")
     edge = make_gateway(alice, cluster, "edge", {"tier": "prod"})
     with django_capture_on_commit_callbacks(execute=True):
         GatewayEvent.objects.create(gateway=edge, type=EventType.WARNING, reason="InstallFailed", message="retrying")
@@ -122,8 +121,14 @@ def test_matching_twice_creates_one_delivery_and_tenants_get_only_their_gateways
 def test_admin_subscriptions_see_catalog_events_with_their_filters(
     admin_user, hook, django_capture_on_commit_callbacks
 ) -> None:
-    Subscription.objects.create(owner=admin_user, name="signatures", receiver=hook, kinds=["catalog"],
-                                reasons=["SignatureInvalid"], labels={"team": "olm"})
+    Subscription.objects.create(
+        owner=admin_user,
+        name="signatures",
+        receiver=hook,
+        kinds=["catalog"],
+        reasons=["SignatureInvalid"],
+        labels={"team": "olm"},
+    )
     catalog = Catalog.objects.create(name="signed", image_ref="registry.example.test/c:v1", labels={"team": "olm"})
     CatalogEvent.objects.create(catalog=catalog, type=EventType.WARNING, reason="Retrying", message="later")
     CatalogEvent.objects.create(catalog=catalog, type=EventType.WARNING, reason="SignatureInvalid", message="bad")
@@ -204,11 +209,13 @@ def test_a_cluster_going_unreachable_and_back_is_one_event_each_and_notified(
         cluster.reachable, cluster.probe_message = True, "Kubernetes v1.31.0"
         breaker.record_probe(cluster, False, dict(cluster.capabilities))
     assert [(e.type, e.reason) for e in ClusterEvent.objects.order_by("id")] == [
-        ("Warning", "Unreachable"), ("Normal", "Reachable"),
+        ("Warning", "Unreachable"),
+        ("Normal", "Reachable"),
     ]
     found = dispatched(django_capture_on_commit_callbacks)
     assert [(d.reason, d.severity, d.payload["link"].endswith(f"/api/v1/clusters/{cluster.pk}/")) for d in found] == [
-        ("Unreachable", "warning", True), ("Reachable", "info", True),
+        ("Unreachable", "warning", True),
+        ("Reachable", "info", True),
     ]
 
 
@@ -222,8 +229,9 @@ def only_127_0_0_1(settings) -> None:
 
 
 def test_a_receiver_test_is_signed_and_reports_the_answer(admin_api, receiver, only_127_0_0_1) -> None:
-    created = admin_api.post("/api/v1/receivers/", {"name": "hook", "url": f"{receiver.url}/hook", "secret": SECRET},
-                             format="json")
+    created = admin_api.post(
+        "/api/v1/receivers/", {"name": "hook", "url": f"{receiver.url}/hook", "secret": SECRET}, format="json"
+    )
     assert created.status_code == 201, created.content
     url = f"/api/v1/receivers/{created.json()['id']}/test/"
     response = admin_api.post(url)
@@ -252,8 +260,9 @@ def test_a_receiver_test_through_a_redirect_to_a_forbidden_address_is_a_400(
 def test_a_closed_receiver_stops_tenant_deliveries_and_errors_never_show_the_url_path(
     alice, admin_user, cluster, receiver, django_capture_on_commit_callbacks
 ) -> None:
-    hook = Receiver.objects.create(name="slackish", kind="slack", url=f"{receiver.url}/services/T0/B0/token-value",
-                                   tenants_may_subscribe=True)
+    hook = Receiver.objects.create(
+        name="slackish", kind="slack", url=f"{receiver.url}/services/T0/B0/token-value", tenants_may_subscribe=True
+    )
     Subscription.objects.create(owner=alice, name="tenant", receiver=hook)
     Subscription.objects.create(owner=admin_user, name="admin", receiver=hook)
     Receiver.objects.filter(pk=hook.pk).update(tenants_may_subscribe=False)

@@ -15,8 +15,11 @@ from tests.ports import free_port
 
 pytestmark = pytest.mark.integration
 
-NAMES = {"hooks.example.test": ["127.0.0.1"], "internal.example.test": ["127.0.0.2"],
-         "mixed.example.test": ["127.0.0.1", "10.0.0.1"]}
+NAMES = {
+    "hooks.example.test": ["127.0.0.1"],
+    "internal.example.test": ["127.0.0.2"],
+    "mixed.example.test": ["127.0.0.1", "10.0.0.1"],
+}
 
 
 def resolve(host: str, port: int) -> list[str]:
@@ -25,8 +28,9 @@ def resolve(host: str, port: int) -> list[str]:
     return NAMES[host]
 
 
-POLICY = TransportPolicy(allowed_networks=(ipaddress.ip_network("127.0.0.1/32"),), allow_http=True, timeout=5,
-                         resolver=resolve)
+POLICY = TransportPolicy(
+    allowed_networks=(ipaddress.ip_network("127.0.0.1/32"),), allow_http=True, timeout=5, resolver=resolve
+)
 
 
 def port_of(receiver: Receiver) -> int:

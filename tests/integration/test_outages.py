@@ -29,16 +29,19 @@ def test_redis_down_reads_and_writes_work_and_limits_go_per_process(alice, clust
     headers = {"Authorization": f"Token {Token.objects.create(user=alice).key}"}
     db = settings.DATABASES["default"]
     env = {
-        "DATABASE_URL": database_url(db["HOST"], int(db["PORT"])), "CACHE_URL": DEAD_REDIS,
-        "CELERY_BROKER_URL": DEAD_REDIS, "API_THROTTLE_USER_RATE": "6/day",
+        "DATABASE_URL": database_url(db["HOST"], int(db["PORT"])),
+        "CACHE_URL": DEAD_REDIS,
+        "CELERY_BROKER_URL": DEAD_REDIS,
+        "API_THROTTLE_USER_RATE": "6/day",
     }
     with api_process(tmp_path, **env) as api:
         clear_of_a_rate_window_edge(86400, margin=120)
         assert requests.get(f"{api}/api/v1/gateways/", headers=headers, timeout=10).status_code == 200
         created = requests.post(f"{api}/api/v1/gateways/", json=BODY, headers=headers, timeout=15)
         assert created.status_code == 201, created.text
-        patched = requests.patch(f"{api}/api/v1/gateways/{created.json()['id']}/", json={"suspended": True},
-                                 headers=headers, timeout=15)
+        patched = requests.patch(
+            f"{api}/api/v1/gateways/{created.json()['id']}/", json={"suspended": True}, headers=headers, timeout=15
+        )
         assert patched.status_code == 200, patched.text
         codes = [requests.get(f"{api}/api/v1/gateways/", headers=headers, timeout=10).status_code for _ in range(4)]
         assert codes == [200, 200, 200, 429]  # 6 a day, counted in the process
@@ -62,10 +65,14 @@ def test_database_down_is_json_503_and_recovers(alice, cluster, tmp_path: Path) 
         with api_process(tmp_path, DATABASE_URL=database_url("127.0.0.1", proxy.port)) as api:
             assert requests.get(f"{api}/api/v1/gateways/", headers=headers, timeout=10).status_code == 200
             proxy.down()
-            for method, path in (("get", "/api/v1/gateways/"), ("post", "/api/v1/gateways/"),
-                                 ("get", "/catalogs/ops/api/v1/all")):
-                response = requests.request(method, f"{api}{path}", json=BODY, headers=headers, timeout=15,
-                                            allow_redirects=False)
+            for method, path in (
+                ("get", "/api/v1/gateways/"),
+                ("post", "/api/v1/gateways/"),
+                ("get", "/catalogs/ops/api/v1/all"),
+            ):
+                response = requests.request(
+                    method, f"{api}{path}", json=BODY, headers=headers, timeout=15, allow_redirects=False
+                )
                 assert response.status_code == 503, (path, response.text[:300])
                 assert response.json()["error"]["code"] == "database_unavailable"
                 assert int(response.headers["Retry-After"]) > 0

@@ -33,7 +33,6 @@ DEADLINE_SECONDS = 20.0
 SPKI_PEM = (serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
 
 
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
     require_upstream_chart()
@@ -43,8 +42,13 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
 
 @pytest.fixture
 def helm(cluster: DevCluster, tmp_path: Path) -> Any:
-    env = {**os.environ, "HOME": str(tmp_path), "HELM_DRIVER": "secret", "KUBECONFIG": str(cluster.kubeconfig),
-           **{f"HELM_{kind}_HOME": str(tmp_path / kind.lower()) for kind in ("CACHE", "CONFIG", "DATA")}}
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "HELM_DRIVER": "secret",
+        "KUBECONFIG": str(cluster.kubeconfig),
+        **{f"HELM_{kind}_HOME": str(tmp_path / kind.lower()) for kind in ("CACHE", "CONFIG", "DATA")},
+    }
 
     def run(*args: str) -> str:
         result = subprocess.run([str(HELM), *args], env=env, capture_output=True, text=True, timeout=120)
@@ -72,9 +76,12 @@ def secret(cluster: DevCluster, namespace: str, name: str) -> dict[str, Any] | N
 
 
 def wait_for_secret(cluster: DevCluster, namespace: str, name: str) -> dict[str, Any]:
-    return wait_until(lambda: secret(cluster, namespace, name),
-                      lambda: f"secret {namespace}/{name}; player stderr:\n{cluster.player_stderr_path.read_text()}",
-                      DEADLINE_SECONDS, 0.05)
+    return wait_until(
+        lambda: secret(cluster, namespace, name),
+        lambda: f"secret {namespace}/{name}; player stderr:\n{cluster.player_stderr_path.read_text()}",
+        DEADLINE_SECONDS,
+        0.05,
+    )
 
 
 def data(obj: dict[str, Any]) -> dict[str, bytes]:
@@ -122,8 +129,14 @@ def test_cert_manager_chain_converges_and_verifies(cluster: DevCluster, helm: An
     corp = create_corp_ca(cluster)
     external = "gw.apps.example.test"
     install(
-        helm, "install", "cm", namespace, "certManager.enabled=true", "certManager.serverIssuerRef.name=corp-ca",
-        "certManager.serverIssuerRef.kind=ClusterIssuer", f"certManager.serverDnsNames={{{external}}}",
+        helm,
+        "install",
+        "cm",
+        namespace,
+        "certManager.enabled=true",
+        "certManager.serverIssuerRef.name=corp-ca",
+        "certManager.serverIssuerRef.kind=ClusterIssuer",
+        f"certManager.serverDnsNames={{{external}}}",
     )
     ca = data(wait_for_secret(cluster, namespace, "openshell-ca-tls"))
     assert ca["ca.crt"] == ca["tls.crt"], "a selfSigned issuer's ca.crt is the certificate itself"
@@ -133,8 +146,11 @@ def test_cert_manager_chain_converges_and_verifies(cluster: DevCluster, helm: An
     server = data(server_obj)
     assert server_obj["type"] == "kubernetes.io/tls" and server["ca.crt"] == ca["tls.crt"]
     annotations = server_obj["metadata"]["annotations"]
-    assert (annotations["cert-manager.io/certificate-name"], annotations["cert-manager.io/issuer-name"],
-            annotations["cert-manager.io/issuer-kind"]) == (f"{fullname}-server", f"{fullname}-ca-issuer", "Issuer")
+    assert (
+        annotations["cert-manager.io/certificate-name"],
+        annotations["cert-manager.io/issuer-name"],
+        annotations["cert-manager.io/issuer-kind"],
+    ) == (f"{fullname}-server", f"{fullname}-ca-issuer", "Issuer")
     for name in (fullname, f"{fullname}.{namespace}.svc", "localhost", "127.0.0.1"):
         verify_server(server["tls.crt"], ca["tls.crt"], name)
     assert external not in sans(server["tls.crt"]), "the internal certificate leaves external names out"
@@ -156,16 +172,32 @@ def test_cert_manager_chain_converges_and_verifies(cluster: DevCluster, helm: An
 def create_corp_ca(cluster: DevCluster) -> pki.Issued:
     """A platform team's CA ClusterIssuer `corp-ca`, its Secret in cert-manager's cluster resource namespace."""
     corp = pki.issue(pki.CertRequest(common_name="corp-ca", is_ca=True, key_algorithm="ECDSA"), datetime.now(UTC))
-    cluster.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
-                                                "metadata": {"name": "cert-manager"}})
-    encoded = {k: base64.b64encode(v).decode() for k, v in
-               {"tls.crt": corp.cert_pem, "tls.key": corp.key_pem, "ca.crt": corp.cert_pem}.items()}
-    cluster.call("POST", "/api/v1/namespaces/cert-manager/secrets", {
-        "apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/tls", "metadata": {"name": "corp-ca"},
-        "data": encoded,
-    })
-    cluster.call("POST", "/apis/cert-manager.io/v1/clusterissuers", {
-        "apiVersion": "cert-manager.io/v1", "kind": "ClusterIssuer", "metadata": {"name": "corp-ca"},
-        "spec": {"ca": {"secretName": "corp-ca"}},
-    })
+    cluster.call(
+        "POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "cert-manager"}}
+    )
+    encoded = {
+        k: base64.b64encode(v).decode()
+        for k, v in {"tls.crt": corp.cert_pem, "tls.key": corp.key_pem, "ca.crt": corp.cert_pem}.items()
+    }
+    cluster.call(
+        "POST",
+        "/api/v1/namespaces/cert-manager/secrets",
+        {
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "type": "kubernetes.io/tls",
+            "metadata": {"name": "corp-ca"},
+            "data": encoded,
+        },
+    )
+    cluster.call(
+        "POST",
+        "/apis/cert-manager.io/v1/clusterissuers",
+        {
+            "apiVersion": "cert-manager.io/v1",
+            "kind": "ClusterIssuer",
+            "metadata": {"name": "corp-ca"},
+            "spec": {"ca": {"secretName": "corp-ca"}},
+        },
+    )
     return corp

@@ -30,8 +30,10 @@ from workers.reconcile.gateway.run import run_pass
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 A = ("reg.example.test:5000/openshell/gateway:1.0.0", "reg.example.test:5000/openshell/supervisor:1.0.0")
-B = ("reg.example.test:5000/openshell/gateway:1.1.0@sha256:" + "ab" * 32,
-     "reg.example.test:5000/openshell/supervisor@sha256:" + "cd" * 32)
+B = (
+    "reg.example.test:5000/openshell/gateway:1.1.0@sha256:" + "ab" * 32,
+    "reg.example.test:5000/openshell/supervisor@sha256:" + "cd" * 32,
+)
 MIXED = ("quay.io/someone/openshell-gateway:16112bc", "ghcr.io/nvidia/openshell/supervisor:16112bc")
 BEFORE = [("gateways", "0009_release_reason")]
 
@@ -69,8 +71,9 @@ def test_the_migration_moves_images_into_releases_without_a_helm_revision(
     devcluster, mirror_worker, alice, settings: Any, tmp_path: Path
 ) -> None:
     # network_policy as gateways.0015 sets it on a cluster with gateways: installed before it, they have the policy.
-    cluster = ManagedCluster.objects.create(name="mig", kubeconfig=devcluster.kubeconfig.read_text(),
-                                            base_domain="mig.example.test", network_policy=True)
+    cluster = ManagedCluster.objects.create(
+        name="mig", kubeconfig=devcluster.kubeconfig.read_text(), base_domain="mig.example.test", network_policy=True
+    )
     v1 = GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
     pairs = {"g0": A, "g1": A, "g2": B, "g3": MIXED}
     gateways = {}
@@ -79,8 +82,10 @@ def test_the_migration_moves_images_into_releases_without_a_helm_revision(
         gateway.assign_namespace()
         gateway.save()
         gateways[name] = converge(gateway)
-    records = {name: helm_images(devcluster.kubeconfig, tmp_path / "h", g.namespace, g.helm_release)
-               for name, g in gateways.items()}
+    records = {
+        name: helm_images(devcluster.kubeconfig, tmp_path / "h", g.namespace, g.helm_release)
+        for name, g in gateways.items()
+    }
     assert {name: record[:2] for name, record in records.items()} == pairs
     assert {record[3] for record in records.values()} == {1}
 
@@ -93,7 +98,10 @@ def test_the_migration_moves_images_into_releases_without_a_helm_revision(
     assert (clone.image, clone.supervisor_image, clone.chart, clone.default) == (*B, v1.chart, False)
     after = {name: Gateway.objects.select_related("release").get(pk=g.pk) for name, g in gateways.items()}
     assert {name: (g.release.name, g.image, g.supervisor_image) for name, g in after.items()} == {
-        "g0": ("v1", "", ""), "g1": ("v1", "", ""), "g2": (clone.name, "", ""), "g3": ("v1", *MIXED),
+        "g0": ("v1", "", ""),
+        "g1": ("v1", "", ""),
+        "g2": (clone.name, "", ""),
+        "g3": ("v1", *MIXED),
     }
     assert after["g2"].deployed_release_id == clone.pk
     assert all(g.generation == gateways[name].generation for name, g in after.items()), "no spec change"
@@ -107,8 +115,9 @@ def test_the_migration_moves_images_into_releases_without_a_helm_revision(
         assert (current.deployed_image, current.deployed_supervisor_image) == pairs[gateway.name]
         assert current.release_revision == 1
     for name, gateway in after.items():
-        assert helm_images(devcluster.kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release) == (
-            records[name]
+        assert (
+            helm_images(devcluster.kubeconfig, tmp_path / "h", gateway.namespace, gateway.helm_release)
+            == (records[name])
         ), f"{name}: helm history shows a new revision"
     upgrades = GatewayEvent.objects.filter(gateway__cluster=cluster, reason__startswith="Upgrade")
     assert not upgrades.exists(), list(upgrades.values_list("reason", "message"))

@@ -77,8 +77,9 @@ def worker(settings: Any, tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def cluster_row(k8s: DevCluster, request: pytest.FixtureRequest) -> ManagedCluster:
     name = "c-" + hashlib.sha256(request.node.name.encode()).hexdigest()[:10]
-    return ManagedCluster.objects.create(name=name, kubeconfig=k8s.kubeconfig.read_text(),
-                                         base_domain=f"{name}.example.test")
+    return ManagedCluster.objects.create(
+        name=name, kubeconfig=k8s.kubeconfig.read_text(), base_domain=f"{name}.example.test"
+    )
 
 
 def push_binary(registry: Registry, repository: str, tag: str, content: bytes) -> str:
@@ -88,8 +89,13 @@ def push_binary(registry: Registry, repository: str, tag: str, content: bytes) -
 
 def packaged_digest(chart: Path, workdir: Path) -> str:
     """sha256 of the chart as `helm package` packs it (what a platform admin records as chart_digest)."""
-    env = {**os.environ, "HOME": str(workdir), "HELM_CACHE_HOME": str(workdir / "c"),
-           "HELM_CONFIG_HOME": str(workdir / "cfg"), "HELM_DATA_HOME": str(workdir / "d")}
+    env = {
+        **os.environ,
+        "HOME": str(workdir),
+        "HELM_CACHE_HOME": str(workdir / "c"),
+        "HELM_CONFIG_HOME": str(workdir / "cfg"),
+        "HELM_DATA_HOME": str(workdir / "d"),
+    }
     out = subprocess.run([HELM, "package", chart, "-d", workdir], env=env, capture_output=True, text=True, check=True)
     archive = Path(out.stdout.strip().rsplit(": ", 1)[1])
     return "sha256:" + hashlib.sha256(archive.read_bytes()).hexdigest()
@@ -104,8 +110,10 @@ class Images:
         self.supervisor = push_binary(registry, f"{base}/supervisor", "1.0", f"supervisor 1.0 of {base}".encode())
 
     def refs(self) -> dict[str, str]:
-        return {"image": f"{self.host}/{self.base}/gateway:1.0",
-                "supervisor_image": f"{self.host}/{self.base}/supervisor:1.0"}
+        return {
+            "image": f"{self.host}/{self.base}/gateway:1.0",
+            "supervisor_image": f"{self.host}/{self.base}/supervisor:1.0",
+        }
 
     def sign(self, key: ec.EllipticCurvePrivateKey) -> None:
         self.registry.sign(f"{self.base}/gateway", self.gateway, key)
@@ -137,7 +145,15 @@ def helm_history(dc: DevCluster, workdir: Path, gateway: Gateway) -> list[dict[s
 
 
 def test_a_signed_release_is_ready_with_its_digests_and_its_pods_run_them_even_after_the_tag_moves(
-    registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice, admin_api,
+    registry: Registry,
+    repository: str,
+    trusted,
+    stranger,
+    worker,
+    k8s,
+    cluster_row,
+    alice,
+    admin_api,
     tmp_path: Path,
 ) -> None:
     images = Images(registry, repository)
@@ -145,8 +161,11 @@ def test_a_signed_release_is_ready_with_its_digests_and_its_pods_run_them_even_a
     _, chart_digest = push_chart(MIRROR_CHART, registry.host, repository, tmp_path / "push")
     registry.sign(f"{repository}/openshell-gateway", chart_digest, trusted)
     release = GatewayRelease.objects.create(
-        name="signed", chart=f"oci://{registry.host}/{repository}/openshell-gateway", version="0.1.0",
-        signature_keys=public_pem(stranger) + public_pem(trusted), **images.refs(),
+        name="signed",
+        chart=f"oci://{registry.host}/{repository}/openshell-gateway",
+        version="0.1.0",
+        signature_keys=public_pem(stranger) + public_pem(trusted),
+        **images.refs(),
     )
 
     release = releases.validate(release)
@@ -156,12 +175,18 @@ def test_a_signed_release_is_ready_with_its_digests_and_its_pods_run_them_even_a
     der = trusted.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
     fingerprint = "sha256:" + hashlib.sha256(der).hexdigest()
     assert (verified["chart"], verified["image"], verified["supervisor_image"], verified["key"]) == (
-        chart_digest, images.gateway, images.supervisor, fingerprint)
+        chart_digest,
+        images.gateway,
+        images.supervisor,
+        fingerprint,
+    )
     assert verified["verified_at"] and not ReleaseEvent.objects.filter(release=release).exists()
 
     gateway = converge_by_passes(make_gateway(alice, cluster_row, release), running)
-    pinned = {f"{registry.host}/{repository}/gateway@{images.gateway}",
-              f"{registry.host}/{repository}/supervisor@{images.supervisor}"}
+    pinned = {
+        f"{registry.host}/{repository}/gateway@{images.gateway}",
+        f"{registry.host}/{repository}/supervisor@{images.supervisor}",
+    }
     assert pod_images(k8s, gateway.namespace) == pinned
     shown = admin_api.get(f"/api/v1/gateways/{gateway.pk}/").json()["status"]["deployed_images"]
     assert {shown["image"], shown["supervisor_image"]} == pinned
@@ -182,14 +207,24 @@ def test_a_signed_release_is_ready_with_its_digests_and_its_pods_run_them_even_a
 
 
 def test_a_local_chart_is_installed_from_the_archive_that_was_hashed(
-    registry: Registry, repository: str, trusted, worker, k8s, cluster_row, alice, tmp_path: Path,
+    registry: Registry,
+    repository: str,
+    trusted,
+    worker,
+    k8s,
+    cluster_row,
+    alice,
+    tmp_path: Path,
 ) -> None:
     images = Images(registry, repository)
     images.sign(trusted)
     chart = copy_chart(tmp_path / "chart", "0.1.0")
     release = GatewayRelease.objects.create(
-        name="local", chart=str(chart), chart_digest=packaged_digest(chart, tmp_path / "pkg"),
-        signature_keys=public_pem(trusted), **images.refs(),
+        name="local",
+        chart=str(chart),
+        chart_digest=packaged_digest(chart, tmp_path / "pkg"),
+        signature_keys=public_pem(trusted),
+        **images.refs(),
     )
     release = releases.validate(release)
     assert release.status == ReleaseStatus.READY and release.verified_digests["chart"] == release.chart_digest
@@ -210,41 +245,79 @@ def sign_other_digest(registry: Registry, repository: str, digest: str, key: ec.
 
 
 FAILURES = {
-    "unsigned image": (lambda images, trusted, stranger: images.registry.sign(
-        f"{images.base}/supervisor", images.supervisor, trusted), "image", "no cosign signature found"),
-    "signed by another key": (lambda images, trusted, stranger: images.sign(stranger), "image",
-                              "no signature by a trusted key"),
-    "payload naming another digest": (lambda images, trusted, stranger: (
-        images.registry.sign(f"{images.base}/supervisor", images.supervisor, trusted),
-        sign_other_digest(images.registry, f"{images.base}/gateway", images.gateway, trusted),
-    ), "image", "payload digest mismatch"),
-    "chart digest mismatch": (lambda images, trusted, stranger: images.sign(trusted), "chart",
-                              "its packaged digest is"),
+    "unsigned image": (
+        lambda images, trusted, stranger: images.registry.sign(f"{images.base}/supervisor", images.supervisor, trusted),
+        "image",
+        "no cosign signature found",
+    ),
+    "signed by another key": (
+        lambda images, trusted, stranger: images.sign(stranger),
+        "image",
+        "no signature by a trusted key",
+    ),
+    "payload naming another digest": (
+        lambda images, trusted, stranger: (
+            images.registry.sign(f"{images.base}/supervisor", images.supervisor, trusted),
+            sign_other_digest(images.registry, f"{images.base}/gateway", images.gateway, trusted),
+        ),
+        "image",
+        "payload digest mismatch",
+    ),
+    "chart digest mismatch": (
+        lambda images, trusted, stranger: images.sign(trusted),
+        "chart",
+        "its packaged digest is",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", sorted(FAILURES))
 def test_a_release_that_does_not_verify_is_invalid_and_nothing_is_installed_or_upgraded_from_it(
-    case: str, registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice, admin_user,
+    case: str,
+    registry: Registry,
+    repository: str,
+    trusted,
+    stranger,
+    worker,
+    k8s,
+    cluster_row,
+    alice,
+    admin_user,
     tmp_path: Path,
 ) -> None:
     prepare, artefact, reason = FAILURES[case]
     hook = Receiver.objects.create(name="hook", url="https://hooks.example.test/releases", secret="s")
-    Subscription.objects.create(owner=admin_user, name="trust", receiver=hook, kinds=["release"],
-                                reasons=["VerificationFailed"], min_severity="critical")
+    Subscription.objects.create(
+        owner=admin_user,
+        name="trust",
+        receiver=hook,
+        kinds=["release"],
+        reasons=["VerificationFailed"],
+        min_severity="critical",
+    )
     good_images = Images(registry, repository + "/good")
     good_images.sign(trusted)
     chart_digest = packaged_digest(MIRROR_CHART, tmp_path / "pkg")
-    good = GatewayRelease.objects.create(name="good", chart=str(MIRROR_CHART), chart_digest=chart_digest,
-                                         signature_keys=public_pem(trusted), **good_images.refs())
+    good = GatewayRelease.objects.create(
+        name="good",
+        chart=str(MIRROR_CHART),
+        chart_digest=chart_digest,
+        signature_keys=public_pem(trusted),
+        **good_images.refs(),
+    )
     running_gateway = converge_by_passes(make_gateway(alice, cluster_row, good, "running"), running)
 
     images = Images(registry, repository + "/bad")
     prepare(images, trusted, stranger)
     other = copy_chart(tmp_path / "other-chart", "0.2.0")
     bad_digest = packaged_digest(other, tmp_path / "pkg-other") if artefact == "chart" else chart_digest
-    bad = GatewayRelease.objects.create(name="bad", chart=str(MIRROR_CHART), chart_digest=bad_digest,
-                                        signature_keys=public_pem(trusted), **images.refs())
+    bad = GatewayRelease.objects.create(
+        name="bad",
+        chart=str(MIRROR_CHART),
+        chart_digest=bad_digest,
+        signature_keys=public_pem(trusted),
+        **images.refs(),
+    )
 
     bad = releases.validate(bad)
 
@@ -276,13 +349,23 @@ def test_a_release_that_does_not_verify_is_invalid_and_nothing_is_installed_or_u
 
 
 def test_a_registry_down_during_verification_is_retried_never_passed(
-    registry_proxy: RegistryProxy, repository: str, trusted, worker, k8s, cluster_row, alice, tmp_path: Path,
+    registry_proxy: RegistryProxy,
+    repository: str,
+    trusted,
+    worker,
+    k8s,
+    cluster_row,
+    alice,
+    tmp_path: Path,
 ) -> None:
     images = Images(registry_proxy.target, repository, host=registry_proxy.host)
     images.sign(trusted)
     release = GatewayRelease.objects.create(
-        name="outage", chart=str(MIRROR_CHART), chart_digest=packaged_digest(MIRROR_CHART, tmp_path / "pkg"),
-        signature_keys=public_pem(trusted), **images.refs(),
+        name="outage",
+        chart=str(MIRROR_CHART),
+        chart_digest=packaged_digest(MIRROR_CHART, tmp_path / "pkg"),
+        signature_keys=public_pem(trusted),
+        **images.refs(),
     )
     gateway = make_gateway(alice, cluster_row, release)
     registry_proxy.fail_with = 503
@@ -305,8 +388,9 @@ def test_a_registry_down_during_verification_is_retried_never_passed(
 
 def test_a_cluster_that_requires_signed_releases_stalls_a_gateway_on_an_unsigned_one(worker, cluster, alice) -> None:
     """The worker refuses what the API refuses: a gateway from before the requirement is not installed or upgraded."""
-    unsigned = GatewayRelease.objects.create(name="unsigned", chart=str(MIRROR_CHART),
-                                             image="r.test/gw:1", supervisor_image="r.test/sv:1")
+    unsigned = GatewayRelease.objects.create(
+        name="unsigned", chart=str(MIRROR_CHART), image="r.test/gw:1", supervisor_image="r.test/sv:1"
+    )
     gateway = make_gateway(alice, cluster, unsigned)
     ManagedCluster.objects.filter(pk=cluster.pk).update(require_signed_releases=True)
     gateway = Gateway.objects.select_related("cluster", "release").get(pk=gateway.pk)
@@ -322,7 +406,16 @@ def verified_condition(conditions: list[dict[str, Any]]) -> tuple[str, str, str]
 
 
 def test_changing_the_keys_verifies_what_runs_again_and_a_release_that_fails_upgrades_nothing(
-    registry: Registry, repository: str, trusted, stranger, worker, k8s, cluster_row, alice, admin_user, admin_api,
+    registry: Registry,
+    repository: str,
+    trusted,
+    stranger,
+    worker,
+    k8s,
+    cluster_row,
+    alice,
+    admin_user,
+    admin_api,
     tmp_path: Path,
 ) -> None:
     hook = Receiver.objects.create(name="hook", url="https://hooks.example.test/releases", secret="s")
@@ -332,9 +425,15 @@ def test_changing_the_keys_verifies_what_runs_again_and_a_release_that_fails_upg
     rotated_images.sign(trusted)
     other_images.sign(trusted)
     rotated, other = (
-        releases.validate(GatewayRelease.objects.create(
-            name=name, chart=str(MIRROR_CHART), chart_digest=chart_digest, signature_keys=public_pem(trusted),
-            **images.refs()))
+        releases.validate(
+            GatewayRelease.objects.create(
+                name=name,
+                chart=str(MIRROR_CHART),
+                chart_digest=chart_digest,
+                signature_keys=public_pem(trusted),
+                **images.refs(),
+            )
+        )
         for name, images in (("rotated", rotated_images), ("other", other_images))
     )
     assert verified_condition(rotated.conditions)[:2] == ("True", "Verified")
@@ -372,7 +471,8 @@ def test_changing_the_keys_verifies_what_runs_again_and_a_release_that_fails_upg
     assert pod_images(k8s, on_rotated.namespace) == pinned
     assert pod_images(k8s, moving.namespace) == {
         f"{registry.host}/{repository}/o/gateway@{other_images.gateway}",
-        f"{registry.host}/{repository}/o/supervisor@{other_images.supervisor}"}
+        f"{registry.host}/{repository}/o/supervisor@{other_images.supervisor}",
+    }
 
     # Keys that verify it again: the gateway waiting for it is upgraded to the digests it pinned.
     both = public_pem(stranger) + public_pem(trusted)
@@ -382,20 +482,32 @@ def test_changing_the_keys_verifies_what_runs_again_and_a_release_that_fails_upg
     moving = converge_by_passes(moving, lambda g: running(g) and g.release_revision == 2)
     assert pod_images(k8s, moving.namespace) == {
         f"{registry.host}/{repository}/r/gateway@{rotated_images.gateway}",
-        f"{registry.host}/{repository}/r/supervisor@{rotated_images.supervisor}"}
+        f"{registry.host}/{repository}/r/supervisor@{rotated_images.supervisor}",
+    }
     assert verified_condition(moving.conditions)[:2] == ("True", "ReleaseVerified")
     assert ReleaseEvent.objects.filter(release=rotated).count() == 1
 
 
 def test_a_registry_down_when_the_keys_change_leaves_the_release_unknown_and_is_checked_again(
-    registry_proxy: RegistryProxy, repository: str, trusted, stranger, worker, admin_api, tmp_path: Path,
+    registry_proxy: RegistryProxy,
+    repository: str,
+    trusted,
+    stranger,
+    worker,
+    admin_api,
+    tmp_path: Path,
 ) -> None:
     images = Images(registry_proxy.target, repository, host=registry_proxy.host)
     images.sign(trusted)
-    release = releases.validate(GatewayRelease.objects.create(
-        name="rotating", chart=str(MIRROR_CHART), chart_digest=packaged_digest(MIRROR_CHART, tmp_path / "pkg"),
-        signature_keys=public_pem(trusted), **images.refs(),
-    ))
+    release = releases.validate(
+        GatewayRelease.objects.create(
+            name="rotating",
+            chart=str(MIRROR_CHART),
+            chart_digest=packaged_digest(MIRROR_CHART, tmp_path / "pkg"),
+            signature_keys=public_pem(trusted),
+            **images.refs(),
+        )
+    )
     assert release.status == ReleaseStatus.READY and release.trust_problem() is None
     url = f"/api/v1/releases/{release.pk}/"
     both = public_pem(stranger) + public_pem(trusted)

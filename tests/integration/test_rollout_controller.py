@@ -77,8 +77,14 @@ def fleet(alice, cluster) -> list[Gateway]:
     v1 = release("v1", default=True)
     gateways = []
     for index in range(3):
-        gateway = Gateway(owner=alice, cluster=cluster, name=f"g{index}", image="r.test/gw:1",
-                          supervisor_image="r.test/s:1", release=v1)
+        gateway = Gateway(
+            owner=alice,
+            cluster=cluster,
+            name=f"g{index}",
+            image="r.test/gw:1",
+            supervisor_image="r.test/s:1",
+            release=v1,
+        )
         gateway.assign_namespace()
         gateway.save()
         gateways.append(gateway)
@@ -129,5 +135,7 @@ def test_a_rollout_drops_the_overrides_the_image_policy_no_longer_allows_and_kee
     moved = {g.name: g for g in Gateway.objects.filter(release=v2)}
     assert sorted(moved) == ["g0", "g1", "g2"]
     assert {name: g.desired_images() for name, g in moved.items()} == {
-        "g0": ("r.test/gw:2", "r.test/s:2"), "g1": ("r.test/gw:1", "r.test/s:2"), "g2": ("r.test/gw:2", "r.test/s:2"),
+        "g0": ("r.test/gw:2", "r.test/s:2"),
+        "g1": ("r.test/gw:1", "r.test/s:2"),
+        "g2": ("r.test/gw:2", "r.test/s:2"),
     }

@@ -18,22 +18,30 @@ from rollouts.models import Rollout, RolloutEvent, WavePlan
 from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.fixtures.devcluster import DevCluster, start_devcluster
-from tests.fixtures.stack import free_port
 from tests.helpers import converge_by_passes
 from tests.integration.test_release_images_migration import mirror_worker  # noqa: F401 (a fixture)
+from tests.ports import free_port
 from workers.reconcile.rollout.controller import advance
 from workers.wave_planning import ClusterWavePlanner
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 WIDGET_CRD = {
-    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
     "metadata": {"name": "widgets.gate.example.test"},
     "spec": {
-        "group": "gate.example.test", "scope": "Namespaced",
+        "group": "gate.example.test",
+        "scope": "Namespaced",
         "names": {"kind": "Widget", "listKind": "WidgetList", "plural": "widgets", "singular": "widget"},
-        "versions": [{"name": "v1", "served": True, "storage": True,
-                      "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}}}],
+        "versions": [
+            {
+                "name": "v1",
+                "served": True,
+                "storage": True,
+                "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": True}},
+            }
+        ],
     },
 }
 
@@ -45,21 +53,37 @@ def devcluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]
 
 
 def test_an_approved_plan_that_no_longer_matches_is_refused_and_planned_again(
-    devcluster: DevCluster, mirror_worker: None, alice: Any, admin_user: Any, make_user: Any, tmp_path: Any,  # noqa: F811
+    devcluster: DevCluster,
+    mirror_worker: None,  # noqa: F811
+    alice: Any,
+    admin_user: Any,
+    make_user: Any,
+    tmp_path: Any,
 ) -> None:
-    cluster = ManagedCluster.objects.create(name="gate", kubeconfig=devcluster.kubeconfig.read_text(),
-                                            base_domain="gate.example.test")
+    cluster = ManagedCluster.objects.create(
+        name="gate", kubeconfig=devcluster.kubeconfig.read_text(), base_domain="gate.example.test"
+    )
     v1 = GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
     v2 = GatewayRelease.objects.create(name="v2", chart=str(copy_chart(tmp_path / "v2", "0.2.0")))
     gateways = []
     for name in ("g0", "g1"):
-        gateway = Gateway(owner=alice, cluster=cluster, name=name, image="r.test/gw:1", supervisor_image="r.test/s:1",
-                          release=v1)
+        gateway = Gateway(
+            owner=alice, cluster=cluster, name=name, image="r.test/gw:1", supervisor_image="r.test/s:1", release=v1
+        )
         gateway.assign_namespace()
         gateway.save()
         gateways.append(gateway)
-    rollout = create_rollout(Rollout(name="gated", target_release=v2, created_by=admin_user, require_approval=True,
-                                     wave_percentages=[100], bake_seconds=0, max_parallel=2))
+    rollout = create_rollout(
+        Rollout(
+            name="gated",
+            target_release=v2,
+            created_by=admin_user,
+            require_approval=True,
+            wave_percentages=[100],
+            bake_seconds=0,
+            max_parallel=2,
+        )
+    )
     rollout_id, planner = str(rollout.pk), ClusterWavePlanner()
 
     assert advance(rollout_id, planner).phase == "Progressing"  # v2 validated; wave 0 started
@@ -102,8 +126,9 @@ def test_an_approved_plan_that_no_longer_matches_is_refused_and_planned_again(
     assert WavePlan.objects.get(pk=current.pk).reason == "Changed: the API versions of cluster gate"
     current = WavePlan.objects.filter(rollout=rollout).first()
     assert current.state == "awaiting" and WavePlan.objects.filter(rollout=rollout).count() == 3
-    assert RolloutEvent.objects.filter(rollout=rollout, reason="AwaitingApproval",
-                                       message__contains="the API versions of cluster gate changed").exists()
+    assert RolloutEvent.objects.filter(
+        rollout=rollout, reason="AwaitingApproval", message__contains="the API versions of cluster gate changed"
+    ).exists()
 
     approvals.approve(rollout.pk, make_user("third-admin", admin=True), current.plan_hash)
     assert advance(rollout_id, planner).phase == "Progressing"

@@ -71,25 +71,38 @@ def watch(stack: Stack, identity: str) -> None:
 
 def change_release_record(devcluster: DevCluster, gateway: Gateway, revision: int) -> None:
     """What a helm upgrade leaves: a new storage record in the gateway's namespace."""
-    devcluster.call("POST", f"/api/v1/namespaces/{gateway.namespace}/secrets", {
-        "apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",
-        "metadata": {"name": f"sh.helm.release.v1.{gateway.helm_release_name}.v{revision}",
-                     "labels": {"owner": "helm", "name": gateway.helm_release_name, "version": str(revision)}},
-        "data": {},
-    })
+    devcluster.call(
+        "POST",
+        f"/api/v1/namespaces/{gateway.namespace}/secrets",
+        {
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "type": "helm.sh/release.v1",
+            "metadata": {
+                "name": f"sh.helm.release.v1.{gateway.helm_release_name}.v{revision}",
+                "labels": {"owner": "helm", "name": gateway.helm_release_name, "version": str(revision)},
+            },
+            "data": {},
+        },
+    )
 
 
 def test_two_watchers_split_the_clusters_and_the_survivor_takes_over(devclusters, stack, alice) -> None:
     gateways = []
     for n, devcluster in enumerate(devclusters):
-        cluster = ManagedCluster.objects.create(name=f"shard{n}", kubeconfig=devcluster.kubeconfig.read_text(),
-                                                base_domain=f"shard{n}.example.test")
-        gateway = Gateway(owner=alice, cluster=cluster, name=f"sharded{n}", image="r.test/gw:1",
-                          supervisor_image="r.test/s:1")
+        cluster = ManagedCluster.objects.create(
+            name=f"shard{n}", kubeconfig=devcluster.kubeconfig.read_text(), base_domain=f"shard{n}.example.test"
+        )
+        gateway = Gateway(
+            owner=alice, cluster=cluster, name=f"sharded{n}", image="r.test/gw:1", supervisor_image="r.test/s:1"
+        )
         gateway.assign_namespace()
         gateway.save()
-        devcluster.call("POST", "/api/v1/namespaces", {"apiVersion": "v1", "kind": "Namespace",
-                                                        "metadata": {"name": gateway.namespace}})
+        devcluster.call(
+            "POST",
+            "/api/v1/namespaces",
+            {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": gateway.namespace}},
+        )
         gateways.append(gateway)
     for name in WORKERS:
         stack.start_worker(name, concurrency=1)
@@ -110,19 +123,29 @@ def test_two_watchers_split_the_clusters_and_the_survivor_takes_over(devclusters
     # Killed: watcher-a's leases lapse, and watcher-b takes its clusters.
     held_by_a = [g for g in gateways if owners()[g.cluster.name] == "watcher-a"]
     stack.stop("watcher-a", sig=signal.SIGKILL)
-    wait_until(lambda: set(owners().values()) == {"watcher-b"}, f"watcher-b to take every cluster: {owners()}",
-             timeout=LEASE_SECONDS * 10)
+    wait_until(
+        lambda: set(owners().values()) == {"watcher-b"},
+        f"watcher-b to take every cluster: {owners()}",
+        timeout=LEASE_SECONDS * 10,
+    )
     for gateway in held_by_a:
         count = passes(stack, gateway)
         change_release_record(devclusters[gateways.index(gateway)], gateway, 2)
-        wait_until(lambda g=gateway, c=count: passes(stack, g) > c, f"a pass for {gateway.name} after failover",
-                 timeout=60)
+        wait_until(
+            lambda g=gateway, c=count: passes(stack, g) > c, f"a pass for {gateway.name} after failover", timeout=60
+        )
 
     # Stopped: a watcher gives its leases back at once, and a new replica takes its share.
     watch(stack, "watcher-c")
-    wait_until(lambda: sorted(owners().values()) == ["watcher-b"] * 2 + ["watcher-c"] * 2,
-             f"watcher-c to take its share: {owners()}", timeout=LEASE_SECONDS * 10)
+    wait_until(
+        lambda: sorted(owners().values()) == ["watcher-b"] * 2 + ["watcher-c"] * 2,
+        f"watcher-c to take its share: {owners()}",
+        timeout=LEASE_SECONDS * 10,
+    )
     stack.stop("watcher-b", sig=signal.SIGTERM)
     assert "watcher-b" not in owners().values(), "a stopped watcher gives its leases back on the way out"
-    wait_until(lambda: set(owners().values()) == {"watcher-c"}, f"watcher-c to take every cluster: {owners()}",
-             timeout=LEASE_SECONDS * 10)
+    wait_until(
+        lambda: set(owners().values()) == {"watcher-c"},
+        f"watcher-c to take every cluster: {owners()}",
+        timeout=LEASE_SECONDS * 10,
+    )

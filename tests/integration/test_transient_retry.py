@@ -43,8 +43,9 @@ def contended_pass(self: Task, gateway_id: str) -> str:
 
 @pytest.fixture
 def gateway(alice: Any, cluster: ManagedCluster) -> Gateway:
-    gateway = Gateway(owner=alice, cluster=cluster, name="contended", image="r.test/gw:1",
-                      supervisor_image="r.test/s:1")
+    gateway = Gateway(
+        owner=alice, cluster=cluster, name="contended", image="r.test/gw:1", supervisor_image="r.test/s:1"
+    )
     gateway.assign_namespace()
     gateway.save()
     return gateway

@@ -16,7 +16,8 @@ def _joined(parts: st.SearchStrategy[list[str]], separators: st.SearchStrategy[s
     """``parts`` joined by a separator drawn for each gap."""
     return st.builds(
         lambda items, seps: items[0] + "".join(s + p for s, p in zip(seps, items[1:], strict=False)),
-        parts, st.lists(separators, min_size=4, max_size=4),
+        parts,
+        st.lists(separators, min_size=4, max_size=4),
     )
 
 
@@ -32,13 +33,21 @@ REGISTRIES = st.one_of(
     st.builds(lambda port: "localhost" + port, _PORTS),
     st.builds(lambda port: "[::1]" + port, _PORTS),
 )
-TAGS = st.one_of(st.none(), st.builds(
-    lambda first, rest: first + rest, st.sampled_from(_ALNUM + "_"), st.text(_ALNUM + "_.-", max_size=20),
-))
+TAGS = st.one_of(
+    st.none(),
+    st.builds(
+        lambda first, rest: first + rest,
+        st.sampled_from(_ALNUM + "_"),
+        st.text(_ALNUM + "_.-", max_size=20),
+    ),
+)
 DIGESTS = st.one_of(
     st.text("0123456789abcdef", min_size=64, max_size=64).map(lambda h: f"sha256:{h}"),
-    st.builds(lambda algo, hex_: f"{algo}:{hex_}", st.sampled_from(["sha512", "blake3", "multi+hash"]),
-              st.text("0123456789abcdefABCDEF", min_size=32, max_size=80)),
+    st.builds(
+        lambda algo, hex_: f"{algo}:{hex_}",
+        st.sampled_from(["sha512", "blake3", "multi+hash"]),
+        st.text("0123456789abcdefABCDEF", min_size=32, max_size=80),
+    ),
 )
 
 OPTIONAL_DIGESTS = st.one_of(st.none(), DIGESTS)
@@ -66,7 +75,13 @@ IMAGE_REFS = image_ref()
 REF_NOISE = st.text(_LOWER + "ABC:/@._-[]+ \n\t\x00é", max_size=40)
 
 _ALNUM_CHARS = st.sampled_from(_ALNUM)
-LABEL_NAMES = st.one_of(_ALNUM_CHARS, st.builds(
-    lambda first, middle, last: first + middle + last, _ALNUM_CHARS, st.text(_ALNUM + "-_.", max_size=61), _ALNUM_CHARS,
-))
+LABEL_NAMES = st.one_of(
+    _ALNUM_CHARS,
+    st.builds(
+        lambda first, middle, last: first + middle + last,
+        _ALNUM_CHARS,
+        st.text(_ALNUM + "-_.", max_size=61),
+        _ALNUM_CHARS,
+    ),
+)
 LABEL_VALUES = st.one_of(st.just(""), LABEL_NAMES)

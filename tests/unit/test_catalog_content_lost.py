@@ -23,10 +23,21 @@ def serving(status: str, reason: str) -> list[Condition]:
 
 def request(conditions: list[Condition], *, digest: str = DIGEST, present: bool = False) -> CatalogRequest:
     return CatalogRequest(
-        pk="p", name="ops", generation=1, image_ref="r.io/ops@sha256:" + "d" * 64, available=True, pull_username="",
-        pull_password="", ca="", conditions=tuple(conditions), observed_generation=1,
-        resolved_ref="r.io/ops@sha256:" + "d" * 64, base_url="http://b/catalogs/ops", last_unpacked=NOW,
-        content_digest=digest, content_present=present,
+        pk="p",
+        name="ops",
+        generation=1,
+        image_ref="r.io/ops@sha256:" + "d" * 64,
+        available=True,
+        pull_username="",
+        pull_password="",
+        ca="",
+        conditions=tuple(conditions),
+        observed_generation=1,
+        resolved_ref="r.io/ops@sha256:" + "d" * 64,
+        base_url="http://b/catalogs/ops",
+        last_unpacked=NOW,
+        content_digest=digest,
+        content_present=present,
     )
 
 

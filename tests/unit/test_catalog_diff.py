@@ -54,7 +54,8 @@ def test_a_new_bundle_in_a_channel() -> None:
     }
     assert diff.entries_added == (("etcd", "stable", "etcd.v2"),) and diff.entries_removed == ()
     assert diff.edges_added == (
-        ("etcd", "stable", "etcd.v2", "replaces", "etcd.v1"), ("etcd", "stable", "etcd.v2", "skipRange", "<2.0.0"),
+        ("etcd", "stable", "etcd.v2", "replaces", "etcd.v1"),
+        ("etcd", "stable", "etcd.v2", "skipRange", "<2.0.0"),
     )
     assert summary(diff) == "+1 bundle, 1 channel changed, upgrade edges +2/-0"
 
@@ -66,7 +67,8 @@ def test_removals_and_edge_changes_are_reported_both_ways() -> None:
     assert diff.sections["olm.bundle"].removed == (("etcd", "etcd.v2"),)
     assert diff.edges_added == (("etcd", "stable", "etcd.v2", "skips", "etcd.v1"),)
     assert diff.edges_removed == (
-        ("etcd", "stable", "etcd.v2", "replaces", "etcd.v1"), ("etcd", "stable", "etcd.v2", "skipRange", "<2.0.0"),
+        ("etcd", "stable", "etcd.v2", "replaces", "etcd.v1"),
+        ("etcd", "stable", "etcd.v2", "skipRange", "<2.0.0"),
     )
     assert summary(diff) == "-1 bundle, 1 channel changed, upgrade edges +1/-2"
 
@@ -111,7 +113,8 @@ def test_json_shape_cuts_lists_and_keeps_counts() -> None:
     diff = diff.with_fields({("olm.package", "", "etcd"): ("defaultChannel",)})
     document = as_dict(diff, limit=2)
     assert document["bundles"]["added"] == [
-        {"package": "etcd", "name": "etcd.v0"}, {"package": "etcd", "name": "etcd.v1"},
+        {"package": "etcd", "name": "etcd.v0"},
+        {"package": "etcd", "name": "etcd.v1"},
     ]
     assert document["bundles"]["counts"] == {"added": 5, "removed": 0, "changed": 0}
     assert document["packages"]["changed"] == [{"name": "etcd", "fields_changed": ["defaultChannel"]}]

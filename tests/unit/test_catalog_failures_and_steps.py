@@ -33,10 +33,21 @@ OTHER = "sha256:" + "e" * 64
 
 def request(**overrides: object) -> CatalogRequest:
     values: dict = {
-        "pk": "1", "name": "ops", "generation": 2, "image_ref": "127.0.0.1:5000/cat:v1", "available": True,
-        "pull_username": "", "pull_password": "", "ca": "", "conditions": (), "observed_generation": 1,
-        "resolved_ref": f"127.0.0.1:5000/cat@{DIGEST}", "base_url": "http://x/catalogs/ops", "last_unpacked": NOW,
-        "content_digest": CONTENT, "content_present": True,
+        "pk": "1",
+        "name": "ops",
+        "generation": 2,
+        "image_ref": "127.0.0.1:5000/cat:v1",
+        "available": True,
+        "pull_username": "",
+        "pull_password": "",
+        "ca": "",
+        "conditions": (),
+        "observed_generation": 1,
+        "resolved_ref": f"127.0.0.1:5000/cat@{DIGEST}",
+        "base_url": "http://x/catalogs/ops",
+        "last_unpacked": NOW,
+        "content_digest": CONTENT,
+        "content_present": True,
     }
     return CatalogRequest(**{**values, **overrides})
 
@@ -99,8 +110,12 @@ def test_terminal_failure_after_a_loss_keeps_the_lost_contents_status() -> None:
 
 def test_retryable_failure_and_recovery_clear_the_blocked_digest() -> None:
     blocked = request(blocked_digest=OTHER)
-    assert step_outcomes.failed(blocked, Failure(terminal=False, message="down"), NOW, NOW, DIGEST).fields[
-        "blocked_digest"] == ""
+    assert (
+        step_outcomes.failed(blocked, Failure(terminal=False, message="down"), NOW, NOW, DIGEST).fields[
+            "blocked_digest"
+        ]
+        == ""
+    )
     recovered = step_outcomes.in_sync(blocked, NOW)
     assert recovered.fields["blocked_digest"] == "" and recovered.changes
 
@@ -131,9 +146,14 @@ def test_dropped_and_unpacked_and_in_sync() -> None:
 @pytest.mark.parametrize(
     ("exc", "terminal"),
     [
-        (FBCError("no label"), True), (UnsafeLayer("escape"), True), (CorruptLayer("gz"), True),
-        (InvalidImage("bad"), True), (DigestMismatch("x"), False), (RegistryUnreachable("x"), False),
-        (RegistryUnauthorized("x"), False), (KeyError("boom"), False),
+        (FBCError("no label"), True),
+        (UnsafeLayer("escape"), True),
+        (CorruptLayer("gz"), True),
+        (InvalidImage("bad"), True),
+        (DigestMismatch("x"), False),
+        (RegistryUnreachable("x"), False),
+        (RegistryUnauthorized("x"), False),
+        (KeyError("boom"), False),
     ],
 )
 def test_classify(exc: Exception, terminal: bool) -> None:
@@ -156,8 +176,12 @@ def test_content_unverified_by_the_current_keys_is_unverified() -> None:
     assert determine_state(unverified, "sha256:" + "e" * 64) is State.OUT_OF_SYNC  # other content: pull it
     verified = request(signature_keys=keys, verified_keys=unverified.keys_fingerprint)
     assert determine_state(verified, DIGEST) is State.IN_SYNC
-    assert determine_state(request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys),
-                           DIGEST) is State.UNVERIFIED
+    assert (
+        determine_state(
+            request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys), DIGEST
+        )
+        is State.UNVERIFIED
+    )
     done = step_outcomes.verified(unverified, NOW)
     assert done.fields["verified_keys"] == unverified.keys_fingerprint and done.events
     assert not done.release_content and not done.require_content and done.content_present
@@ -193,15 +217,25 @@ def test_retry_delay(failure: Failure, attempt: int, expected: float | None) -> 
 @pytest.mark.parametrize(
     ("observed", "content", "blocked", "available", "settled"),
     [
-        (2, CONTENT, "", True, True), (2, "", "", True, False), (2, "", OTHER, True, True),
-        (1, "", OTHER, True, False), (2, "", "", False, True), (1, CONTENT, "", True, False),
+        (2, CONTENT, "", True, True),
+        (2, "", "", True, False),
+        (2, "", OTHER, True, True),
+        (1, "", OTHER, True, False),
+        (2, "", "", False, True),
+        (1, CONTENT, "", True, False),
     ],
 )
 def test_is_settled(observed: int, content: str, blocked: str, available: bool, settled: bool) -> None:
-    assert is_settled(
-        generation=2, observed_generation=observed, content_digest=content, blocked_digest=blocked,
-        available=available,
-    ) is settled
+    assert (
+        is_settled(
+            generation=2,
+            observed_generation=observed,
+            content_digest=content,
+            blocked_digest=blocked,
+            available=available,
+        )
+        is settled
+    )
 
 
 @pytest.mark.parametrize(("attempt", "unit", "expected"), [(1, 0, 10), (2, 0, 20), (3, 1, 32), (20, 0, 600)])
@@ -228,9 +262,16 @@ def test_recheck(ref: str, interval: int | None, settled: bool, expected: tuple 
 @pytest.mark.parametrize(
     ("header", "size", "expected"),
     [
-        ("bytes=0-9", 100, (0, 10)), ("bytes=90-", 100, (90, 10)), ("bytes=-5", 100, (95, 5)),
-        ("bytes=95-200", 100, (95, 5)), ("bytes=-500", 100, (0, 100)), ("bytes=100-", 100, False),
-        ("bytes=-0", 100, False), ("bytes=5-1", 100, None), ("bytes=0-1,5-6", 100, None), ("items=0-1", 100, None),
+        ("bytes=0-9", 100, (0, 10)),
+        ("bytes=90-", 100, (90, 10)),
+        ("bytes=-5", 100, (95, 5)),
+        ("bytes=95-200", 100, (95, 5)),
+        ("bytes=-500", 100, (0, 100)),
+        ("bytes=100-", 100, False),
+        ("bytes=-0", 100, False),
+        ("bytes=5-1", 100, None),
+        ("bytes=0-1,5-6", 100, None),
+        ("items=0-1", 100, None),
         ("bytes=-", 100, None),
     ],
 )
@@ -240,8 +281,16 @@ def test_parse_range(header: str, size: int, expected: object) -> None:
 
 @pytest.mark.parametrize(
     ("header", "accepted"),
-    [("gzip", True), ("br, gzip;q=0.5", True), ("gzip;q=0", False), ("identity", False), ("*", True),
-     ("*;q=0", False), ("", False), ("GZIP", True)],
+    [
+        ("gzip", True),
+        ("br, gzip;q=0.5", True),
+        ("gzip;q=0", False),
+        ("identity", False),
+        ("*", True),
+        ("*;q=0", False),
+        ("", False),
+        ("GZIP", True),
+    ],
 )
 def test_accepts_gzip(header: str, accepted: bool) -> None:
     assert accepts_gzip(header) is accepted

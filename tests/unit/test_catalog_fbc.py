@@ -63,14 +63,19 @@ def test_invalid_catalogs_are_rejected(tmp_path: Path, files: dict[str, str], me
 
 
 def test_yaml_multidoc_keeps_dates_as_text_and_json_concatenation(tmp_path: Path) -> None:
-    root = write_tree(tmp_path / "cfg", {
-        "a/x.yaml": "---\nschema: s\ncreated: 2020-01-02\n---\n---\nschema: t\nname: n\n",
-        "b.json": '{"schema": "u"}\n\n{"schema": "v", "package": "p"}',
-        ".hidden.json": '{"nope": 1}',
-    })
+    root = write_tree(
+        tmp_path / "cfg",
+        {
+            "a/x.yaml": "---\nschema: s\ncreated: 2020-01-02\n---\n---\nschema: t\nname: n\n",
+            "b.json": '{"schema": "u"}\n\n{"schema": "v", "package": "p"}',
+            ".hidden.json": '{"nope": 1}',
+        },
+    )
     metas = list(iter_metas(root, root))
     assert [m.blob for m in metas] == [
-        b'{"schema":"s","created":"2020-01-02"}', b'{"schema":"t","name":"n"}', b'{"schema":"u"}',
+        b'{"schema":"s","created":"2020-01-02"}',
+        b'{"schema":"t","name":"n"}',
+        b'{"schema":"u"}',
         b'{"schema":"v","package":"p"}',
     ]
     keys = [(m.schema, m.package, m.name) for m in metas]
@@ -117,7 +122,7 @@ def test_index_spans_match_filters_and_merge_neighbours(tmp_path: Path, filters:
     body, out = jsonl_of(FBC_DIR / "v1", tmp_path)
     lines = body.splitlines(keepends=True)
     spans = parse_index((out / "index.json").read_bytes()).spans(filters)
-    assert b"".join(body[o:o + n] for o, n in spans) == b"".join(lines[i] for i in expected_numbers)
+    assert b"".join(body[o : o + n] for o, n in spans) == b"".join(lines[i] for i in expected_numbers)
     if expected_numbers == list(range(len(lines))):
         assert spans == [(0, len(body))]
 
@@ -148,25 +153,33 @@ def test_blobs_are_what_the_standard_encoder_writes(tmp_path: Path, body: dict, 
         expected = standard_blob(document)
     except UnicodeEncodeError:  # a lone surrogate: rejected either way
         return
-    root = write_tree(tmp_path / f"cfg{abs(hash(json.dumps(document)))}", {
-        "a.json": json.dumps(document, indent=indent), "b.json": json.dumps(document, ensure_ascii=False),
-    })
+    root = write_tree(
+        tmp_path / f"cfg{abs(hash(json.dumps(document)))}",
+        {
+            "a.json": json.dumps(document, indent=indent),
+            "b.json": json.dumps(document, ensure_ascii=False),
+        },
+    )
     assert [meta.blob for meta in iter_metas(root, root)] == [expected, expected]
 
 
-@pytest.mark.parametrize("text", [
-    '{"schema": "s", "f": 1e16, "g": 1E-7, "h": 1.0, "i": -0.0}',
-    '{"schema": "s", "big": 18446744073709551616, "neg": -9223372036854775809, "u64": 18446744073709551615}',
-    '{"schema": "s", "c": "\\u0000\\u001f\\u007f\\u2028\\ud83d\\ude00\\"\\\\\\/"}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"schema": "s", "f": 1e16, "g": 1E-7, "h": 1.0, "i": -0.0}',
+        '{"schema": "s", "big": 18446744073709551616, "neg": -9223372036854775809, "u64": 18446744073709551615}',
+        '{"schema": "s", "c": "\\u0000\\u001f\\u007f\\u2028\\ud83d\\ude00\\"\\\\\\/"}',
+    ],
+)
 def test_floats_big_integers_and_escapes_keep_the_standard_form(tmp_path: Path, text: str) -> None:
     root = write_tree(tmp_path / "cfg", {"a.json": text})
     (meta,) = iter_metas(root, root)
     assert meta.blob == standard_blob(json.loads(text))
 
 
-@pytest.mark.parametrize("text", ['{"schema": "s", "n": NaN}', '{"schema": "s", "n": -Infinity}',
-                                  '{"schema": "s", "x": "\\ud800"}'])
+@pytest.mark.parametrize(
+    "text", ['{"schema": "s", "n": NaN}', '{"schema": "s", "n": -Infinity}', '{"schema": "s", "x": "\\ud800"}']
+)
 def test_values_json_cannot_hold_are_rejected(tmp_path: Path, text: str) -> None:
     root = write_tree(tmp_path / "cfg", {"a.json": text})
     with pytest.raises(FBCError, match="JSON cannot hold"):

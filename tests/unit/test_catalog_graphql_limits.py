@@ -89,8 +89,12 @@ def test_depth_counts_fields_not_fragments() -> None:
 
 @pytest.mark.parametrize(
     ("arguments", "limits"),
-    [("limit: 11", Limits(20, 10**9, 10, 100)), ("limit: -1", GENEROUS), ("offset: 101", Limits(20, 10**9, 1000, 100)),
-     ("offset: -1", GENEROUS)],
+    [
+        ("limit: 11", Limits(20, 10**9, 10, 100)),
+        ("limit: -1", GENEROUS),
+        ("offset: 101", Limits(20, 10**9, 1000, 100)),
+        ("offset: -1", GENEROUS),
+    ],
 )
 def test_pages_out_of_range(arguments: str, limits: Limits) -> None:
     with pytest.raises(LimitExceeded) as raised:
@@ -108,5 +112,10 @@ def test_fragments_spread_exponentially_are_refused_without_walking_them_all() -
 
 
 def test_the_standard_introspection_query_fits_the_defaults() -> None:
-    assert cost(get_introspection_query(descriptions=True), Limits(
-        settings.CATALOG_GRAPHQL_MAX_DEPTH, settings.CATALOG_GRAPHQL_MAX_COST, 1000, 10**9)) < 100_000
+    assert (
+        cost(
+            get_introspection_query(descriptions=True),
+            Limits(settings.CATALOG_GRAPHQL_MAX_DEPTH, settings.CATALOG_GRAPHQL_MAX_COST, 1000, 10**9),
+        )
+        < 100_000
+    )

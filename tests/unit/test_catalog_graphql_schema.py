@@ -119,8 +119,10 @@ def test_the_same_documents_in_any_order_give_the_same_schema() -> None:
     documents = [
         {"schema": "olm.bundle", "package": "p", "name": f"b{n}", "tags": ["a"] * n, "extra": {"k": n}}
         for n in range(5)
-    ] + [{"schema": "olm.package", "name": "p", "icon": {"data": "x", "mediatype": "image/png"}},
-         {"schema": "x.y", "weird key": 1}]
+    ] + [
+        {"schema": "olm.package", "name": "p", "icon": {"data": "x", "mediatype": "image/png"}},
+        {"schema": "x.y", "weird key": 1},
+    ]
     printed = print_schema(schema_of(documents))
     for seed in range(3):
         shuffled = documents[:]

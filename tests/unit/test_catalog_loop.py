@@ -23,9 +23,21 @@ KEYS = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"
 
 def catalog(**overrides: object) -> CatalogRequest:
     values: dict = {
-        "pk": "1", "name": "ops", "generation": 1, "image_ref": "127.0.0.1:5000/cat:v1", "available": True,
-        "pull_username": "", "pull_password": "", "ca": "", "conditions": (), "observed_generation": 0,
-        "resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": "", "content_present": False,
+        "pk": "1",
+        "name": "ops",
+        "generation": 1,
+        "image_ref": "127.0.0.1:5000/cat:v1",
+        "available": True,
+        "pull_username": "",
+        "pull_password": "",
+        "ca": "",
+        "conditions": (),
+        "observed_generation": 0,
+        "resolved_ref": "",
+        "base_url": "",
+        "last_unpacked": None,
+        "content_digest": "",
+        "content_present": False,
     }
     return CatalogRequest(**{**values, **overrides})
 
@@ -107,7 +119,10 @@ def test_unavailable_drops_without_asking_the_registry() -> None:
 
 def test_served_content_unverified_by_new_keys_is_verified_not_pulled() -> None:
     served = catalog(
-        resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}", content_digest=CONTENT, content_present=True, signature_keys=KEYS,
+        resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}",
+        content_digest=CONTENT,
+        content_present=True,
+        signature_keys=KEYS,
     )
     io = FakeIo(served)
     assert loop.run("1", io, now=NOW) == Outcome()
@@ -125,7 +140,10 @@ def test_a_retryable_failure_is_counted_and_requeued() -> None:
 
 def test_a_terminal_failure_is_not_requeued() -> None:
     served = catalog(
-        resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}", content_digest=CONTENT, content_present=True, signature_keys=KEYS,
+        resolved_ref=f"127.0.0.1:5000/cat@{DIGEST}",
+        content_digest=CONTENT,
+        content_present=True,
+        signature_keys=KEYS,
     )
     io = FakeIo(served, verify_error=SignatureInvalid("no signature verifies"))
     assert loop.run("1", io, now=NOW) == Outcome(failed=True)

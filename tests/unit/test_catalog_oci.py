@@ -48,8 +48,13 @@ def test_plain_http_only_for_loopback(registry: str, has_ca: bool, scheme: str) 
 
 @pytest.mark.parametrize(
     ("realm", "allowed"),
-    [("https://auth.example/token", True), ("http://127.0.0.1:9/token", True), ("http://auth.example/token", False),
-     ("ftp://x", False), ("", False)],
+    [
+        ("https://auth.example/token", True),
+        ("http://127.0.0.1:9/token", True),
+        ("http://auth.example/token", False),
+        ("ftp://x", False),
+        ("", False),
+    ],
 )
 def test_token_realm_must_be_safe(realm: str, allowed: bool) -> None:
     assert realm_allowed(realm) is allowed
@@ -61,7 +66,9 @@ def test_parse_bearer_challenge() -> None:
     )
     assert challenge.scheme == "bearer"
     assert challenge.params == {
-        "realm": "https://auth.example/token", "service": "registry.example", "scope": "repository:a/b:pull,push",
+        "realm": "https://auth.example/token",
+        "service": "registry.example",
+        "scope": "repository:a/b:pull,push",
     }
 
 
@@ -71,10 +78,12 @@ def test_parse_basic_challenge() -> None:
 
 
 def test_select_platform_prefers_linux_amd64() -> None:
-    index = {"manifests": [
-        {"digest": "sha256:" + "b" * 64, "size": 1, "platform": {"os": "linux", "architecture": "arm64"}},
-        {"digest": DIGEST, "size": 2, "platform": {"os": "linux", "architecture": "amd64"}},
-    ]}
+    index = {
+        "manifests": [
+            {"digest": "sha256:" + "b" * 64, "size": 1, "platform": {"os": "linux", "architecture": "arm64"}},
+            {"digest": DIGEST, "size": 2, "platform": {"os": "linux", "architecture": "amd64"}},
+        ]
+    }
     assert select_platform(index).digest == DIGEST
     with pytest.raises(InvalidImage, match="no linux/amd64"):
         select_platform({"manifests": index["manifests"][:1]})
@@ -82,8 +91,14 @@ def test_select_platform_prefers_linux_amd64() -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    [None, {"digest": "md5:abc", "size": 1}, {"digest": DIGEST}, {"digest": DIGEST, "size": -1},
-     {"digest": DIGEST, "size": True}, {"digest": DIGEST, "size": 1, "urls": ["https://elsewhere"]}],
+    [
+        None,
+        {"digest": "md5:abc", "size": 1},
+        {"digest": DIGEST},
+        {"digest": DIGEST, "size": -1},
+        {"digest": DIGEST, "size": True},
+        {"digest": DIGEST, "size": 1, "urls": ["https://elsewhere"]},
+    ],
 )
 def test_bad_descriptors(raw: object) -> None:
     with pytest.raises(InvalidImage):
@@ -123,10 +138,17 @@ NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 @pytest.mark.parametrize(
     ("value", "seconds"),
     [
-        ("120", 120.0), (" 0 ", 0.0), ("Fri, 02 Jan 2026 03:06:05 GMT", 120.0),
+        ("120", 120.0),
+        (" 0 ", 0.0),
+        ("Fri, 02 Jan 2026 03:06:05 GMT", 120.0),
         ("Fri, 02 Jan 2026 03:00:00 GMT", 0.0),  # in the past: now
-        ("Friday, 02-Jan-26 03:06:05 GMT", 120.0), ("-5", None), ("1.5", None), ("soon", None), ("", None),
-        (None, None), ("²", None),
+        ("Friday, 02-Jan-26 03:06:05 GMT", 120.0),
+        ("-5", None),
+        ("1.5", None),
+        ("soon", None),
+        ("", None),
+        (None, None),
+        ("²", None),
     ],
 )
 def test_parse_retry_after(value: str | None, seconds: float | None) -> None:

@@ -51,7 +51,7 @@ def single_member(data: bytes) -> bytes:
 @pytest.mark.parametrize("size", [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 40 * CHUNK + 17, 9 * 32 * 1024])
 def test_one_member_with_the_right_crc_and_length(size: int) -> None:
     data = catalog_like(size)
-    pieces = [data[i:i + 1000] for i in range(0, len(data), 1000)] or [b""]
+    pieces = [data[i : i + 1000] for i in range(0, len(data), 1000)] or [b""]
     result = packed(pieces)
     assert single_member(result) == data
     assert struct.unpack("<II", result[-8:]) == (zlib.crc32(data), len(data))

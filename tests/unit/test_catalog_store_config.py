@@ -35,8 +35,14 @@ def test_s3_settings_with_defaults_and_aws_keys(clean_env: pytest.MonkeyPatch) -
     clean_env.setenv("AWS_SECRET_ACCESS_KEY", SECRET)
     clean_env.setenv("AWS_REGION", "eu-west-1")
     assert catalog_s3_env("s3") == {
-        "bucket": "catalogs", "prefix": "prod/eu/", "endpoint_url": None, "region": "eu-west-1",
-        "access_key_id": "AKID", "secret_access_key": SECRET, "verify": True, "addressing_style": "auto",
+        "bucket": "catalogs",
+        "prefix": "prod/eu/",
+        "endpoint_url": None,
+        "region": "eu-west-1",
+        "access_key_id": "AKID",
+        "secret_access_key": SECRET,
+        "verify": True,
+        "addressing_style": "auto",
     }
 
 
@@ -44,9 +50,13 @@ def test_own_keys_win_and_a_ca_bundle_is_the_verify_path(clean_env: pytest.Monke
     bundle = tmp_path / "ca.pem"
     bundle.write_text("-----BEGIN CERTIFICATE-----\n")
     for name, value in {
-        "CATALOG_S3_BUCKET": "catalogs", "CATALOG_S3_ENDPOINT_URL": "https://minio.example:9000",
-        "CATALOG_S3_ACCESS_KEY_ID": "own", "CATALOG_S3_SECRET_ACCESS_KEY": SECRET,
-        "AWS_ACCESS_KEY_ID": "aws", "AWS_SECRET_ACCESS_KEY": "aws-secret", "CATALOG_S3_CA_BUNDLE": str(bundle),
+        "CATALOG_S3_BUCKET": "catalogs",
+        "CATALOG_S3_ENDPOINT_URL": "https://minio.example:9000",
+        "CATALOG_S3_ACCESS_KEY_ID": "own",
+        "CATALOG_S3_SECRET_ACCESS_KEY": SECRET,
+        "AWS_ACCESS_KEY_ID": "aws",
+        "AWS_SECRET_ACCESS_KEY": "aws-secret",
+        "CATALOG_S3_CA_BUNDLE": str(bundle),
         "CATALOG_S3_ADDRESSING_STYLE": "path",
     }.items():
         clean_env.setenv(name, value)
@@ -67,8 +77,11 @@ def test_own_keys_win_and_a_ca_bundle_is_the_verify_path(clean_env: pytest.Monke
         ("s3", {"AWS_SECRET_ACCESS_KEY": SECRET}, "AWS_ACCESS_KEY_ID"),
         ("s3", {"CATALOG_S3_CA_BUNDLE": "/no/such/ca.pem"}, "CATALOG_S3_CA_BUNDLE"),
         ("s3", {"CATALOG_S3_CA_BUNDLE": str(PYPROJECT), "CATALOG_S3_VERIFY_TLS": "false"}, "CATALOG_S3_CA_BUNDLE"),
-        ("s3", {"CATALOG_S3_ENDPOINT_URL": "http://127.0.0.1:9000", "CATALOG_S3_VERIFY_TLS": "false"},
-         "CATALOG_S3_VERIFY_TLS"),
+        (
+            "s3",
+            {"CATALOG_S3_ENDPOINT_URL": "http://127.0.0.1:9000", "CATALOG_S3_VERIFY_TLS": "false"},
+            "CATALOG_S3_VERIFY_TLS",
+        ),
         ("s3", {"CATALOG_S3_VERIFY_TLS": "maybe"}, "CATALOG_S3_VERIFY_TLS"),
         ("s3", {"CATALOG_S3_ADDRESSING_STYLE": "dns"}, "CATALOG_S3_ADDRESSING_STYLE"),
     ],
@@ -88,16 +101,27 @@ def test_invalid_settings_fail_naming_the_variable(
 def test_start_up_fails_with_the_message(clean_env: pytest.MonkeyPatch) -> None:
     env = {**os.environ, "CATALOG_STORE": "s3", "DJANGO_SETTINGS_MODULE": "controlplane.settings"}
     done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"], cwd=PROJECT_ROOT, env=env, capture_output=True,
-        text=True, timeout=60,
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode != 0 and "CATALOG_S3_BUCKET is not set" in done.stderr
 
 
 def test_the_secret_stays_out_of_the_config_repr() -> None:
     config = S3Config(
-        bucket="b", prefix="", endpoint_url=None, region="us-east-1", access_key_id="AKID",
-        secret_access_key=SECRET, verify=True, addressing_style="auto", scratch_root=Path("/tmp"),
+        bucket="b",
+        prefix="",
+        endpoint_url=None,
+        region="us-east-1",
+        access_key_id="AKID",
+        secret_access_key=SECRET,
+        verify=True,
+        addressing_style="auto",
+        scratch_root=Path("/tmp"),
     )
     assert SECRET not in repr(config) and "AKID" in repr(config)
 

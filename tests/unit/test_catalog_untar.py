@@ -107,14 +107,24 @@ def test_zip_bomb_stops_at_the_byte_limit(tmp_path: Path) -> None:
 
 
 def test_layers_apply_in_order_with_whiteouts(tmp_path: Path) -> None:
-    lower = tar_bytes([
-        dir_entry("configs"), file_entry("configs/a.json", b"1"), file_entry("configs/b.json", b"1"),
-        dir_entry("opaque"), file_entry("opaque/old", b"1"), file_entry("keep", b"1"),
-    ])
-    upper = tar_bytes([
-        file_entry("configs/a.json", b"2"), file_entry("configs/.wh.b.json", b""),
-        file_entry("opaque/new", b"2"), file_entry("opaque/.wh..wh..opq", b""),
-    ])
+    lower = tar_bytes(
+        [
+            dir_entry("configs"),
+            file_entry("configs/a.json", b"1"),
+            file_entry("configs/b.json", b"1"),
+            dir_entry("opaque"),
+            file_entry("opaque/old", b"1"),
+            file_entry("keep", b"1"),
+        ]
+    )
+    upper = tar_bytes(
+        [
+            file_entry("configs/a.json", b"2"),
+            file_entry("configs/.wh.b.json", b""),
+            file_entry("opaque/new", b"2"),
+            file_entry("opaque/.wh..wh..opq", b""),
+        ]
+    )
     root = unpack(tmp_path, lower, upper)
     assert (root / "configs/a.json").read_bytes() == b"2"
     assert not (root / "configs/b.json").exists()
@@ -123,11 +133,15 @@ def test_layers_apply_in_order_with_whiteouts(tmp_path: Path) -> None:
 
 
 def test_in_tree_links_are_kept_relative(tmp_path: Path) -> None:
-    layer = tar_bytes([
-        dir_entry("data"), file_entry("data/catalog.json", b"{}"), dir_entry("configs"),
-        link_entry("configs/catalog.json", "/data/catalog.json"),
-        link_entry("configs/hard.json", "data/catalog.json", hard=True),
-    ])
+    layer = tar_bytes(
+        [
+            dir_entry("data"),
+            file_entry("data/catalog.json", b"{}"),
+            dir_entry("configs"),
+            link_entry("configs/catalog.json", "/data/catalog.json"),
+            link_entry("configs/hard.json", "data/catalog.json", hard=True),
+        ]
+    )
     root = unpack(tmp_path, layer)
     assert os.readlink(root / "configs/catalog.json") == "../data/catalog.json"
     assert (root / "configs/hard.json").read_bytes() == b"{}"

@@ -171,12 +171,19 @@ def test_maximal_values_cover_the_chart_interface() -> None:
         covered |= leaf_paths(gateway_values(MAXIMAL_SPEC, cluster, MAXIMAL_ROUTING))
     defaults = leaf_paths(chart_defaults())
     not_driven = {
-        "image.pullPolicy", "openshiftRoute.annotations", "securityContext.runAsNonRoot",
-        "securityContext.allowPrivilegeEscalation", "securityContext.capabilities.drop",
+        "image.pullPolicy",
+        "openshiftRoute.annotations",
+        "securityContext.runAsNonRoot",
+        "securityContext.allowPrivilegeEscalation",
+        "securityContext.capabilities.drop",
     }
     # The chart's own TLS bootstrap (the certgen hook and its Secret names), left at upstream's defaults.
-    not_driven |= {"server.disableTls", "server.tls.certSecretName", "server.tls.clientTlsSecretName",
-                   "pkiInitJob.enabled"}
+    not_driven |= {
+        "server.disableTls",
+        "server.tls.certSecretName",
+        "server.tls.clientTlsSecretName",
+        "pkiInitJob.enabled",
+    }
     assert defaults - covered == not_driven
     annotation = r"openshiftRoute.annotations.haproxy\.router\.openshift\.io/timeout"
     assert covered - defaults == {annotation}  # below the free-form annotations map

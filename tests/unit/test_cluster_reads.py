@@ -19,27 +19,44 @@ LABELS = {"app.kubernetes.io/instance": "edge"}
 
 
 def service(namespace: str, version: str, port: int = 80) -> dict[str, Any]:
-    return {"apiVersion": "v1", "kind": "Service",
-            "metadata": {"name": "edge", "namespace": namespace, "labels": LABELS, "resourceVersion": version},
-            "spec": {"ports": [{"name": "http", "port": port}]}}
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "edge", "namespace": namespace, "labels": LABELS, "resourceVersion": version},
+        "spec": {"ports": [{"name": "http", "port": port}]},
+    }
 
 
 def statefulset(namespace: str) -> dict[str, Any]:
-    return {"apiVersion": "apps/v1", "kind": "StatefulSet",
-            "metadata": {"name": "edge", "namespace": namespace, "labels": LABELS, "resourceVersion": "1"},
-            "spec": {"replicas": 1}, "status": {"readyReplicas": 1}}
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": {"name": "edge", "namespace": namespace, "labels": LABELS, "resourceVersion": "1"},
+        "spec": {"replicas": 1},
+        "status": {"readyReplicas": 1},
+    }
 
 
 def head(obj: dict[str, Any]) -> dict[str, Any]:
     return {"apiVersion": obj["apiVersion"], "kind": obj["kind"], "metadata": obj["metadata"]}
 
 
-MANIFEST = yaml.safe_dump_all([
-    {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "edge", "labels": LABELS},
-     "spec": {"ports": [{"name": "http", "port": 80}]}},
-    {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "edge", "labels": LABELS},
-     "spec": {"replicas": 1}},
-])
+MANIFEST = yaml.safe_dump_all(
+    [
+        {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {"name": "edge", "labels": LABELS},
+            "spec": {"ports": [{"name": "http", "port": 80}]},
+        },
+        {
+            "apiVersion": "apps/v1",
+            "kind": "StatefulSet",
+            "metadata": {"name": "edge", "labels": LABELS},
+            "spec": {"replicas": 1},
+        },
+    ]
+)
 RELEASE = StoredRelease(ReleaseStatus("edge", "ns", 1, HelmStatus.DEPLOYED, "gw", "0.1.0", None, None), {}, MANIFEST)
 
 
@@ -52,8 +69,10 @@ class Cluster:
         self.relisted = 0
 
     def listed(self) -> dict[tuple[str, str], dict[tuple[str, str], dict[str, Any]]]:
-        return {key: {ident: head(obj) if ident[0] in LIGHT else obj for ident, obj in objects.items()}
-                for key, objects in self.whole.items()}
+        return {
+            key: {ident: head(obj) if ident[0] in LIGHT else obj for ident, obj in objects.items()}
+            for key, objects in self.whole.items()
+        }
 
     def fetch(self, listed: dict[str, Any]) -> dict[str, Any] | None:
         meta = listed["metadata"]
@@ -69,9 +88,15 @@ class Cluster:
 
 
 def fleet(count: int, prefix: str) -> Cluster:
-    return Cluster({(f"{prefix}{n}", "edge"): {("Service", "edge"): service(f"{prefix}{n}", "5"),
-                                               ("StatefulSet", "edge"): statefulset(f"{prefix}{n}")}
-                    for n in range(count)})
+    return Cluster(
+        {
+            (f"{prefix}{n}", "edge"): {
+                ("Service", "edge"): service(f"{prefix}{n}", "5"),
+                ("StatefulSet", "edge"): statefulset(f"{prefix}{n}"),
+            }
+            for n in range(count)
+        }
+    )
 
 
 def releases_of(cluster: Cluster) -> dict[tuple[str, str], StoredRelease]:
@@ -108,8 +133,9 @@ def test_an_object_deleted_between_the_list_and_the_read_is_left_out() -> None:
     listed = cluster.listed()
     key = ("gone-0", "edge")
     del cluster.whole[key][("Service", "edge")]
-    objects, _, _ = judged_objects(releases_of(cluster), listed, KINDS, LIGHT, fetch=cluster.fetch,
-                                relist=cluster.relist)
+    objects, _, _ = judged_objects(
+        releases_of(cluster), listed, KINDS, LIGHT, fetch=cluster.fetch, relist=cluster.relist
+    )
     assert ("Service", "edge") not in objects[key] and ("StatefulSet", "edge") in objects[key]
 
 

@@ -24,7 +24,8 @@ DIGEST = "sha256:" + "a" * 64
 OTHER = "sha256:" + "b" * 64
 P256 = ec.generate_private_key(ec.SECP256R1())
 KEYS: dict[str, SigningKey] = {
-    "p256": P256, "p384": ec.generate_private_key(ec.SECP384R1()),
+    "p256": P256,
+    "p384": ec.generate_private_key(ec.SECP384R1()),
     "rsa": rsa.generate_private_key(public_exponent=65537, key_size=2048),
     "ed25519": ed25519.Ed25519PrivateKey.generate(),
 }
@@ -51,7 +52,9 @@ def test_every_supported_key_type_verifies(kind: str) -> None:
 def test_one_good_signature_among_several_by_any_key_suffices() -> None:
     payload = simple_signing_payload("r/x", DIGEST)
     signatures = [
-        signed(KEYS["rsa"], payload), signed(P256, simple_signing_payload("r/x", OTHER)), signed(P256, payload),
+        signed(KEYS["rsa"], payload),
+        signed(P256, simple_signing_payload("r/x", OTHER)),
+        signed(P256, payload),
     ]
     verify_signatures(signatures, trusting(KEYS["ed25519"], P256), DIGEST)
 
@@ -71,12 +74,23 @@ def edited(payload: bytes) -> SignedPayload:
         ([signed(P256, simple_signing_payload("r/x", OTHER))], f"names {OTHER}, not the image {DIGEST}"),
         ([signed(P256, simple_signing_payload("r/x", DIGEST, type_="other"))], "critical.type is not"),
         ([signed(P256, b"not json")], "malformed signed payload: not JSON"),
-        ([signed(P256, json.dumps({"critical": {"type": "cosign container image signature"}}).encode())],
-         "no critical.image.docker-manifest-digest"),
+        (
+            [signed(P256, json.dumps({"critical": {"type": "cosign container image signature"}}).encode())],
+            "no critical.image.docker-manifest-digest",
+        ),
         ([signed(P256, b"[]")], "no 'critical' object"),
     ],
-    ids=["none", "wrong-key", "payload-edited", "garbage-signature", "other-image", "wrong-type", "not-json",
-         "no-digest", "not-object"],
+    ids=[
+        "none",
+        "wrong-key",
+        "payload-edited",
+        "garbage-signature",
+        "other-image",
+        "wrong-type",
+        "not-json",
+        "no-digest",
+        "not-object",
+    ],
 )
 def test_verification_failures_say_why(signatures: list[SignedPayload], text: str) -> None:
     with pytest.raises(SignatureInvalid, match=text.replace("(", r"\(")):
@@ -85,8 +99,11 @@ def test_verification_failures_say_why(signatures: list[SignedPayload], text: st
 
 def layer(**overrides: object) -> dict:
     return {
-        "mediaType": SIMPLE_SIGNING, "digest": DIGEST, "size": 10,
-        "annotations": {"dev.cosignproject.cosign/signature": base64.b64encode(b"sig").decode()}, **overrides,
+        "mediaType": SIMPLE_SIGNING,
+        "digest": DIGEST,
+        "size": 10,
+        "annotations": {"dev.cosignproject.cosign/signature": base64.b64encode(b"sig").decode()},
+        **overrides,
     }
 
 
@@ -105,8 +122,10 @@ def test_parse_signature_manifest_keeps_simple_signing_layers() -> None:
         (json.dumps({"layers": [layer(digest="md5:x")]}).encode(), "no sha256 digest"),
         (json.dumps({"layers": [layer(size=True)]}).encode(), "no valid size"),
         (json.dumps({"layers": [layer(annotations={})]}).encode(), "has no dev.cosignproject.cosign/signature"),
-        (json.dumps({"layers": [layer(annotations={"dev.cosignproject.cosign/signature": "@@"})]}).encode(),
-         "not base64"),
+        (
+            json.dumps({"layers": [layer(annotations={"dev.cosignproject.cosign/signature": "@@"})]}).encode(),
+            "not base64",
+        ),
         (json.dumps({"layers": [layer()] * (MAX_SIGNATURES + 1)}).encode(), "at most 32 are checked"),
     ],
 )

@@ -17,9 +17,13 @@ GATEWAY = {"group": "gateway.networking.k8s.io", "kind": "Gateway", "namespace":
 def policy(name: str, created: str, service: str = "svc") -> dict[str, Any]:
     return {
         "metadata": {"name": name, "namespace": NS, "creationTimestamp": created, "generation": 2},
-        "spec": {"targetRefs": [{"group": "", "kind": "Service", "name": service}],
-                 "validation": {"caCertificateRefs": [{"group": "", "kind": "ConfigMap", "name": "ca"}],
-                                "hostname": "svc.gw-edge.svc"}},
+        "spec": {
+            "targetRefs": [{"group": "", "kind": "Service", "name": service}],
+            "validation": {
+                "caCertificateRefs": [{"group": "", "kind": "ConfigMap", "name": "ca"}],
+                "hostname": "svc.gw-edge.svc",
+            },
+        },
     }
 
 
@@ -30,16 +34,22 @@ def store() -> Store:
     store.save(("", "services"), {"metadata": {"name": "svc", "namespace": NS}})
     store.save(("", "services"), {"metadata": {"name": "other", "namespace": NS}})
     store.save(("", "configmaps"), {"metadata": {"name": "ca", "namespace": NS}, "data": {"ca.crt": "PEM"}})
-    route = {"metadata": {"name": "r", "namespace": NS},
-             "spec": {"parentRefs": [{"name": "edge", "namespace": "infra"}],
-                      "rules": [{"backendRefs": [{"name": "svc", "port": 8080}]}]}}
+    route = {
+        "metadata": {"name": "r", "namespace": NS},
+        "spec": {
+            "parentRefs": [{"name": "edge", "namespace": "infra"}],
+            "rules": [{"backendRefs": [{"name": "svc", "port": 8080}]}],
+        },
+    }
     store.save(("gateway.networking.k8s.io", "grpcroutes"), route)
     return store
 
 
 def verdicts(status: dict[str, Any]) -> list[tuple[dict, dict[str, tuple[str, str]]]]:
-    return [(a["ancestorRef"], {c["type"]: (c["status"], c["reason"]) for c in a["conditions"]})
-            for a in status["ancestors"]]
+    return [
+        (a["ancestorRef"], {c["type"]: (c["status"], c["reason"]) for c in a["conditions"]})
+        for a in status["ancestors"]
+    ]
 
 
 def test_the_ancestor_is_the_gateway_the_route_attaches_to(store: Store) -> None:
@@ -57,7 +67,7 @@ def test_the_newer_of_two_policies_on_one_service_is_conflicted(store: Store) ->
     for obj in (older, newer):
         store.save(BACKEND_TLS_POLICIES, obj)
     assert verdicts(backend_tls_policy_status(older, store))[0][1]["Accepted"] == ("True", "Accepted")
-    (_, conditions), = verdicts(backend_tls_policy_status(newer, store))
+    ((_, conditions),) = verdicts(backend_tls_policy_status(newer, store))
     assert conditions["Accepted"] == ("False", "Conflicted")
     message = backend_tls_policy_status(newer, store)["ancestors"][0]["conditions"][0]["message"]
     assert "BackendTLSPolicy gw-edge/z-older" in message
@@ -67,6 +77,8 @@ def test_the_newer_of_two_policies_on_one_service_is_conflicted(store: Store) ->
 
 def test_a_missing_ca_is_refused_and_unresolved(store: Store) -> None:
     store.remove(("", "configmaps"), NS, "ca")
-    (_, conditions), = verdicts(backend_tls_policy_status(policy("p", "2026-01-01T00:00:00Z"), store))
-    assert conditions == {"Accepted": ("False", "NoValidCACertificate"),
-                          "ResolvedRefs": ("False", "InvalidCACertificateRef")}
+    ((_, conditions),) = verdicts(backend_tls_policy_status(policy("p", "2026-01-01T00:00:00Z"), store))
+    assert conditions == {
+        "Accepted": ("False", "NoValidCACertificate"),
+        "ResolvedRefs": ("False", "InvalidCACertificateRef"),
+    }

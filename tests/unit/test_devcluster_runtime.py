@@ -21,8 +21,9 @@ from devcluster.runtime.volumes import DirectoryKind, Mount, VolumeError, plan_v
 from tests.paths import HELM, PROJECT_ROOT
 
 OBJECTS: dict[tuple[str, str], dict[str, Any]] = {
-    ("secrets", "creds"): {"data": {"password": base64.b64encode(b"s3cret").decode(),
-                                    "TOKEN": base64.b64encode(b"t0k").decode()}},
+    ("secrets", "creds"): {
+        "data": {"password": base64.b64encode(b"s3cret").decode(), "TOKEN": base64.b64encode(b"t0k").decode()}
+    },
     ("configmaps", "settings"): {"data": {"level": "debug", "MODE": "fast"}},
 }
 
@@ -32,9 +33,11 @@ def lookup(key: tuple[str, str], namespace: str, name: str) -> dict[str, Any] | 
 
 
 def make_pod(**spec: Any) -> dict[str, Any]:
-    return {"metadata": {"name": "web-1", "namespace": "apps", "uid": "u-1", "labels": {"tier": "front"}},
-            "spec": {"nodeName": "node", "serviceAccountName": "web", **spec},
-            "status": {"podIP": "127.0.0.1", "hostIP": "172.18.0.2"}}
+    return {
+        "metadata": {"name": "web-1", "namespace": "apps", "uid": "u-1", "labels": {"tier": "front"}},
+        "spec": {"nodeName": "node", "serviceAccountName": "web", **spec},
+        "status": {"podIP": "127.0.0.1", "hostIP": "172.18.0.2"},
+    }
 
 
 def test_the_control_plane_dockerfile() -> None:
@@ -49,7 +52,7 @@ def test_the_control_plane_dockerfile() -> None:
 def test_dockerfile_forms() -> None:
     image = parse_dockerfile(
         "FROM a\nENV OLD x\nFROM b\n# comment\nENV A=1 \\\n    B=${A}-2\nENV LEGACY some value\n"
-        "WORKDIR /srv/$A\nENTRYPOINT run --flag\nCMD [\"serve\"]\n"
+        'WORKDIR /srv/$A\nENTRYPOINT run --flag\nCMD ["serve"]\n'
     )
     assert "OLD" not in image.env
     assert (image.env["A"], image.env["B"], image.env["LEGACY"]) == ("1", "1-2", "some value")
@@ -57,20 +60,26 @@ def test_dockerfile_forms() -> None:
     assert image.entrypoint == ["/bin/sh", "-c", "run --flag"] and image.cmd == ["serve"]
 
 
-@pytest.mark.parametrize(("image", "repository"), [
-    ("ghcr.io/example/controlplane:1.0.0", "ghcr.io/example/controlplane"),
-    ("ghcr.io/example/controlplane@sha256:" + "a" * 64, "ghcr.io/example/controlplane"),
-    ("localhost:5000/cp:2@sha256:" + "b" * 64, "localhost:5000/cp"),
-    ("localhost:5000/cp", "localhost:5000/cp"),
-])
+@pytest.mark.parametrize(
+    ("image", "repository"),
+    [
+        ("ghcr.io/example/controlplane:1.0.0", "ghcr.io/example/controlplane"),
+        ("ghcr.io/example/controlplane@sha256:" + "a" * 64, "ghcr.io/example/controlplane"),
+        ("localhost:5000/cp:2@sha256:" + "b" * 64, "localhost:5000/cp"),
+        ("localhost:5000/cp", "localhost:5000/cp"),
+    ],
+)
 def test_repository_of(image: str, repository: str) -> None:
     assert repository_of(image) == repository
 
 
 def test_environment_order_references_and_sources() -> None:
     container = {
-        "envFrom": [{"secretRef": {"name": "creds"}, "prefix": "S_"}, {"configMapRef": {"name": "settings"}},
-                    {"configMapRef": {"name": "absent", "optional": True}}],
+        "envFrom": [
+            {"secretRef": {"name": "creds"}, "prefix": "S_"},
+            {"configMapRef": {"name": "settings"}},
+            {"configMapRef": {"name": "absent", "optional": True}},
+        ],
         "env": [
             {"name": "PATH", "value": "/bin"},
             {"name": "PASSWORD", "valueFrom": {"secretKeyRef": {"name": "creds", "key": "password"}}},
@@ -86,17 +95,32 @@ def test_environment_order_references_and_sources() -> None:
     }
     env = container_env(lookup, make_pod(), container, {"PATH": "/usr/bin", "HOME": "/home", "KEEP": "1"})
     assert env == {
-        "PATH": "/bin", "HOME": "/home", "KEEP": "1", "S_password": "s3cret", "S_TOKEN": "t0k", "level": "debug",
-        "MODE": "fast", "PASSWORD": "s3cret", "LEVEL": "debug", "NAME": "web-1", "IP": "127.0.0.1",
-        "TIER": "front", "ACCOUNT": "web", "HOSTS": "127.0.0.1,$(LATER),$(HOME),$(IP),t0k", "LATER": "x",
+        "PATH": "/bin",
+        "HOME": "/home",
+        "KEEP": "1",
+        "S_password": "s3cret",
+        "S_TOKEN": "t0k",
+        "level": "debug",
+        "MODE": "fast",
+        "PASSWORD": "s3cret",
+        "LEVEL": "debug",
+        "NAME": "web-1",
+        "IP": "127.0.0.1",
+        "TIER": "front",
+        "ACCOUNT": "web",
+        "HOSTS": "127.0.0.1,$(LATER),$(HOME),$(IP),t0k",
+        "LATER": "x",
     }
 
 
-@pytest.mark.parametrize(("item", "message"), [
-    ({"secretKeyRef": {"name": "missing", "key": "k"}}, 'secret "missing" not found'),
-    ({"configMapKeyRef": {"name": "settings", "key": "k"}}, "couldn't find key k in ConfigMap apps/settings"),
-    ({"fieldRef": {"fieldPath": "spec.volumes"}}, "unsupported fieldRef fieldPath 'spec.volumes'"),
-])
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ({"secretKeyRef": {"name": "missing", "key": "k"}}, 'secret "missing" not found'),
+        ({"configMapKeyRef": {"name": "settings", "key": "k"}}, "couldn't find key k in ConfigMap apps/settings"),
+        ({"fieldRef": {"fieldPath": "spec.volumes"}}, "unsupported fieldRef fieldPath 'spec.volumes'"),
+    ],
+)
 def test_environment_errors(item: dict[str, Any], message: str) -> None:
     with pytest.raises(EnvError, match=message):
         container_env(lookup, make_pod(), {"env": [{"name": "X", "valueFrom": item}]}, {})
@@ -107,20 +131,28 @@ def test_expand() -> None:
 
 
 def test_volume_plan() -> None:
-    pod = make_pod(volumes=[
-        {"name": "tmp", "emptyDir": {"medium": "Memory"}},
-        {"name": "data", "persistentVolumeClaim": {"claimName": "shared"}},
-        {"name": "creds", "secret": {"secretName": "creds", "items": [{"key": "password", "path": "db/pw"}]}},
-        {"name": "all", "projected": {"sources": [{"configMap": {"name": "settings"}},
-                                                  {"secret": {"name": "absent", "optional": True}}]}},
-    ])
-    container = {"volumeMounts": [
-        {"name": "data", "mountPath": "/var/lib/app/data", "subPath": "one"},
-        {"name": "tmp", "mountPath": "/tmp"},
-        {"name": "creds", "mountPath": "/etc/creds"},
-        {"name": "all", "mountPath": "/etc/all"},
-        {"name": "data", "mountPath": "/var/lib/app", "readOnly": True},
-    ]}
+    pod = make_pod(
+        volumes=[
+            {"name": "tmp", "emptyDir": {"medium": "Memory"}},
+            {"name": "data", "persistentVolumeClaim": {"claimName": "shared"}},
+            {"name": "creds", "secret": {"secretName": "creds", "items": [{"key": "password", "path": "db/pw"}]}},
+            {
+                "name": "all",
+                "projected": {
+                    "sources": [{"configMap": {"name": "settings"}}, {"secret": {"name": "absent", "optional": True}}]
+                },
+            },
+        ]
+    )
+    container = {
+        "volumeMounts": [
+            {"name": "data", "mountPath": "/var/lib/app/data", "subPath": "one"},
+            {"name": "tmp", "mountPath": "/tmp"},
+            {"name": "creds", "mountPath": "/etc/creds"},
+            {"name": "all", "mountPath": "/etc/all"},
+            {"name": "data", "mountPath": "/var/lib/app", "readOnly": True},
+        ]
+    }
     plan = plan_volumes(lookup, pod, container, "/pods/p1", "/claims")
     assert plan.mounts == (
         Mount("/pods/p1/volumes/tmp", "/tmp", False),
@@ -129,11 +161,16 @@ def test_volume_plan() -> None:
         Mount("/claims/apps/shared", "/var/lib/app", True),
         Mount("/claims/apps/shared/one", "/var/lib/app/data", False),
     )
-    assert plan.files == {"/pods/p1/volumes/creds/db/pw": b"s3cret", "/pods/p1/volumes/all/level": b"debug",
-                          "/pods/p1/volumes/all/MODE": b"fast"}
+    assert plan.files == {
+        "/pods/p1/volumes/creds/db/pw": b"s3cret",
+        "/pods/p1/volumes/all/level": b"debug",
+        "/pods/p1/volumes/all/MODE": b"fast",
+    }
     assert plan.directories == {
-        "/claims/apps/shared": DirectoryKind.CLAIM, "/claims/apps/shared/one": DirectoryKind.CLAIM,
-        "/pods/p1/volumes/tmp": DirectoryKind.EMPTY_DIR, "/pods/p1/volumes/creds": DirectoryKind.FILES,
+        "/claims/apps/shared": DirectoryKind.CLAIM,
+        "/claims/apps/shared/one": DirectoryKind.CLAIM,
+        "/pods/p1/volumes/tmp": DirectoryKind.EMPTY_DIR,
+        "/pods/p1/volumes/creds": DirectoryKind.FILES,
         "/pods/p1/volumes/all": DirectoryKind.FILES,
     }
 
@@ -144,27 +181,40 @@ def test_host_paths_are_mounted_not_created() -> None:
     assert plan.mounts == (Mount("/srv/data", "/data", False),) and plan.directories == {}
 
 
-@pytest.mark.parametrize(("volume", "message"), [
-    ({"name": "v", "nfs": {"server": "x"}}, "of type \\['nfs'\\] is not supported"),
-    ({"name": "v", "secret": {"secretName": "missing"}}, 'secret "missing" not found'),
-    ({"name": "v", "persistentVolumeClaim": {"claimName": "../escape"}}, "invalid path"),
-])
+@pytest.mark.parametrize(
+    ("volume", "message"),
+    [
+        ({"name": "v", "nfs": {"server": "x"}}, "of type \\['nfs'\\] is not supported"),
+        ({"name": "v", "secret": {"secretName": "missing"}}, 'secret "missing" not found'),
+        ({"name": "v", "persistentVolumeClaim": {"claimName": "../escape"}}, "invalid path"),
+    ],
+)
 def test_volume_errors(volume: dict[str, Any], message: str) -> None:
     with pytest.raises(VolumeError, match=message):
-        plan_volumes(lookup, make_pod(volumes=[volume]), {"volumeMounts": [{"name": "v", "mountPath": "/v"}]}, "/p",
-                     "/c")
+        plan_volumes(
+            lookup, make_pod(volumes=[volume]), {"volumeMounts": [{"name": "v", "mountPath": "/v"}]}, "/p", "/c"
+        )
 
 
 def _chart_pods(tmp_path: Path) -> dict[str, dict[str, Any]]:
     """The API and worker pods `deploy/chart` renders with a created catalog claim, by component."""
     values = tmp_path / "values.yaml"
-    values.write_text(yaml.safe_dump({
-        "secrets": {"secretKey": "k", "fieldEncryptionKey": "f"}, "database": {"url": "postgres://db/cp"},
-        "redis": {"brokerUrl": "redis://r/0", "cacheUrl": "redis://r/1"},
-        "catalogStore": {"claim": {"create": True, "storageClassName": "rwx"}},
-    }))
-    rendered = subprocess.run([str(HELM), "template", "cp", str(PROJECT_ROOT / "deploy" / "chart"), "-f", str(values)],
-                              capture_output=True, text=True, check=True).stdout
+    values.write_text(
+        yaml.safe_dump(
+            {
+                "secrets": {"secretKey": "k", "fieldEncryptionKey": "f"},
+                "database": {"url": "postgres://db/cp"},
+                "redis": {"brokerUrl": "redis://r/0", "cacheUrl": "redis://r/1"},
+                "catalogStore": {"claim": {"create": True, "storageClassName": "rwx"}},
+            }
+        )
+    )
+    rendered = subprocess.run(
+        [str(HELM), "template", "cp", str(PROJECT_ROOT / "deploy" / "chart"), "-f", str(values)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     pods = {}
     for doc in yaml.safe_load_all(rendered):
         if doc and doc["kind"] == "Deployment":
@@ -188,8 +238,9 @@ def test_catalog_content_is_shared_only_through_the_claim(tmp_path: Path) -> Non
     pods = _chart_pods(tmp_path)
     assert _catalog_source(pods["api"]) == _catalog_source(pods["worker"]) == "/claims/cp/cp-controlplane-catalogs"
     for pod in pods.values():
-        pod["spec"]["volumes"] = [{"name": v["name"], "emptyDir": {}} if v["name"] == "catalogs" else v
-                                  for v in pod["spec"]["volumes"]]
+        pod["spec"]["volumes"] = [
+            {"name": v["name"], "emptyDir": {}} if v["name"] == "catalogs" else v for v in pod["spec"]["volumes"]
+        ]
     assert _catalog_source(pods["api"]) != _catalog_source(pods["worker"])
 
 
@@ -211,12 +262,15 @@ def test_restart_back_off() -> None:
     assert [restart_delay(n) for n in (1, 2, 3, 4, 7, 8, 20)] == [0.0, 10.0, 20.0, 40.0, 300.0, 300.0, 300.0]
 
 
-@pytest.mark.parametrize(("container", "argv"), [
-    ({}, ["/entry.sh", "api"]),
-    ({"args": ["worker", "-c", "2"]}, ["/entry.sh", "worker", "-c", "2"]),
-    ({"command": ["sh"]}, ["sh"]),
-    ({"command": ["sh"], "args": ["-c", "true"]}, ["sh", "-c", "true"]),
-])
+@pytest.mark.parametrize(
+    ("container", "argv"),
+    [
+        ({}, ["/entry.sh", "api"]),
+        ({"args": ["worker", "-c", "2"]}, ["/entry.sh", "worker", "-c", "2"]),
+        ({"command": ["sh"]}, ["sh"]),
+        ({"command": ["sh"], "args": ["-c", "true"]}, ["sh", "-c", "true"]),
+    ],
+)
 def test_command(container: dict[str, Any], argv: list[str]) -> None:
     image = parse_dockerfile('FROM x\nENTRYPOINT ["/entry.sh"]\nCMD ["api"]\n')
     assert command_of(container, image) == argv
@@ -229,8 +283,14 @@ def test_endpoints_are_ready_non_terminating_selected_pods() -> None:
             meta["deletionTimestamp"] = "2026-01-01T00:00:00Z"
         return {"metadata": meta, "status": {"conditions": [{"type": "Ready", "status": str(ready)}]}}
 
-    pods = [endpoint_pod("b"), endpoint_pod("a"), endpoint_pod("c", ready=False), endpoint_pod("d", deleting=True),
-            endpoint_pod("e", app="other"), endpoint_pod("f")]
+    pods = [
+        endpoint_pod("b"),
+        endpoint_pod("a"),
+        endpoint_pod("c", ready=False),
+        endpoint_pod("d", deleting=True),
+        endpoint_pod("e", app="other"),
+        endpoint_pod("f"),
+    ]
     ports = {"a": 1001, "b": 1002, "c": 1003, "d": 1004, "e": 1005}
     service = {"spec": {"selector": {"app": "web"}}}
     assert endpoints(pods, service, "http", lambda uid, port: ports.get(uid)) == [1001, 1002]

@@ -37,14 +37,24 @@ def stuck(kube: FakeKube, status: str = "pending-upgrade") -> ReleaseStatus:
     """Revision 2 of the release, left in ``status`` by a helm process that died long ago."""
     started = NOW - timedelta(minutes=20)
     document = {
-        "name": RELEASE, "namespace": NS, "version": 2, "config": VALUES,
+        "name": RELEASE,
+        "namespace": NS,
+        "version": 2,
+        "config": VALUES,
         "info": {"status": status, "last_deployed": started.isoformat()},
-        "chart": {"metadata": {"name": "gateway", "version": "0.1.0"}}, "manifest": "",
+        "chart": {"metadata": {"name": "gateway", "version": "0.1.0"}},
+        "manifest": "",
     }
     encoded = base64.b64encode(base64.b64encode(gzip.compress(json.dumps(document).encode()))).decode()
     labels = {"owner": "helm", "name": RELEASE, "version": "2", "status": status}
-    kube.put("secrets", {"type": "helm.sh/release.v1", "data": {"release": encoded},
-                         "metadata": {"name": STUCK_SECRET, "namespace": NS, "labels": labels}})
+    kube.put(
+        "secrets",
+        {
+            "type": "helm.sh/release.v1",
+            "data": {"release": encoded},
+            "metadata": {"name": STUCK_SECRET, "namespace": NS, "labels": labels},
+        },
+    )
     return ReleaseStatus(RELEASE, NS, 2, status, "gateway", "0.1.0", None, started)
 
 

@@ -36,21 +36,33 @@ def _ca(name: str) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
     key = ec.generate_private_key(ec.SECP256R1())
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
     cert = (
-        x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-        .serial_number(x509.random_serial_number()).not_valid_before(NOW).not_valid_after(NOW + datetime.timedelta(1))
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(NOW)
+        .not_valid_after(NOW + datetime.timedelta(1))
         .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
         .sign(key, hashes.SHA256())
     )
     return cert, key
 
 
-def _leaf(ca: tuple[x509.Certificate, ec.EllipticCurvePrivateKey], sans: list[x509.GeneralName],
-          usage: x509.ObjectIdentifier = ExtendedKeyUsageOID.SERVER_AUTH) -> x509.Certificate:
+def _leaf(
+    ca: tuple[x509.Certificate, ec.EllipticCurvePrivateKey],
+    sans: list[x509.GeneralName],
+    usage: x509.ObjectIdentifier = ExtendedKeyUsageOID.SERVER_AUTH,
+) -> x509.Certificate:
     key = ec.generate_private_key(ec.SECP256R1())
     builder = (
-        x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "gateway")]))
-        .issuer_name(ca[0].subject).public_key(key.public_key()).serial_number(x509.random_serial_number())
-        .not_valid_before(NOW).not_valid_after(NOW + datetime.timedelta(1))
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "gateway")]))
+        .issuer_name(ca[0].subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(NOW)
+        .not_valid_after(NOW + datetime.timedelta(1))
         .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
     )
     if sans:
@@ -60,8 +72,10 @@ def _leaf(ca: tuple[x509.Certificate, ec.EllipticCurvePrivateKey], sans: list[x5
 
 CA = _ca("openshell-ca")
 SERVICE_SANS = [
-    x509.DNSName("gw-edge-openshell"), x509.DNSName("gw-edge-openshell.gw-edge.svc"),
-    x509.DNSName("gw-edge-openshell.gw-edge.svc.cluster.local"), x509.DNSName("localhost"),
+    x509.DNSName("gw-edge-openshell"),
+    x509.DNSName("gw-edge-openshell.gw-edge.svc"),
+    x509.DNSName("gw-edge-openshell.gw-edge.svc.cluster.local"),
+    x509.DNSName("localhost"),
     x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
 ]
 
@@ -150,12 +164,19 @@ class RecordingKube:
         self.calls.append(f"delete {api_version} {plural} {name}")
 
 
-@pytest.mark.parametrize(("listed", "calls"), [
-    ("gateway.networking.k8s.io/v1", ["apply v1 configmaps", "apply gateway.networking.k8s.io/v1 backendtlspolicies"]),
-    (None, ["discovery", "apply v1 configmaps", "apply gateway.networking.k8s.io/v1alpha3 backendtlspolicies"]),
-])
-def test_the_policy_takes_the_version_the_pass_listed_it_at_else_asks_discovery(listed: str | None,
-                                                                                calls: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("listed", "calls"),
+    [
+        (
+            "gateway.networking.k8s.io/v1",
+            ["apply v1 configmaps", "apply gateway.networking.k8s.io/v1 backendtlspolicies"],
+        ),
+        (None, ["discovery", "apply v1 configmaps", "apply gateway.networking.k8s.io/v1alpha3 backendtlspolicies"]),
+    ],
+)
+def test_the_policy_takes_the_version_the_pass_listed_it_at_else_asks_discovery(
+    listed: str | None, calls: list[str]
+) -> None:
     manifest = "---\nkind: GRPCRoute\nmetadata: {name: r}\nspec:\n  rules:\n  - backendRefs: [{name: gw-edge-svc}]\n"
     request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
     view = GatewayView(release=SimpleNamespace(manifest=manifest), backend_tls_api_version=listed)
@@ -188,30 +209,45 @@ def annotated(obj: dict, version: str) -> dict:
     return listed(obj, metadata={**obj["metadata"], "annotations": {"controlplane/server-secret-version": version}})
 
 
-@pytest.mark.parametrize(("policy", "configmap", "calls"), [
-    (listed(POLICY), listed(CONFIGMAP), []),
-    (listed(POLICY, spec={**POLICY["spec"], "validation": {}}), listed(CONFIGMAP), [APPLY_POLICY]),
-    (listed(POLICY), listed(CONFIGMAP, data={"ca.crt": "an older CA\n"}), [APPLY_CM]),
-    (annotated(POLICY, "6"), annotated(CONFIGMAP, "6"), [APPLY_CM, APPLY_POLICY]),
-    (listed(POLICY), None, [APPLY_CM]),
-    (None, None, [APPLY_CM, APPLY_POLICY]),
-], ids=["in-step", "hostname-changed", "ca-rotated", "secret-rewritten", "configmap-deleted", "both-absent"])
-def test_only_what_differs_from_the_server_secret_is_written(policy: dict | None, configmap: dict | None,
-                                                             calls: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("policy", "configmap", "calls"),
+    [
+        (listed(POLICY), listed(CONFIGMAP), []),
+        (listed(POLICY, spec={**POLICY["spec"], "validation": {}}), listed(CONFIGMAP), [APPLY_POLICY]),
+        (listed(POLICY), listed(CONFIGMAP, data={"ca.crt": "an older CA\n"}), [APPLY_CM]),
+        (annotated(POLICY, "6"), annotated(CONFIGMAP, "6"), [APPLY_CM, APPLY_POLICY]),
+        (listed(POLICY), None, [APPLY_CM]),
+        (None, None, [APPLY_CM, APPLY_POLICY]),
+    ],
+    ids=["in-step", "hostname-changed", "ca-rotated", "secret-rewritten", "configmap-deleted", "both-absent"],
+)
+def test_only_what_differs_from_the_server_secret_is_written(
+    policy: dict | None, configmap: dict | None, calls: list[str]
+) -> None:
     request = SimpleNamespace(backend_tls_secret="tls", namespace="gw-edge", release="gw-edge", namespace_labels={})
     kube = RecordingKube()
     objects = {("BackendTLSPolicy", "gw-edge-backend-tls"): policy} if policy else {}
-    view = GatewayView(release=SimpleNamespace(manifest=MANIFEST), objects=objects, backend_ca=configmap,
-                       backend_tls_api_version="gateway.networking.k8s.io/v1")
+    view = GatewayView(
+        release=SimpleNamespace(manifest=MANIFEST),
+        objects=objects,
+        backend_ca=configmap,
+        backend_tls_api_version="gateway.networking.k8s.io/v1",
+    )
     assert reconcile_backend_tls(request, SimpleNamespace(kube=kube), view) is None
     assert kube.calls == calls
 
 
-@pytest.mark.parametrize(("policy", "configmap", "removed"), [
-    (listed(POLICY), listed(CONFIGMAP), True), (None, listed(CONFIGMAP), True), (None, None, False),
-])
-def test_without_a_route_or_tls_whatever_is_left_is_removed(policy: dict | None, configmap: dict | None,
-                                                             removed: bool) -> None:
+@pytest.mark.parametrize(
+    ("policy", "configmap", "removed"),
+    [
+        (listed(POLICY), listed(CONFIGMAP), True),
+        (None, listed(CONFIGMAP), True),
+        (None, None, False),
+    ],
+)
+def test_without_a_route_or_tls_whatever_is_left_is_removed(
+    policy: dict | None, configmap: dict | None, removed: bool
+) -> None:
     request = SimpleNamespace(backend_tls_secret=None, namespace="gw-edge", release="gw-edge", namespace_labels={})
     kube = RecordingKube()
     objects = {("BackendTLSPolicy", "gw-edge-backend-tls"): policy} if policy else {}

@@ -19,29 +19,57 @@ from workers.reconcile.gateway.drift import (
 
 LABELS = {"app.kubernetes.io/instance": "edge", "app.kubernetes.io/name": "openshell"}
 SERVICE: dict[str, Any] = {
-    "apiVersion": "v1", "kind": "Service", "metadata": {"name": "edge-openshell", "labels": LABELS},
-    "spec": {"type": "ClusterIP", "selector": {"app": "gw"}, "ports": [{"name": "grpc", "port": 8443,
-                                                                        "targetPort": "grpc"}]},
+    "apiVersion": "v1",
+    "kind": "Service",
+    "metadata": {"name": "edge-openshell", "labels": LABELS},
+    "spec": {
+        "type": "ClusterIP",
+        "selector": {"app": "gw"},
+        "ports": [{"name": "grpc", "port": 8443, "targetPort": "grpc"}],
+    },
 }
 STATEFULSET: dict[str, Any] = {
-    "apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "edge-openshell", "labels": LABELS},
-    "spec": {"replicas": 1, "template": {"spec": {"containers": [
-        {"name": "gateway", "image": "r/gw:1", "args": ["--port", "8443"],
-         "volumeMounts": [{"name": "data", "mountPath": "/data", "readOnly": False}]},
-    ]}}},
+    "apiVersion": "apps/v1",
+    "kind": "StatefulSet",
+    "metadata": {"name": "edge-openshell", "labels": LABELS},
+    "spec": {
+        "replicas": 1,
+        "template": {
+            "spec": {
+                "containers": [
+                    {
+                        "name": "gateway",
+                        "image": "r/gw:1",
+                        "args": ["--port", "8443"],
+                        "volumeMounts": [{"name": "data", "mountPath": "/data", "readOnly": False}],
+                    },
+                ]
+            }
+        },
+    },
 }
 SECRET = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "kek", "labels": LABELS}, "data": {"k": "dg=="}}
-CLUSTER_ROLE = {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
-                "metadata": {"name": "edge-reader", "labels": LABELS}, "rules": []}
+CLUSTER_ROLE = {
+    "apiVersion": "rbac.authorization.k8s.io/v1",
+    "kind": "ClusterRole",
+    "metadata": {"name": "edge-reader", "labels": LABELS},
+    "rules": [],
+}
 MANIFEST = yaml.safe_dump_all([SERVICE, STATEFULSET, SECRET, CLUSTER_ROLE])
 
 
 def served(obj: dict[str, Any]) -> dict[str, Any]:
     """The object as an API server returns it: metadata, defaults, status and server-added labels."""
     live = copy.deepcopy(obj)
-    live["metadata"].update(namespace="ns", uid="u-1", resourceVersion="7", generation=3,
-                            creationTimestamp="2026-01-01T00:00:00Z", managedFields=[{"manager": "helm"}],
-                            annotations={"meta.helm.sh/release-name": "edge"})
+    live["metadata"].update(
+        namespace="ns",
+        uid="u-1",
+        resourceVersion="7",
+        generation=3,
+        creationTimestamp="2026-01-01T00:00:00Z",
+        managedFields=[{"manager": "helm"}],
+        annotations={"meta.helm.sh/release-name": "edge"},
+    )
     live["metadata"]["labels"] = {**obj["metadata"]["labels"], "app.kubernetes.io/managed-by": "Helm"}
     live["status"] = {"observedGeneration": 3}
     if obj["kind"] == "Service":
@@ -80,12 +108,15 @@ def test_kinds_not_listed_and_uncovered_or_cluster_scoped_objects_are_skipped() 
 @pytest.mark.parametrize(
     ("edit", "path"),
     [
-        (lambda s: s["spec"]["template"]["spec"]["containers"][0].update(image="evil:1"),
-         "spec.template.spec.containers[gateway].image"),
-        (lambda s: s["spec"]["template"]["spec"]["containers"][0]["args"].append("--debug"),
-         "spec.template.spec.containers[gateway].args"),
-        (lambda s: s["spec"]["template"]["spec"]["containers"].pop(0),
-         "spec.template.spec.containers[gateway]"),
+        (
+            lambda s: s["spec"]["template"]["spec"]["containers"][0].update(image="evil:1"),
+            "spec.template.spec.containers[gateway].image",
+        ),
+        (
+            lambda s: s["spec"]["template"]["spec"]["containers"][0]["args"].append("--debug"),
+            "spec.template.spec.containers[gateway].args",
+        ),
+        (lambda s: s["spec"]["template"]["spec"]["containers"].pop(0), "spec.template.spec.containers[gateway]"),
         (lambda s: s["spec"].update(replicas=3), "spec.replicas"),
         (lambda s: s["metadata"]["labels"].pop("app.kubernetes.io/name"), "metadata.labels.app.kubernetes.io/name"),
         (lambda s: s["spec"].pop("template"), "spec.template"),

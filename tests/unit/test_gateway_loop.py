@@ -44,8 +44,14 @@ class FakeKube:
         meta = obj["metadata"]
         self.objects[(plural, meta.get("namespace", ""), meta["name"])] = obj
 
-    def list_objects(self, api_version: str, plural: str, namespace: str | None = None,
-                     label_selector: str | None = None, field_selector: str | None = None) -> list[dict[str, Any]]:
+    def list_objects(
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        field_selector: str | None = None,
+    ) -> list[dict[str, Any]]:
         self._check()
         wanted = dict(part.split("=") for part in (label_selector or "").split(",") if "=" in part)
         fields = dict(part.split("=") for part in (field_selector or "").split(",") if "=" in part)
@@ -54,7 +60,8 @@ class FakeKube:
         return [
             {"apiVersion": api_version, "kind": kind_of.get(plural, plural)} | obj
             for (kind, ns, _), obj in sorted(self.objects.items())
-            if kind == plural and (namespace is None or ns == namespace)
+            if kind == plural
+            and (namespace is None or ns == namespace)
             and all(obj["metadata"].get("labels", {}).get(k) == v for k, v in wanted.items())
             and all(obj.get(k) == v for k, v in fields.items())
         ]
@@ -104,18 +111,38 @@ class FakeHelm:
         revisions = [o for o in self.kube.list_objects("v1", "secrets", target.namespace, f"owner=helm,name={name}")]
         revision = len(revisions) + 1
         document = {
-            "name": name, "namespace": target.namespace, "version": revision, "config": values,
+            "name": name,
+            "namespace": target.namespace,
+            "version": revision,
+            "config": values,
             "info": {"status": "deployed", "last_deployed": NOW.isoformat()},
-            "chart": {"metadata": {"name": "gateway", "version": "0.1.0"}}, "manifest": "",
+            "chart": {"metadata": {"name": "gateway", "version": "0.1.0"}},
+            "manifest": "",
         }
         encoded = base64.b64encode(base64.b64encode(gzip.compress(json.dumps(document).encode()))).decode()
         labels = {"owner": "helm", "name": name, "version": str(revision), "status": "deployed"}
-        self.kube.put("secrets", {"type": "helm.sh/release.v1", "data": {"release": encoded}, "metadata": {
-            "name": f"sh.helm.release.v1.{name}.v{revision}", "namespace": target.namespace, "labels": labels}})
-        sts = {"metadata": {"name": name, "namespace": target.namespace, "generation": 1,
-                            "labels": {"app.kubernetes.io/instance": name}},
-               "spec": {"replicas": 1}, "status": {"observedGeneration": 1, "updatedReplicas": 1,
-                                                   "readyReplicas": int(self.ready)}}
+        self.kube.put(
+            "secrets",
+            {
+                "type": "helm.sh/release.v1",
+                "data": {"release": encoded},
+                "metadata": {
+                    "name": f"sh.helm.release.v1.{name}.v{revision}",
+                    "namespace": target.namespace,
+                    "labels": labels,
+                },
+            },
+        )
+        sts = {
+            "metadata": {
+                "name": name,
+                "namespace": target.namespace,
+                "generation": 1,
+                "labels": {"app.kubernetes.io/instance": name},
+            },
+            "spec": {"replicas": 1},
+            "status": {"observedGeneration": 1, "updatedReplicas": 1, "readyReplicas": int(self.ready)},
+        }
         self.kube.put("statefulsets", sts)
         return ReleaseStatus(name, target.namespace, revision, "deployed", "gateway", "0.1.0", None, NOW)
 
@@ -139,14 +166,33 @@ class FakeHelm:
 
 def request(**overrides: Any) -> GatewayRequest:
     base: dict[str, Any] = {
-        "gateway_id": "1", "generation": 1, "namespace": NS, "release": RELEASE,
+        "gateway_id": "1",
+        "generation": 1,
+        "namespace": NS,
+        "release": RELEASE,
         "namespace_labels": {"controlplane/managed": "true"},
-        "prerequisites": Prerequisites(db_secret_name="edge-db", db_uri=None, trusted_ca=None, scc_binding=False,
-                                       sandbox_service_account="edge-openshell-sandbox"),
-        "values": VALUES, "values_error": None, "route_host": None, "deleting": False, "suspended": False,
-        "failure_count": 0, "next_attempt_at": None, "was_running": False, "now": NOW,
-        "timing": Timing(retry=RetryPolicy(max_failures=3), pending_timeout=timedelta(minutes=5),
-                         ready_grace=timedelta(minutes=5), poll_interval=timedelta(seconds=5)),
+        "prerequisites": Prerequisites(
+            db_secret_name="edge-db",
+            db_uri=None,
+            trusted_ca=None,
+            scc_binding=False,
+            sandbox_service_account="edge-openshell-sandbox",
+        ),
+        "values": VALUES,
+        "values_error": None,
+        "route_host": None,
+        "deleting": False,
+        "suspended": False,
+        "failure_count": 0,
+        "next_attempt_at": None,
+        "was_running": False,
+        "now": NOW,
+        "timing": Timing(
+            retry=RetryPolicy(max_failures=3),
+            pending_timeout=timedelta(minutes=5),
+            ready_grace=timedelta(minutes=5),
+            poll_interval=timedelta(seconds=5),
+        ),
     }
     return GatewayRequest(**{**base, **overrides})
 
@@ -259,8 +305,12 @@ def test_suspended_and_invalid_gateways_touch_nothing(cluster) -> None:
 
 def test_an_unavailable_chart_stalls_without_helm_or_a_failure_and_comes_back_at_the_retry(cluster) -> None:
     kube, helm, io = cluster
-    unavailable = {"values": None, "chart_unavailable": "cannot pull oci://r.test/c 1.0: 503",
-                   "chart_retry_at": NOW + timedelta(seconds=8), "failure_count": 1}
+    unavailable = {
+        "values": None,
+        "chart_unavailable": "cannot pull oci://r.test/c 1.0: 503",
+        "chart_retry_at": NOW + timedelta(seconds=8),
+        "failure_count": 1,
+    }
     new = reconcile(request(**unavailable), io)
     assert helm.calls == [] and kube.objects == {}
     assert new.phase is None and new.failure_count is None and new.requeue_after == 8.0

@@ -63,8 +63,9 @@ def test_format_path(path: tuple, text: str) -> None:
     ],
 )
 def test_field_changes(before: object, after: object, expected: list[tuple]) -> None:
-    changes = [(c["path"], c["change"], c["before"], c["after"]) for c in (f.as_dict() for f in
-                                                                             field_changes(before, after))]
+    changes = [
+        (c["path"], c["change"], c["before"], c["after"]) for c in (f.as_dict() for f in field_changes(before, after))
+    ]
     assert changes == expected
 
 
@@ -109,12 +110,17 @@ def test_manifest_diff_reports_added_removed_changed_and_counts_unchanged() -> N
     desired[("v1", "ConfigMap", "", "new")] = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "new"}}
     diffs, unchanged = manifest_diff(deployed, desired)
     assert unchanged == 0
-    assert [(d.key[1], d.change) for d in diffs] == [("StatefulSet", "changed"), ("ConfigMap", "added"),
-                                                     ("Service", "removed")]
+    assert [(d.key[1], d.change) for d in diffs] == [
+        ("StatefulSet", "changed"),
+        ("ConfigMap", "added"),
+        ("Service", "removed"),
+    ]
     (image,) = diffs[0].fields
     assert image.as_dict() == {
-        "path": "spec.template.spec.containers[0].image", "change": "changed",
-        "before": "gw:1.0.0", "after": "gw:1.1.0",
+        "path": "spec.template.spec.containers[0].image",
+        "change": "changed",
+        "before": "gw:1.0.0",
+        "after": "gw:1.1.0",
     }
     assert "-      - image: gw:1.0.0\n+      - image: gw:1.1.0\n" in diffs[0].unified
     assert diffs[1].as_dict()["namespace"] == "" and "+kind: ConfigMap" in diffs[1].unified
@@ -123,8 +129,14 @@ def test_manifest_diff_reports_added_removed_changed_and_counts_unchanged() -> N
 
 def test_redactor_replaces_known_secrets_their_base64_and_sensitive_keys() -> None:
     redactor = Redactor([DB_URI, "abc"])  # "abc" is too short to be worth blanking out
-    tree = redactor.tree({"env": [{"value": f"url={DB_URI}"}], "db": {"uri": "anything", "password": "pw"},
-                          "b64": base64.b64encode(DB_URI.encode()).decode(), "note": "abc"})
+    tree = redactor.tree(
+        {
+            "env": [{"value": f"url={DB_URI}"}],
+            "db": {"uri": "anything", "password": "pw"},
+            "b64": base64.b64encode(DB_URI.encode()).decode(),
+            "note": "abc",
+        }
+    )
     text = json.dumps(tree)
     assert DB_URI not in text and "anything" not in text and '"pw"' not in text
     assert base64.b64encode(DB_URI.encode()).decode() not in text
@@ -150,20 +162,41 @@ def test_effective_values_overlay_the_chart_defaults() -> None:
 
 
 def make_request(**prerequisites: object) -> GatewayRequest:
-    pre = Prerequisites(db_secret_name="edge-db-credentials", db_uri=None, trusted_ca=None, scc_binding=False,
-                        sandbox_service_account="edge-openshell-sandbox")
+    pre = Prerequisites(
+        db_secret_name="edge-db-credentials",
+        db_uri=None,
+        trusted_ca=None,
+        scc_binding=False,
+        sandbox_service_account="edge-openshell-sandbox",
+    )
     return GatewayRequest(
-        gateway_id="g", generation=1, namespace="gw-edge", release="edge", namespace_labels={},
-        prerequisites=replace(pre, **prerequisites), values={}, values_error=None, route_host=None,
-        deleting=False, suspended=False, failure_count=0, next_attempt_at=None, was_running=False,
+        gateway_id="g",
+        generation=1,
+        namespace="gw-edge",
+        release="edge",
+        namespace_labels={},
+        prerequisites=replace(pre, **prerequisites),
+        values={},
+        values_error=None,
+        route_host=None,
+        deleting=False,
+        suspended=False,
+        failure_count=0,
+        next_attempt_at=None,
+        was_running=False,
         now=datetime(2026, 1, 1, tzinfo=UTC),
         timing=Timing(RetryPolicy(), timedelta(minutes=5), timedelta(minutes=5), timedelta(seconds=5)),
     )
 
 
 def checks_of(request: GatewayRequest, cluster: ClusterObjects, values: dict | None = None) -> dict[str, tuple]:
-    checks = prerequisite_checks(request, effective_values(CHART_DEFAULTS, values or {}), cluster,
-                                 ca_configmap="gateway-trusted-ca", scc_binding="edge-scc")
+    checks = prerequisite_checks(
+        request,
+        effective_values(CHART_DEFAULTS, values or {}),
+        cluster,
+        ca_configmap="gateway-trusted-ca",
+        scc_binding="edge-scc",
+    )
     return {check.name: (check.state, check.message) for check in checks}
 
 
@@ -172,20 +205,25 @@ def test_a_new_namespace_and_everything_in_it_will_be_created() -> None:
     cluster = ClusterObjects(served_apis=frozenset({"v1", "agents.x-k8s.io/v1alpha1"}), namespace_phase=None)
     states = {name: state for name, (state, _) in checks_of(request, cluster).items()}
     assert states == {
-        "Namespace": WILL_CREATE, "DB credentials Secret": WILL_CREATE, "CA bundle ConfigMap": WILL_CREATE,
-        "SCC RoleBinding": WILL_CREATE, "API Agent Sandbox (agents.x-k8s.io)": PRESENT,
+        "Namespace": WILL_CREATE,
+        "DB credentials Secret": WILL_CREATE,
+        "CA bundle ConfigMap": WILL_CREATE,
+        "SCC RoleBinding": WILL_CREATE,
+        "API Agent Sandbox (agents.x-k8s.io)": PRESENT,
     }
 
 
 def test_what_the_reconciler_cannot_create_is_missing_and_named() -> None:
     request = make_request(oidc_ca_configmap="tenant-ca")
-    cluster = ClusterObjects(served_apis=frozenset({"v1"}), namespace_phase="Terminating",
-                             configmaps={"tenant-ca": {"other": "x"}})
+    cluster = ClusterObjects(
+        served_apis=frozenset({"v1"}), namespace_phase="Terminating", configmaps={"tenant-ca": {"other": "x"}}
+    )
     checks = checks_of(request, cluster, {"certManager": {"enabled": True}})
     assert checks["Namespace"][0] == MISSING and "being deleted" in checks["Namespace"][1]
     assert checks["OIDC CA ConfigMap"][0] == MISSING
     assert checks["API Agent Sandbox (agents.x-k8s.io)"] == (
-        MISSING, "Agent Sandbox (agents.x-k8s.io): the cluster serves none of agents.x-k8s.io/v1beta1, "
+        MISSING,
+        "Agent Sandbox (agents.x-k8s.io): the cluster serves none of agents.x-k8s.io/v1beta1, "
         "agents.x-k8s.io/v1alpha1, which agentSandbox.preflight.enabled needs",
     )
     assert checks["API cert-manager (cert-manager.io/v1)"][0] == MISSING
@@ -194,7 +232,8 @@ def test_what_the_reconciler_cannot_create_is_missing_and_named() -> None:
 def test_present_objects_are_reported_present() -> None:
     request = make_request(db_uri=DB_URI, oidc_ca_configmap="tenant-ca")
     cluster = ClusterObjects(
-        served_apis=frozenset({"agents.x-k8s.io/v1alpha1"}), namespace_phase="Active",
+        served_apis=frozenset({"agents.x-k8s.io/v1alpha1"}),
+        namespace_phase="Active",
         secrets=frozenset({"edge-db-credentials"}),
         configmaps={"tenant-ca": {"ca.crt": "PEM"}, "gateway-trusted-ca": {"ca.crt": "PEM"}},
     )

@@ -11,8 +11,13 @@ NOW = datetime(2026, 12, 2, 3, 0, tzinfo=UTC)
 
 def event(kind: str, name: str, reason: str, message: str, ago: int, type_: str = "Warning") -> dict:
     stamp = (NOW - timedelta(seconds=ago)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return {"type": type_, "reason": reason, "message": message, "lastTimestamp": stamp,
-            "involvedObject": {"kind": kind, "name": name}}
+    return {
+        "type": type_,
+        "reason": reason,
+        "message": message,
+        "lastTimestamp": stamp,
+        "involvedObject": {"kind": kind, "name": name},
+    }
 
 
 def test_the_newest_problems_of_the_release_come_first() -> None:

@@ -52,16 +52,25 @@ def test_backoff_never_overflows_however_many_failures(failures: int) -> None:
 )
 def test_phase_for(kwargs: dict, phase: str) -> None:
     base = {
-        "deleting": False, "stalled": False, "released": False, "ready": False, "was_running": False,
-        "deployed_at": None, "now": NOW, "grace": 5 * MIN,
+        "deleting": False,
+        "stalled": False,
+        "released": False,
+        "ready": False,
+        "was_running": False,
+        "deployed_at": None,
+        "now": NOW,
+        "grace": 5 * MIN,
     }
     assert phase_for(**{**base, **kwargs}) == phase
 
 
 def observed(status: str | None, **overrides: object) -> Observed:
     base = {
-        "release_status": status, "chart_version": "0.1.0", "last_deployed": NOW - MIN,
-        "applied_values": {"a": 1}, "workload_present": True,
+        "release_status": status,
+        "chart_version": "0.1.0",
+        "last_deployed": NOW - MIN,
+        "applied_values": {"a": 1},
+        "workload_present": True,
     }
     return Observed(**{**base, **overrides})
 
@@ -144,26 +153,40 @@ def route(status: str) -> dict:
 
 @pytest.mark.parametrize(
     ("routes", "ready"),
-    [([], False), ([grpcroute("True")], True), ([grpcroute("False")], False), ([route("True")], True),
-     ([route("Unknown")], False), ([{"kind": "GRPCRoute"}], False), ([stale_grpcroute()], False),
-     ([seen_grpcroute()], True)],
+    [
+        ([], False),
+        ([grpcroute("True")], True),
+        ([grpcroute("False")], False),
+        ([route("True")], True),
+        ([route("Unknown")], False),
+        ([{"kind": "GRPCRoute"}], False),
+        ([stale_grpcroute()], False),
+        ([seen_grpcroute()], True),
+    ],
 )
 def test_route_ready(routes: list, ready: bool) -> None:
     assert route_ready(routes) is ready
 
 
 def tls_policy(accepted: str, resolved: str, *, seen: int = 1, generation: int = 1) -> dict:
-    conditions = [{"type": "Accepted", "status": accepted, "observedGeneration": seen},
-                  {"type": "ResolvedRefs", "status": resolved, "observedGeneration": seen}]
+    conditions = [
+        {"type": "Accepted", "status": accepted, "observedGeneration": seen},
+        {"type": "ResolvedRefs", "status": resolved, "observedGeneration": seen},
+    ]
     return {"metadata": {"generation": generation}, "status": {"ancestors": [{"conditions": conditions}]}}
 
 
 @pytest.mark.parametrize(
     ("policy", "ready"),
-    [(None, False), ({"status": {}}, False), (tls_policy("True", "True"), True),
-     (tls_policy("True", "False"), False), (tls_policy("False", "True"), False),
-     (tls_policy("True", "True", seen=1, generation=2), False),
-     (tls_policy("True", "True", seen=2, generation=2), True)],
+    [
+        (None, False),
+        ({"status": {}}, False),
+        (tls_policy("True", "True"), True),
+        (tls_policy("True", "False"), False),
+        (tls_policy("False", "True"), False),
+        (tls_policy("True", "True", seen=1, generation=2), False),
+        (tls_policy("True", "True", seen=2, generation=2), True),
+    ],
 )
 def test_backend_tls_ready_wants_an_accepted_policy_seen_at_its_generation(policy: dict | None, ready: bool) -> None:
     assert backend_tls_ready(policy) is ready
@@ -176,11 +199,19 @@ def refused(reason: str, message: str) -> dict:
 
 @pytest.mark.parametrize(
     ("policy", "refusals"),
-    [(None, []), (tls_policy("True", "True"), []), (tls_policy("Unknown", "True"), []),
-     ({"status": {"ancestors": [refused("Conflicted", "another policy targets it")] * 2}},
-      ["Conflicted: another policy targets it"]),
-     ({"status": {"ancestors": [refused("Conflicted", "a"), refused("NoValidCACertificate", "b")]}},
-      ["Conflicted: a", "NoValidCACertificate: b"])],
+    [
+        (None, []),
+        (tls_policy("True", "True"), []),
+        (tls_policy("Unknown", "True"), []),
+        (
+            {"status": {"ancestors": [refused("Conflicted", "another policy targets it")] * 2}},
+            ["Conflicted: another policy targets it"],
+        ),
+        (
+            {"status": {"ancestors": [refused("Conflicted", "a"), refused("NoValidCACertificate", "b")]}},
+            ["Conflicted: a", "NoValidCACertificate: b"],
+        ),
+    ],
     ids=["absent", "accepted", "undecided", "one-refusal-from-two-gateways", "two-refusals"],
 )
 def test_backend_tls_refusals_are_the_controllers_words_once_each(policy: dict | None, refusals: list[str]) -> None:

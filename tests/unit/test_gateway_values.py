@@ -428,8 +428,9 @@ def test_the_clusters_network_policy_setting_wins_over_a_release_that_turns_it_o
 
 
 def test_a_release_may_turn_the_policy_off_on_a_cluster_that_asks_for_it() -> None:
-    values = merge_values({"networkPolicy": {"enabled": False}},
-                          gateway_values(SPEC, replace(K8S, network_policy=True), ROUTING))
+    values = merge_values(
+        {"networkPolicy": {"enabled": False}}, gateway_values(SPEC, replace(K8S, network_policy=True), ROUTING)
+    )
     assert values["networkPolicy"] == {"enabled": False}
 
 
@@ -485,8 +486,9 @@ def test_from_gateway_and_from_cluster_read_model_like_objects() -> None:
     assert GatewaySpec.from_gateway(replace_ns(gateway, database_provider="embedded"), release="r").release == "r"
     assert not GatewaySpec.from_gateway(replace_ns(gateway, database_provider="embedded")).has_external_db
 
-    cluster = SimpleNamespace(flavour="openshift", base_domain="apps.x", gateway_api=False, trusted_ca_pem="PEM",
-                              network_policy=True)
+    cluster = SimpleNamespace(
+        flavour="openshift", base_domain="apps.x", gateway_api=False, trusted_ca_pem="PEM", network_policy=True
+    )
     assert ClusterFacts.from_cluster(cluster) == ClusterFacts("openshift", "apps.x", False, True, network_policy=True)
     assert not ClusterFacts.from_cluster(replace_ns(cluster, trusted_ca_pem="")).has_trusted_ca
     assert not ClusterFacts.from_cluster(replace_ns(cluster, network_policy=False)).network_policy

@@ -24,7 +24,7 @@ from workers.drivers.helm_parse import (
 
 # Real helm v4.3.1 stderr captured against closed ports, fake API servers and broken charts.
 STDERR_CASES = [
-    ('Error: release: not found\n', errors.ReleaseNotFound),
+    ("Error: release: not found\n", errors.ReleaseNotFound),
     ("Error: uninstall: Release not loaded: web: release: not found\n", errors.ReleaseNotFound),
     ('Error: UPGRADE FAILED: "web" has no deployed releases\n', errors.ReleaseNotFound),
     (
@@ -80,15 +80,13 @@ STDERR_CASES = [
         errors.Conflict,
     ),
     (
-        'Error: UPGRADE FAILED: Apply failed with 1 conflict: conflict with "kubectl" using apps/v1: '
-        ".spec.replicas\n",
+        'Error: UPGRADE FAILED: Apply failed with 1 conflict: conflict with "kubectl" using apps/v1: .spec.replicas\n',
         errors.Conflict,
     ),
     ('Error: path "./nope" not found\n', errors.ChartError),
     ("Error: repo nosuchrepo not found\n", errors.ChartError),
     (
-        "Error: cannot load Chart.yaml: error converting YAML to JSON: yaml: line 3: "
-        "could not find expected ':'\n",
+        "Error: cannot load Chart.yaml: error converting YAML to JSON: yaml: line 3: could not find expected ':'\n",
         errors.ChartError,
     ),
     (
@@ -186,8 +184,7 @@ def test_classify_error_redacts_values_echoed_by_schema_errors() -> None:
     [
         ("Error: release: not found\n", "release: not found"),
         (
-            'level=ERROR msg="x"\nE1130 14:39:25.884339 memcache.go:381] "noise"\n'
-            "Error: INSTALLATION FAILED: boom\n",
+            'level=ERROR msg="x"\nE1130 14:39:25.884339 memcache.go:381] "noise"\nError: INSTALLATION FAILED: boom\n',
             "INSTALLATION FAILED: boom",
         ),
         (
@@ -241,16 +238,27 @@ RELEASE_JSON = {
         (
             RELEASE_JSON,
             {
-                "name": "web", "namespace": "t1", "revision": 2, "status": "deployed",
-                "chart_name": "smallapp", "chart_version": "0.2.0", "app_version": "1.16.0",
+                "name": "web",
+                "namespace": "t1",
+                "revision": 2,
+                "status": "deployed",
+                "chart_name": "smallapp",
+                "chart_version": "0.2.0",
+                "app_version": "1.16.0",
                 "last_deployed": datetime(2025, 11, 30, 14, 50, 0, 123456, tzinfo=UTC),
             },
         ),
         (
             {"name": "bare", "version": 1, "namespace": "t2", "info": {"status": "pending-install"}},
             {
-                "name": "bare", "namespace": "t2", "revision": 1, "status": "pending-install",
-                "chart_name": None, "chart_version": None, "app_version": None, "last_deployed": None,
+                "name": "bare",
+                "namespace": "t2",
+                "revision": 1,
+                "status": "pending-install",
+                "chart_name": None,
+                "chart_version": None,
+                "app_version": None,
+                "last_deployed": None,
             },
         ),
     ],
@@ -271,8 +279,13 @@ METADATA_JSON = (
 def test_parse_metadata() -> None:
     release = parse_metadata(METADATA_JSON)
     assert release == ReleaseStatus(
-        name="web", namespace="t1", revision=4, status="failed", chart_name="smallapp",
-        chart_version="0.1.0", app_version="1.0.0",
+        name="web",
+        namespace="t1",
+        revision=4,
+        status="failed",
+        chart_name="smallapp",
+        chart_version="0.1.0",
+        app_version="1.0.0",
         last_deployed=datetime(2026, 11, 30, 14, 47, 38, tzinfo=UTC),
     )
 
@@ -285,12 +298,26 @@ def test_release_parsers_reject_garbage(parser: Callable[[str], ReleaseStatus], 
 
 
 def test_parse_history_sorted_by_revision() -> None:
-    text = json.dumps([
-        {"revision": 2, "updated": "2025-11-30T14:50:00.1Z", "status": "deployed",
-         "chart": "smallapp-0.2.0", "app_version": "1.0", "description": "Upgrade complete"},
-        {"revision": 1, "updated": "2025-11-30T14:42:14Z", "status": "superseded",
-         "chart": "smallapp-0.1.0", "app_version": "", "description": "Install complete"},
-    ])
+    text = json.dumps(
+        [
+            {
+                "revision": 2,
+                "updated": "2025-11-30T14:50:00.1Z",
+                "status": "deployed",
+                "chart": "smallapp-0.2.0",
+                "app_version": "1.0",
+                "description": "Upgrade complete",
+            },
+            {
+                "revision": 1,
+                "updated": "2025-11-30T14:42:14Z",
+                "status": "superseded",
+                "chart": "smallapp-0.1.0",
+                "app_version": "",
+                "description": "Install complete",
+            },
+        ]
+    )
     history = parse_history(text)
     assert [(item.revision, item.status, item.chart) for item in history] == [
         (1, "superseded", "smallapp-0.1.0"),
@@ -301,11 +328,19 @@ def test_parse_history_sorted_by_revision() -> None:
 
 
 def test_parse_list_converts_string_revision() -> None:
-    text = json.dumps([
-        {"name": "web", "namespace": "t1", "revision": "3",
-         "updated": "2025-11-30 14:50:00.123456789 +0000 UTC", "status": "failed",
-         "chart": "smallapp-0.2.0", "app_version": "1.0"},
-    ])
+    text = json.dumps(
+        [
+            {
+                "name": "web",
+                "namespace": "t1",
+                "revision": "3",
+                "updated": "2025-11-30 14:50:00.123456789 +0000 UTC",
+                "status": "failed",
+                "chart": "smallapp-0.2.0",
+                "app_version": "1.0",
+            },
+        ]
+    )
     (item,) = parse_list(text)
     assert (item.name, item.namespace, item.revision, item.status) == ("web", "t1", 3, "failed")
     assert item.updated == datetime(2025, 11, 30, 14, 50, 0, 123456, tzinfo=UTC)

@@ -103,8 +103,10 @@ def test_private_file_removed_on_error() -> None:
     ("content", "expected"),
     [
         (KUBECONFIG, {"super-secret-token-value"}),
-        ("users:\n- name: admin\n  user: {client-key-data: S0VZS0VZ, username: bob, password: pw-123456}\n",
-         {"S0VZS0VZ", "pw-123456"}),
+        (
+            "users:\n- name: admin\n  user: {client-key-data: S0VZS0VZ, username: bob, password: pw-123456}\n",
+            {"S0VZS0VZ", "pw-123456"},
+        ),
         ("not: [yaml", set()),
         ("- a list\n", set()),
     ],

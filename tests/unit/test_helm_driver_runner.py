@@ -56,16 +56,36 @@ def run_fake(tmp_path: Path) -> Run:
     binary.chmod(0o755)
     record = tmp_path / "record.json"
 
-    def run(action: Callable[[Helm], Any], *, stdout: str = "", stderr: str = "", exit_code: int = 0,
-            sleep: float = 0.0, timeout: float = 30.0, env: dict[str, str] | None = None,
-            on_invoke: Callable[[str], None] | None = None) -> tuple[Any, dict]:
-        fake_env = {"FAKE_RECORD": str(record), "FAKE_STDOUT": stdout, "FAKE_STDERR": stderr,
-                    "FAKE_EXIT": str(exit_code), "FAKE_SLEEP": str(sleep), **(env or {})}
-        helm = Helm(HelmConfig(
-            binary=binary, timeout_seconds=timeout, env=fake_env,
-            cache_home=tmp_path / "cache", config_home=tmp_path / "config", data_home=tmp_path / "data",
-            on_invoke=on_invoke,
-        ))
+    def run(
+        action: Callable[[Helm], Any],
+        *,
+        stdout: str = "",
+        stderr: str = "",
+        exit_code: int = 0,
+        sleep: float = 0.0,
+        timeout: float = 30.0,
+        env: dict[str, str] | None = None,
+        on_invoke: Callable[[str], None] | None = None,
+    ) -> tuple[Any, dict]:
+        fake_env = {
+            "FAKE_RECORD": str(record),
+            "FAKE_STDOUT": stdout,
+            "FAKE_STDERR": stderr,
+            "FAKE_EXIT": str(exit_code),
+            "FAKE_SLEEP": str(sleep),
+            **(env or {}),
+        }
+        helm = Helm(
+            HelmConfig(
+                binary=binary,
+                timeout_seconds=timeout,
+                env=fake_env,
+                cache_home=tmp_path / "cache",
+                config_home=tmp_path / "config",
+                data_home=tmp_path / "data",
+                on_invoke=on_invoke,
+            )
+        )
         result = action(helm)
         return result, json.loads(record.read_text())
 
@@ -73,7 +93,7 @@ def run_fake(tmp_path: Path) -> Run:
 
 
 def _positional(argv: list[str]) -> list[str]:
-    return argv[argv.index("--") + 1:]
+    return argv[argv.index("--") + 1 :]
 
 
 def test_install_argv_env_and_private_files(run_fake: Run, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,17 +163,23 @@ def test_upgrade_flags(run_fake: Run, kwargs: dict, present: list[str], absent: 
         (lambda h: h.uninstall(TARGET, "web", wait=True), "", ["uninstall", "--timeout=30s", "--wait=watcher"], True),
         (lambda h: h.show_values("./c", version="2.0.0"), "a: 1\n", ["show", "values", "--version=2.0.0"], False),
         (
-            lambda h: h.template("web", "tenant-a", "./c", {}, api_versions=["gateway.networking.k8s.io/v1"],
-                                 kube_version="1.31.0"),
+            lambda h: h.template(
+                "web", "tenant-a", "./c", {}, api_versions=["gateway.networking.k8s.io/v1"], kube_version="1.31.0"
+            ),
             "---\n",
-            ["template", "--namespace=tenant-a", "--api-versions=gateway.networking.k8s.io/v1",
-             "--kube-version=1.31.0"],
+            [
+                "template",
+                "--namespace=tenant-a",
+                "--api-versions=gateway.networking.k8s.io/v1",
+                "--kube-version=1.31.0",
+            ],
             False,
         ),
     ],
 )
-def test_command_shapes(run_fake: Run, action: Callable, stdout: str, expected_args: list[str],
-                        has_kubeconfig: bool) -> None:
+def test_command_shapes(
+    run_fake: Run, action: Callable, stdout: str, expected_args: list[str], has_kubeconfig: bool
+) -> None:
     _, seen = run_fake(action, stdout=stdout)
     argv = seen["argv"]
     assert argv[0] == expected_args[0] and set(expected_args) <= set(argv)
@@ -176,8 +202,7 @@ def test_values_never_logged_even_on_failure(run_fake: Run, caplog: pytest.LogCa
     caplog.set_level(logging.DEBUG, logger="workers.drivers")
     stderr = f"Error: INSTALLATION FAILED: execution error at (c/templates/s.yaml:1:2): bad {SECRET}\n"
     with pytest.raises(errors.ChartError) as raised:
-        run_fake(lambda helm: helm.install(TARGET, "web", "./c", {"password": SECRET}),
-                 stderr=stderr, exit_code=1)
+        run_fake(lambda helm: helm.install(TARGET, "web", "./c", {"password": SECRET}), stderr=stderr, exit_code=1)
     assert SECRET not in str(raised.value)
     assert "running " in caplog.text and "--values=" in caplog.text
     assert SECRET not in caplog.text

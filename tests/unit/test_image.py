@@ -46,8 +46,12 @@ def test_base_image_is_pinned_by_digest() -> None:
 def test_runs_as_uid_10001_with_its_own_state_directory() -> None:
     assert only("USER").split(":")[0] == "10001"
     env = " ".join(args for kw, args in instructions() if kw == "ENV")
-    for variable in ("CONTROLPLANE_STATE_DIR=/var/lib/controlplane", "CATALOG_STORE_DIR=/var/lib/controlplane/",
-                     "HELM_HOME=/var/lib/controlplane/", "DATABASE_URL=sqlite:////var/lib/controlplane/"):
+    for variable in (
+        "CONTROLPLANE_STATE_DIR=/var/lib/controlplane",
+        "CATALOG_STORE_DIR=/var/lib/controlplane/",
+        "HELM_HOME=/var/lib/controlplane/",
+        "DATABASE_URL=sqlite:////var/lib/controlplane/",
+    ):
         assert variable in env
     runs = " ".join(args for kw, args in instructions() if kw == "RUN")
     assert "--uid 10001" in runs and "chown -R 10001:10001 /var/lib/controlplane" in runs
@@ -59,10 +63,16 @@ def test_dependencies_and_tools_are_checked_by_sha256() -> None:
     assert not any("pip install" in r and "--require-hashes" not in r for r in runs)
     assert any("scripts/install_helm.py" in r for r in runs)
     lock = (PROJECT_ROOT / "requirements.lock").read_text()
-    hashed = {normalise(name): version for name, version in re.findall(
-        r"^([A-Za-z0-9_.-]+)==(\S+) \\\n\s+--hash=sha256:[0-9a-f]{64}", lock, re.M)}
-    pinned = {normalise(name): version for name, version in re.findall(
-        r"^([A-Za-z0-9_.-]+)==(\S+)$", (PROJECT_ROOT / "requirements.txt").read_text(), re.M)}
+    hashed = {
+        normalise(name): version
+        for name, version in re.findall(r"^([A-Za-z0-9_.-]+)==(\S+) \\\n\s+--hash=sha256:[0-9a-f]{64}", lock, re.M)
+    }
+    pinned = {
+        normalise(name): version
+        for name, version in re.findall(
+            r"^([A-Za-z0-9_.-]+)==(\S+)$", (PROJECT_ROOT / "requirements.txt").read_text(), re.M
+        )
+    }
     assert pinned and hashed == pinned, "requirements.lock must hash exactly the pins of requirements.txt"
 
 
@@ -118,20 +128,34 @@ def test_entrypoint_defaults_to_the_api() -> None:
 
 
 def dry_run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["sh", str(ENTRYPOINT), "--dry-run", *args], capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin", **env}, timeout=10)
+    return subprocess.run(
+        ["sh", str(ENTRYPOINT), "--dry-run", *args],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+        timeout=10,
+    )
 
 
-@pytest.mark.parametrize(("role", "command"), [
-    ("api", "python -m gunicorn controlplane.wsgi --bind 0.0.0.0:8000 --workers 3 --worker-tmp-dir /tmp "
-            "--access-logfile -"),
-    ("content", "python -m gunicorn controlplane.wsgi_content --bind 0.0.0.0:8000 --workers 1 --threads 8 "
-                "--worker-class gthread --worker-tmp-dir /tmp --access-logfile -"),
-    ("worker", "python -m celery -A controlplane worker -l INFO"),
-    ("beat", "python -m celery -A controlplane beat -l INFO -s /var/lib/controlplane/celerybeat-schedule"),
-    ("watcher", "python manage.py watch_clusters"),
-    ("migrate", "python manage.py migrate --noinput"),
-])
+@pytest.mark.parametrize(
+    ("role", "command"),
+    [
+        (
+            "api",
+            "python -m gunicorn controlplane.wsgi --bind 0.0.0.0:8000 --workers 3 --worker-tmp-dir /tmp "
+            "--access-logfile -",
+        ),
+        (
+            "content",
+            "python -m gunicorn controlplane.wsgi_content --bind 0.0.0.0:8000 --workers 1 --threads 8 "
+            "--worker-class gthread --worker-tmp-dir /tmp --access-logfile -",
+        ),
+        ("worker", "python -m celery -A controlplane worker -l INFO"),
+        ("beat", "python -m celery -A controlplane beat -l INFO -s /var/lib/controlplane/celerybeat-schedule"),
+        ("watcher", "python manage.py watch_clusters"),
+        ("migrate", "python manage.py migrate --noinput"),
+    ],
+)
 def test_entrypoint_maps_each_role(role: str, command: str) -> None:
     done = dry_run(role)
     assert done.returncode == 0, done.stderr
@@ -140,8 +164,18 @@ def test_entrypoint_maps_each_role(role: str, command: str) -> None:
 
 def test_entrypoint_passes_arguments_and_settings() -> None:
     done = dry_run("worker", "-c", "2", LOG_LEVEL="DEBUG")
-    assert shlex.split(done.stdout) == ["python", "-m", "celery", "-A", "controlplane", "worker", "-l", "DEBUG",
-                                        "-c", "2"]
+    assert shlex.split(done.stdout) == [
+        "python",
+        "-m",
+        "celery",
+        "-A",
+        "controlplane",
+        "worker",
+        "-l",
+        "DEBUG",
+        "-c",
+        "2",
+    ]
     api = dry_run("api", PORT="9000", GUNICORN_WORKERS="5").stdout
     assert "--bind 0.0.0.0:9000 --workers 5" in api
 

@@ -77,10 +77,14 @@ def test_the_policy_names_where_it_comes_from() -> None:
     [
         ({}, ImagePolicy(source="t")),
         ({"overrides": "deny"}, ImagePolicy(source="t")),
-        ({"overrides": "allow", "repositories": ["*"], "require_digest": True},
-         ImagePolicy(OverrideMode.ALLOW, ("*",), True, "t")),
-        ({"overrides": "allow", "repositories": ["reg:5000/team/"]},
-         ImagePolicy(OverrideMode.ALLOW, ("reg:5000/team/",), source="t")),
+        (
+            {"overrides": "allow", "repositories": ["*"], "require_digest": True},
+            ImagePolicy(OverrideMode.ALLOW, ("*",), True, "t"),
+        ),
+        (
+            {"overrides": "allow", "repositories": ["reg:5000/team/"]},
+            ImagePolicy(OverrideMode.ALLOW, ("reg:5000/team/",), source="t"),
+        ),
     ],
 )
 def test_policies_parse(data: dict, expected: ImagePolicy) -> None:

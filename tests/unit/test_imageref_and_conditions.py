@@ -32,8 +32,19 @@ def test_parse_valid(text: str, registry: str, repository: str, tag: str | None,
 
 @pytest.mark.parametrize(
     "text",
-    ["", " nginx", "UPPER/app", "app:", "app@sha256:123", "../etc/passwd", "a/../b", "app:tag with space",
-     "app:" + "t" * 129, "host:port:1/app", "a" * 513],
+    [
+        "",
+        " nginx",
+        "UPPER/app",
+        "app:",
+        "app@sha256:123",
+        "../etc/passwd",
+        "a/../b",
+        "app:tag with space",
+        "app:" + "t" * 129,
+        "host:port:1/app",
+        "a" * 513,
+    ],
 )
 def test_parse_invalid(text: str) -> None:
     with pytest.raises(InvalidImageRefError):

@@ -53,7 +53,10 @@ def test_a_long_bad_registry_is_refused_at_once() -> None:
 def test_valid_references_parse_into_their_parts(parts: dict) -> None:
     ref = parse_image_ref(parts["text"])
     assert (ref.registry, ref.repository, ref.tag, ref.digest) == (
-        parts["registry"], parts["repository"], parts["tag"], parts["digest"]
+        parts["registry"],
+        parts["repository"],
+        parts["tag"],
+        parts["digest"],
     )
     assert str(ref) == parts["text"]
 

@@ -33,9 +33,11 @@ def test_no_module_pair_of_the_project_imports_each_other() -> None:
 def test_a_pair_that_imports_each_other_is_named_and_a_one_way_import_is_not() -> None:
     graph = grimp.ImportGraph()
     for importer, imported in [
-        ("app.admin", "core.site"), ("core.site", "app.admin"),  # the pair
+        ("app.admin", "core.site"),
+        ("core.site", "app.admin"),  # the pair
         ("app.models", "core.models"),  # one way only
-        ("pkg", "pkg.child"), ("pkg.child", "pkg"),  # a package and its child are a pair too
+        ("pkg", "pkg.child"),
+        ("pkg.child", "pkg"),  # a package and its child are a pair too
     ]:
         graph.add_import(importer=importer, imported=imported)
     assert mutual_imports(graph) == [("app.admin", "core.site"), ("pkg", "pkg.child")]

@@ -13,12 +13,33 @@ from hypothesis import strategies as st
 from controlplane.kubeconfig import validate_kubeconfig
 from tests.helpers import KUBECONFIG
 
-KEYS = st.sampled_from([
-    "apiVersion", "kind", "clusters", "contexts", "users", "current-context", "name", "cluster", "context", "user",
-    "server", "token", "exec", "certificate-authority", "certificate-authority-data", "c", "u",
-])
+KEYS = st.sampled_from(
+    [
+        "apiVersion",
+        "kind",
+        "clusters",
+        "contexts",
+        "users",
+        "current-context",
+        "name",
+        "cluster",
+        "context",
+        "user",
+        "server",
+        "token",
+        "exec",
+        "certificate-authority",
+        "certificate-authority-data",
+        "c",
+        "u",
+    ]
+)
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(max_size=12),
     st.sampled_from(["c", "u", "http://127.0.0.1:1", "https://k8s.example:6443"]),
 )
 VALUES = st.recursive(
@@ -48,10 +69,17 @@ def test_the_sample_kubeconfig_is_valid() -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        {"users": 5}, {"contexts": 5}, {"clusters": 5}, {"current-context": ["a"]}, {"current-context": {"a": 1}},
-        {"contexts": [{"name": "c", "context": "x"}]}, {"users": [{"name": "u", "user": [1]}]},
-        {"clusters": [{"name": "c", "cluster": "x"}]}, {"contexts": [{"name": ["c"], "context": {}}]},
-        {"contexts": [5]}, {"clusters": [{"name": "c", "cluster": {"server": 5}}]},
+        {"users": 5},
+        {"contexts": 5},
+        {"clusters": 5},
+        {"current-context": ["a"]},
+        {"current-context": {"a": 1}},
+        {"contexts": [{"name": "c", "context": "x"}]},
+        {"users": [{"name": "u", "user": [1]}]},
+        {"clusters": [{"name": "c", "cluster": "x"}]},
+        {"contexts": [{"name": ["c"], "context": {}}]},
+        {"contexts": [5]},
+        {"clusters": [{"name": "c", "cluster": {"server": 5}}]},
         {"contexts": [{"name": "c", "context": {"cluster": ["c"], "user": "u"}}]},
         {"users": [{"name": "u", "user": {"exec": {"command": "sh"}}}]},
     ],

@@ -18,19 +18,27 @@ from tests.unit.strategies import LABEL_NAMES, LABEL_VALUES, SUBDOMAINS
 KEYS = st.one_of(LABEL_NAMES, st.builds(lambda prefix, name: f"{prefix}/{name}", SUBDOMAINS, LABEL_NAMES))
 JSON = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=70)),
-    lambda children: st.one_of(st.lists(children, max_size=3), st.dictionaries(st.text(max_size=70), children,
-                                                                                max_size=3)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3), st.dictionaries(st.text(max_size=70), children, max_size=3)
+    ),
     max_leaves=10,
 )
 # One broken rule each: what Kubernetes' IsQualifiedName / IsValidLabelValue refuse.
 BAD_NAMES = st.one_of(
-    st.just(""), st.just("a" * 64), LABEL_NAMES.map(lambda n: f"-{n}"), LABEL_NAMES.map(lambda n: f"{n}."),
-    st.builds(lambda n, c: n + c + n, LABEL_NAMES, st.sampled_from(" \n\t@:!é*")), LABEL_NAMES.map(lambda n: n + "\n"),
+    st.just(""),
+    st.just("a" * 64),
+    LABEL_NAMES.map(lambda n: f"-{n}"),
+    LABEL_NAMES.map(lambda n: f"{n}."),
+    st.builds(lambda n, c: n + c + n, LABEL_NAMES, st.sampled_from(" \n\t@:!é*")),
+    LABEL_NAMES.map(lambda n: n + "\n"),
 )
 BAD_KEYS = st.one_of(
-    BAD_NAMES, LABEL_NAMES.map(lambda n: f"/{n}"), LABEL_NAMES.map(lambda n: f"a/b/{n}"),
+    BAD_NAMES,
+    LABEL_NAMES.map(lambda n: f"/{n}"),
+    LABEL_NAMES.map(lambda n: f"a/b/{n}"),
     st.builds(lambda p, n: f"{p.upper()}/{n}", SUBDOMAINS.filter(lambda p: any(c.isalpha() for c in p)), LABEL_NAMES),
-    st.builds(lambda p, n: f"{p}-/{n}", SUBDOMAINS, LABEL_NAMES), LABEL_NAMES.map(lambda n: f"{'a' * 254}/{n}"),
+    st.builds(lambda p, n: f"{p}-/{n}", SUBDOMAINS, LABEL_NAMES),
+    LABEL_NAMES.map(lambda n: f"{'a' * 254}/{n}"),
 )
 BAD_VALUES = BAD_NAMES.filter(bool)
 

@@ -32,14 +32,17 @@ def berlin(cron: str, duration: str) -> dict:
 
 
 # Spring forward: Europe/Berlin 2026-03-29, 02:00 CET (01:00 UTC) becomes 03:00 CEST.
-@pytest.mark.parametrize(("at", "allowed"), [
-    (utc(2026, 3, 29, 0, 59), False),  # 01:59 CET: before the window
-    (utc(2026, 3, 29, 1, 0), True),  # 03:00 CEST: 02:30 does not exist that night, so the window opens here
-    (utc(2026, 3, 29, 1, 59), True),  # 03:59 CEST: an hour of elapsed time after it opened
-    (utc(2026, 3, 29, 2, 0), False),  # 04:00 CEST: closed after one elapsed hour
-    (utc(2026, 3, 30, 0, 30), True),  # the next night, 02:30 CEST exists again
-    (utc(2026, 3, 30, 0, 29), False),
-])
+@pytest.mark.parametrize(
+    ("at", "allowed"),
+    [
+        (utc(2026, 3, 29, 0, 59), False),  # 01:59 CET: before the window
+        (utc(2026, 3, 29, 1, 0), True),  # 03:00 CEST: 02:30 does not exist that night, so the window opens here
+        (utc(2026, 3, 29, 1, 59), True),  # 03:59 CEST: an hour of elapsed time after it opened
+        (utc(2026, 3, 29, 2, 0), False),  # 04:00 CEST: closed after one elapsed hour
+        (utc(2026, 3, 30, 0, 30), True),  # the next night, 02:30 CEST exists again
+        (utc(2026, 3, 30, 0, 29), False),
+    ],
+)
 def test_spring_forward_window_in_the_skipped_hour_opens_after_the_jump(at: datetime, allowed: bool) -> None:
     schedule = windows(berlin("30 2 * * *", "1h"))
     assert allowed_at(schedule, at) is allowed
@@ -59,14 +62,17 @@ def test_spring_forward_duration_is_elapsed_time() -> None:
 
 
 # Fall back: Europe/Berlin 2026-10-25, 03:00 CEST (01:00 UTC) becomes 02:00 CET; 02:00-03:00 happens twice.
-@pytest.mark.parametrize(("at", "allowed"), [
-    (utc(2026, 10, 24, 23, 59), False),  # 01:59 CEST
-    (utc(2026, 10, 25, 0, 0), True),  # 02:00 CEST: the first 02:00 opens the window
-    (utc(2026, 10, 25, 0, 59), True),  # 02:59 CEST
-    (utc(2026, 10, 25, 1, 0), False),  # 02:00 CET (the second 02:00): a fixed time fires once, one elapsed hour
-    (utc(2026, 10, 25, 1, 30), False),  # 02:30 CET
-    (utc(2026, 10, 26, 1, 0), True),  # the next night, 02:00 CET
-])
+@pytest.mark.parametrize(
+    ("at", "allowed"),
+    [
+        (utc(2026, 10, 24, 23, 59), False),  # 01:59 CEST
+        (utc(2026, 10, 25, 0, 0), True),  # 02:00 CEST: the first 02:00 opens the window
+        (utc(2026, 10, 25, 0, 59), True),  # 02:59 CEST
+        (utc(2026, 10, 25, 1, 0), False),  # 02:00 CET (the second 02:00): a fixed time fires once, one elapsed hour
+        (utc(2026, 10, 25, 1, 30), False),  # 02:30 CET
+        (utc(2026, 10, 26, 1, 0), True),  # the next night, 02:00 CET
+    ],
+)
 def test_fall_back_fixed_time_window_opens_once(at: datetime, allowed: bool) -> None:
     schedule = windows(berlin("0 2 * * *", "1h"))
     assert allowed_at(schedule, at) is allowed
@@ -93,16 +99,19 @@ def test_fall_back_duration_is_elapsed_time() -> None:
     assert not allowed_at(schedule, utc(2026, 10, 25, 2, 0))
 
 
-@pytest.mark.parametrize(("at", "allowed"), [
-    (datetime(2026, 6, 1, 21, 59, tzinfo=BERLIN), False),
-    (datetime(2026, 6, 1, 22, 0, tzinfo=BERLIN), True),
-    (datetime(2026, 6, 1, 23, 59, tzinfo=BERLIN), True),
-    (datetime(2026, 6, 2, 0, 0, tzinfo=BERLIN), True),  # past midnight, still the Monday night window
-    (datetime(2026, 6, 2, 1, 59, tzinfo=BERLIN), True),
-    (datetime(2026, 6, 2, 2, 0, tzinfo=BERLIN), False),
-    (datetime(2026, 6, 2, 22, 30, tzinfo=BERLIN), False),  # Tuesday night: not a Monday
-    (datetime(2026, 6, 8, 1, 0, tzinfo=BERLIN), False),  # Sunday night into Monday: the window starts Mondays
-])
+@pytest.mark.parametrize(
+    ("at", "allowed"),
+    [
+        (datetime(2026, 6, 1, 21, 59, tzinfo=BERLIN), False),
+        (datetime(2026, 6, 1, 22, 0, tzinfo=BERLIN), True),
+        (datetime(2026, 6, 1, 23, 59, tzinfo=BERLIN), True),
+        (datetime(2026, 6, 2, 0, 0, tzinfo=BERLIN), True),  # past midnight, still the Monday night window
+        (datetime(2026, 6, 2, 1, 59, tzinfo=BERLIN), True),
+        (datetime(2026, 6, 2, 2, 0, tzinfo=BERLIN), False),
+        (datetime(2026, 6, 2, 22, 30, tzinfo=BERLIN), False),  # Tuesday night: not a Monday
+        (datetime(2026, 6, 8, 1, 0, tzinfo=BERLIN), False),  # Sunday night into Monday: the window starts Mondays
+    ],
+)
 def test_window_across_midnight(at: datetime, allowed: bool) -> None:
     schedule = windows(berlin("0 22 * * 1", "4h"))
     assert allowed_at(schedule, at) is allowed
@@ -124,21 +133,25 @@ def test_no_windows_allows_any_time_and_freezes_still_hold() -> None:
 
 
 def test_fixed_freeze_inside_a_window_holds_until_its_end_while_the_window_is_still_open() -> None:
-    schedule = windows(berlin("0 22 * * *", "4h"), freezes=(
-        {"start": "2026-06-01T21:00:00+02:00", "end": "2026-06-01T23:30:00+02:00"},
-    ))
+    schedule = windows(
+        berlin("0 22 * * *", "4h"),
+        freezes=({"start": "2026-06-01T21:00:00+02:00", "end": "2026-06-01T23:30:00+02:00"},),
+    )
     assert not allowed_at(schedule, datetime(2026, 6, 1, 22, 0, tzinfo=BERLIN))
     # The window opened during the freeze and is still open when the freeze ends.
     assert next_allowed(schedule, datetime(2026, 6, 1, 22, 0, tzinfo=BERLIN)) == datetime(
-        2026, 6, 1, 23, 30, tzinfo=BERLIN)
+        2026, 6, 1, 23, 30, tzinfo=BERLIN
+    )
 
 
 def test_freeze_covering_a_whole_window_moves_to_the_next_one() -> None:
-    schedule = windows(berlin("0 22 * * *", "2h"), freezes=(
-        {"start": "2026-06-01T20:00:00+02:00", "end": "2026-06-02T01:00:00+02:00"},
-    ))
+    schedule = windows(
+        berlin("0 22 * * *", "2h"),
+        freezes=({"start": "2026-06-01T20:00:00+02:00", "end": "2026-06-02T01:00:00+02:00"},),
+    )
     assert next_allowed(schedule, datetime(2026, 6, 1, 19, 0, tzinfo=BERLIN)) == datetime(
-        2026, 6, 2, 22, 0, tzinfo=BERLIN)
+        2026, 6, 2, 22, 0, tzinfo=BERLIN
+    )
 
 
 def test_recurring_freeze_overlapping_windows() -> None:
@@ -177,40 +190,72 @@ def test_clock_is_the_callers() -> None:
     assert [verdict(schedule, next(clock)).open for _ in range(2)] == [False, True]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("90m", timedelta(minutes=90)), ("4h", timedelta(hours=4)), ("1h30m", timedelta(minutes=90)),
-    ("2d", timedelta(days=2)), ("31d", timedelta(days=31)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("90m", timedelta(minutes=90)),
+        ("4h", timedelta(hours=4)),
+        ("1h30m", timedelta(minutes=90)),
+        ("2d", timedelta(days=2)),
+        ("31d", timedelta(days=31)),
+    ],
+)
 def test_durations(text: str, expected: timedelta) -> None:
     assert parse_duration(text, "d") == expected
 
 
-@pytest.mark.parametrize(("data", "path", "words"), [
-    ({"windows": [berlin("61 2 * * *", "1h")]}, "windows[0].cron", "not a cron expression"),
-    ({"windows": [berlin("0 2 * *", "1h")]}, "windows[0].cron", "five fields"),
-    ({"windows": [berlin("0 0 30 2 *", "1h")]}, "windows[0].cron", "not a cron expression"),
-    ({"windows": [berlin("0 2 * * *", "1h"), {"cron": "0 2 * * *", "duration": "1h", "timezone": "Europe/Berln"}]},
-     "windows[1].timezone", "not an IANA time zone"),
-    ({"windows": [{"cron": "0 2 * * *", "duration": "1h", "timezone": "../../etc/passwd"}]},
-     "windows[0].timezone", "not an IANA time zone"),
-    ({"windows": [{"cron": "0 2 * * *", "duration": "1h", "timezone": "localtime"}]},
-     "windows[0].timezone", "not an IANA time zone"),
-    ({"windows": [{"cron": "0 2 * * *", "duration": "1h", "timezone": "America"}]},
-     "windows[0].timezone", "not an IANA time zone"),
-    ({"windows": [berlin("0 2 * * *", "99999999999999d")]}, "windows[0].duration", "not a duration"),
-    ({"windows": [berlin("0 2 * * *", "0m")]}, "windows[0].duration", "longer than zero"),
-    ({"windows": [berlin("0 2 * * *", "-1h")]}, "windows[0].duration", "not a duration"),
-    ({"windows": [berlin("0 2 * * *", "32d")]}, "windows[0].duration", "at most 31 days"),
-    ({"windows": [{"cron": "0 2 * * *", "timezone": "UTC"}]}, "windows[0].duration", "required"),
-    ({"freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": "2026-12-19T00:00:00+01:00"}]},
-     "freezes[0].end", "after start"),
-    ({"freezes": [{"start": "2026-12-20T00:00:00", "end": "2026-12-21T00:00:00+01:00"}]},
-     "freezes[0].start", "with an offset"),
-    ({"freezes": [berlin("0 0 * * 5", "3x")]}, "freezes[0].duration", "not a duration"),
-    ({"windows": "0 2 * * *"}, "windows", "must be a list"),
-    ({"window": []}, "maintenance_windows", "unknown key"),
-    ({"hold_installs_and_deletes": "yes"}, "hold_installs_and_deletes", "true or false"),
-])
+@pytest.mark.parametrize(
+    ("data", "path", "words"),
+    [
+        ({"windows": [berlin("61 2 * * *", "1h")]}, "windows[0].cron", "not a cron expression"),
+        ({"windows": [berlin("0 2 * *", "1h")]}, "windows[0].cron", "five fields"),
+        ({"windows": [berlin("0 0 30 2 *", "1h")]}, "windows[0].cron", "not a cron expression"),
+        (
+            {
+                "windows": [
+                    berlin("0 2 * * *", "1h"),
+                    {"cron": "0 2 * * *", "duration": "1h", "timezone": "Europe/Berln"},
+                ]
+            },
+            "windows[1].timezone",
+            "not an IANA time zone",
+        ),
+        (
+            {"windows": [{"cron": "0 2 * * *", "duration": "1h", "timezone": "../../etc/passwd"}]},
+            "windows[0].timezone",
+            "not an IANA time zone",
+        ),
+        (
+            {"windows": [{"cron": "0 2 * * *", "duration": "1h", "timezone": "localtime"}]},
+            "windows[0].timezone",
+            "not an IANA time zone",
+        ),
+        (
+            {"windows": [{"cron": "0 2 * * *", "duration": "1h", "timezone": "America"}]},
+            "windows[0].timezone",
+            "not an IANA time zone",
+        ),
+        ({"windows": [berlin("0 2 * * *", "99999999999999d")]}, "windows[0].duration", "not a duration"),
+        ({"windows": [berlin("0 2 * * *", "0m")]}, "windows[0].duration", "longer than zero"),
+        ({"windows": [berlin("0 2 * * *", "-1h")]}, "windows[0].duration", "not a duration"),
+        ({"windows": [berlin("0 2 * * *", "32d")]}, "windows[0].duration", "at most 31 days"),
+        ({"windows": [{"cron": "0 2 * * *", "timezone": "UTC"}]}, "windows[0].duration", "required"),
+        (
+            {"freezes": [{"start": "2026-12-20T00:00:00+01:00", "end": "2026-12-19T00:00:00+01:00"}]},
+            "freezes[0].end",
+            "after start",
+        ),
+        (
+            {"freezes": [{"start": "2026-12-20T00:00:00", "end": "2026-12-21T00:00:00+01:00"}]},
+            "freezes[0].start",
+            "with an offset",
+        ),
+        ({"freezes": [berlin("0 0 * * 5", "3x")]}, "freezes[0].duration", "not a duration"),
+        ({"windows": "0 2 * * *"}, "windows", "must be a list"),
+        ({"window": []}, "maintenance_windows", "unknown key"),
+        ({"hold_installs_and_deletes": "yes"}, "hold_installs_and_deletes", "true or false"),
+    ],
+)
 def test_bad_entries_are_named(data: dict, path: str, words: str) -> None:
     with pytest.raises(WindowError) as caught:
         parse_schedule(data)

@@ -12,6 +12,7 @@ def counting() -> tuple[list[str], object]:
         def run() -> str:
             calls.append(value)
             return value.upper()
+
         return run
 
     return calls, compute

@@ -20,10 +20,19 @@ NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 def facts(**overrides) -> EventFacts:
     base = {
-        "kind": EventKind.GATEWAY, "event_id": 7, "object_id": "11111111-2222-3333-4444-555555555555",
-        "name": "edge", "type": "Warning", "reason": "InstallFailed", "message": "helm install failed",
-        "timestamp": NOW.isoformat(), "phase": "Failed", "cluster": "east", "owner_id": 3,
-        "gateway_id": "11111111-2222-3333-4444-555555555555", "labels": {"tier": "prod"},
+        "kind": EventKind.GATEWAY,
+        "event_id": 7,
+        "object_id": "11111111-2222-3333-4444-555555555555",
+        "name": "edge",
+        "type": "Warning",
+        "reason": "InstallFailed",
+        "message": "helm install failed",
+        "timestamp": NOW.isoformat(),
+        "phase": "Failed",
+        "cluster": "east",
+        "owner_id": 3,
+        "gateway_id": "11111111-2222-3333-4444-555555555555",
+        "labels": {"tier": "prod"},
     }
     return EventFacts(**{**base, **overrides})
 
@@ -55,10 +64,14 @@ def test_verify_checks_the_mac_and_the_clock() -> None:
         ({"kind": EventKind.ROLLOUT, "reason": "GateFailed", "phase": "Halted"}, Severity.CRITICAL),
         ({"kind": EventKind.ROLLOUT, "reason": "GatewayFailed", "phase": "Progressing"}, Severity.WARNING),
         # A wave that waits for approval asks a person to act; an approval is news; a rejection or a void is a warning.
-        ({"kind": EventKind.ROLLOUT, "type": "Normal", "reason": "AwaitingApproval", "phase": "AwaitingApproval"},
-         Severity.WARNING),
-        ({"kind": EventKind.ROLLOUT, "type": "Normal", "reason": "Approved", "phase": "AwaitingApproval"},
-         Severity.INFO),
+        (
+            {"kind": EventKind.ROLLOUT, "type": "Normal", "reason": "AwaitingApproval", "phase": "AwaitingApproval"},
+            Severity.WARNING,
+        ),
+        (
+            {"kind": EventKind.ROLLOUT, "type": "Normal", "reason": "Approved", "phase": "AwaitingApproval"},
+            Severity.INFO,
+        ),
         ({"kind": EventKind.ROLLOUT, "reason": "Rejected", "phase": "Halted"}, Severity.WARNING),
         ({"kind": EventKind.ROLLOUT, "reason": "ApprovalVoid", "phase": "AwaitingApproval"}, Severity.WARNING),
         ({"kind": EventKind.CLUSTER, "reason": "Unreachable", "phase": "Unreachable"}, Severity.WARNING),
@@ -99,10 +112,17 @@ def test_matching(rule: Filter, event: EventFacts, expected: bool) -> None:
 def test_the_v1_payload() -> None:
     payload = build_payload(facts(), Severity.CRITICAL, "key-1", "https://cp.example.com/")
     assert payload == {
-        "version": "v1", "delivery": "key-1", "kind": "gateway", "id": "11111111-2222-3333-4444-555555555555",
-        "name": "edge", "cluster": "east", "phase": "Failed",
+        "version": "v1",
+        "delivery": "key-1",
+        "kind": "gateway",
+        "id": "11111111-2222-3333-4444-555555555555",
+        "name": "edge",
+        "cluster": "east",
+        "phase": "Failed",
         "event": {"id": 7, "type": "Warning", "reason": "InstallFailed"},
-        "reason": "InstallFailed", "severity": "critical", "message": "helm install failed",
+        "reason": "InstallFailed",
+        "severity": "critical",
+        "message": "helm install failed",
         "timestamp": "2026-01-02T03:04:05+00:00",
         "link": "https://cp.example.com/api/v1/gateways/11111111-2222-3333-4444-555555555555/",
     }

@@ -18,7 +18,8 @@ def test_changes_are_applied_in_order_and_new_types_go_last() -> None:
     ]
     after = apply_conditions(before, changes, generation=2, now=NOW + timedelta(minutes=1))
     assert [(c["type"], c["status"], c["reason"], c["message"]) for c in after] == [
-        ("Ready", "True", "Succeeded", "ready again"), ("Stalled", "False", "Progressing", ""),
+        ("Ready", "True", "Succeeded", "ready again"),
+        ("Stalled", "False", "Progressing", ""),
     ]
     assert after[0]["observedGeneration"] == 2 and before[0]["status"] == "False"  # the input is left as it was
 

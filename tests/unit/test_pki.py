@@ -105,8 +105,12 @@ def test_jwt_keys_are_an_ed25519_pair_with_upstreams_kid(bundle: pki.CertgenBund
 def test_a_ca_chain_of_each_key_type_verifies(algorithm: str, size: int | None, key_type: type) -> None:
     ca = pki.issue(pki.CertRequest(common_name="ca", is_ca=True, key_algorithm=algorithm, key_size=size), NOW)
     leaf = pki.issue(
-        pki.CertRequest(dns_names=("svc.example",), usages=("digital signature", "server auth"),
-                        key_algorithm=algorithm, key_size=size),
+        pki.CertRequest(
+            dns_names=("svc.example",),
+            usages=("digital signature", "server auth"),
+            key_algorithm=algorithm,
+            key_size=size,
+        ),
         NOW,
         ca,
     )
@@ -121,8 +125,11 @@ def test_a_ca_chain_of_each_key_type_verifies(algorithm: str, size: int | None, 
 
 def test_issue_honours_duration_usages_and_an_empty_subject() -> None:
     request = pki.CertRequest(
-        dns_names=("a.example",), ip_addresses=("192.0.2.1",), duration=pki.parse_duration("48h"),
-        usages=("signing", "key encipherment", "client auth", "server auth"), key_algorithm="ECDSA",
+        dns_names=("a.example",),
+        ip_addresses=("192.0.2.1",),
+        duration=pki.parse_duration("48h"),
+        usages=("signing", "key encipherment", "client auth", "server auth"),
+        key_algorithm="ECDSA",
     )
     issued = pki.issue(request, NOW)
     certificate = cert(issued.cert_pem)
@@ -130,7 +137,8 @@ def test_issue_honours_duration_usages_and_an_empty_subject() -> None:
     usage = extension(issued.cert_pem, x509.KeyUsage)
     assert (usage.digital_signature, usage.key_encipherment, usage.key_cert_sign) == (True, True, False)
     assert set(extension(issued.cert_pem, x509.ExtendedKeyUsage)) == {
-        ExtendedKeyUsageOID.CLIENT_AUTH, ExtendedKeyUsageOID.SERVER_AUTH
+        ExtendedKeyUsageOID.CLIENT_AUTH,
+        ExtendedKeyUsageOID.SERVER_AUTH,
     }
     assert list(certificate.subject) == []
     assert certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).critical
@@ -147,8 +155,13 @@ def test_a_ca_certificate_can_sign_even_without_cert_sign_in_usages() -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("8760h", timedelta(days=365)), ("2160h0m0s", timedelta(days=90)), ("90m", timedelta(minutes=90)),
-     ("1.5h", timedelta(minutes=90)), ("1h30m15s", timedelta(hours=1, minutes=30, seconds=15))],
+    [
+        ("8760h", timedelta(days=365)),
+        ("2160h0m0s", timedelta(days=90)),
+        ("90m", timedelta(minutes=90)),
+        ("1.5h", timedelta(minutes=90)),
+        ("1h30m15s", timedelta(hours=1, minutes=30, seconds=15)),
+    ],
 )
 def test_parse_duration(text: str, expected: timedelta) -> None:
     assert pki.parse_duration(text) == expected
@@ -162,8 +175,12 @@ def test_parse_duration_refuses_what_cert_manager_refuses(text: str) -> None:
 
 @pytest.mark.parametrize(
     "request_",
-    [pki.CertRequest(key_algorithm="DSA"), pki.CertRequest(key_algorithm="ECDSA", key_size=255),
-     pki.CertRequest(key_algorithm="RSA", key_size=1024), pki.CertRequest(usages=("server auth", "telepathy"))],
+    [
+        pki.CertRequest(key_algorithm="DSA"),
+        pki.CertRequest(key_algorithm="ECDSA", key_size=255),
+        pki.CertRequest(key_algorithm="RSA", key_size=1024),
+        pki.CertRequest(usages=("server auth", "telepathy")),
+    ],
 )
 def test_unsupported_requests_are_refused(request_: pki.CertRequest) -> None:
     with pytest.raises(pki.PkiError):
@@ -183,10 +200,17 @@ def job(*args: str) -> dict[str, object]:
 
 
 def test_certgen_args_of_the_upstream_hook() -> None:
-    parsed = certgen_args(job(
-        "generate-certs", "--server-secret-name=srv", "--client-secret-name=cli", "--jwt-secret-name=jwt",
-        "--server-san=gw", "--server-san", "127.0.0.1",
-    ))
+    parsed = certgen_args(
+        job(
+            "generate-certs",
+            "--server-secret-name=srv",
+            "--client-secret-name=cli",
+            "--jwt-secret-name=jwt",
+            "--server-san=gw",
+            "--server-san",
+            "127.0.0.1",
+        )
+    )
     assert parsed == CertgenArgs("jwt", "srv", "cli", False, ("gw", "127.0.0.1"))
     assert certgen_args(job("generate-certs", "--jwt-only", "--jwt-secret-name=jwt")) == CertgenArgs(
         "jwt", jwt_only=True
@@ -219,9 +243,22 @@ def test_decide_certgen_follows_upstreams_idempotency(exists: tuple[bool, ...], 
 
 def test_certificate_request_defaults_are_cert_managers() -> None:
     assert certificate_request({"secretName": "s"}) == pki.CertRequest()
-    spec = {"isCA": True, "commonName": "ca", "duration": "8760h", "privateKey": {"algorithm": "ECDSA", "size": 384},
-            "dnsNames": ["a"], "ipAddresses": ["127.0.0.1"], "usages": ["server auth"]}
+    spec = {
+        "isCA": True,
+        "commonName": "ca",
+        "duration": "8760h",
+        "privateKey": {"algorithm": "ECDSA", "size": 384},
+        "dnsNames": ["a"],
+        "ipAddresses": ["127.0.0.1"],
+        "usages": ["server auth"],
+    }
     assert certificate_request(spec) == pki.CertRequest(
-        common_name="ca", dns_names=("a",), ip_addresses=("127.0.0.1",), is_ca=True, usages=("server auth",),
-        duration=timedelta(days=365), key_algorithm="ECDSA", key_size=384,
+        common_name="ca",
+        dns_names=("a",),
+        ip_addresses=("127.0.0.1",),
+        is_ca=True,
+        usages=("server auth",),
+        duration=timedelta(days=365),
+        key_algorithm="ECDSA",
+        key_size=384,
     )

@@ -112,7 +112,9 @@ def test_coordinates_keep_one_decimal() -> None:
 def test_stacked_segments_follow_the_order_and_skip_zeros() -> None:
     segments = stacked_segments([("healthy", 2), ("failed", 0), ("pending", 1), ("upgrading", 1)], 400)
     assert segments == [
-        Segment("healthy", 2, 0, 200), Segment("pending", 1, 200, 100), Segment("upgrading", 1, 300, 100),
+        Segment("healthy", 2, 0, 200),
+        Segment("pending", 1, 200, 100),
+        Segment("upgrading", 1, 300, 100),
     ]
 
 

@@ -50,7 +50,7 @@ def test_every_filter_decodes(colour) -> None:
     pixels = read_png(encode(rows, 6, colour))
     assert (pixels.width, pixels.height, pixels.channels) == (6, 10, bpp)
     assert [bytes(row) for row in pixels.rows] == rows
-    assert pixels.rgb(2, 3) == tuple(rows[3][2 * bpp:2 * bpp + 3])
+    assert pixels.rgb(2, 3) == tuple(rows[3][2 * bpp : 2 * bpp + 3])
 
 
 def test_a_corner_decodes_alone() -> None:
@@ -64,7 +64,8 @@ def test_a_corner_decodes_alone() -> None:
 def test_refuses_what_it_cannot_read() -> None:
     with pytest.raises(ValueError, match="not a PNG"):
         read_png(b"GIF89a")
-    palette = encode([bytes(4)], 1).replace(struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0),
-                                            struct.pack(">IIBBBBB", 1, 1, 8, 3, 0, 0, 0))
+    palette = encode([bytes(4)], 1).replace(
+        struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0), struct.pack(">IIBBBBB", 1, 1, 8, 3, 0, 0, 0)
+    )
     with pytest.raises(ValueError, match="colour type 3"):
         read_png(palette)

@@ -17,8 +17,12 @@ from workers.tasks.gateways import same_queue
 
 # Every place a worker is started: none may name its queues, so each consumes all of them.
 WORKER_STARTS = (
-    "scripts/run_local.py", "scripts/entrypoint.sh", "deploy/chart/templates/worker.yaml", "tests/fixtures/stack.py",
-    "bench/gateways.py", "bench/fairness.py",
+    "scripts/run_local.py",
+    "scripts/entrypoint.sh",
+    "deploy/chart/templates/worker.yaml",
+    "tests/fixtures/stack.py",
+    "bench/gateways.py",
+    "bench/fairness.py",
 )
 
 
@@ -53,10 +57,13 @@ def test_a_platform_admins_passes_go_to_the_platforms_queue_a_tenants_to_their_s
     assert asked_by(user(superuser=False)) is None
 
 
-@pytest.mark.parametrize(("name", "options"), [
-    (TaskName.RESYNC_CLUSTER, {}),  # not a gateway pass: the default queue
-    (TaskName.RECONCILE_GATEWAY, {"queue": QueueName.PLATFORM}),  # the sender chose
-])
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        (TaskName.RESYNC_CLUSTER, {}),  # not a gateway pass: the default queue
+        (TaskName.RECONCILE_GATEWAY, {"queue": QueueName.PLATFORM}),  # the sender chose
+    ],
+)
 def test_the_router_leaves_alone_what_is_not_its_to_route(name: str, options: dict) -> None:
     assert route(name, ["6f1c0a3e-0000-4000-8000-000000000000"], {}, options) is None
 
@@ -78,11 +85,14 @@ def pass_from(routing_key: str | None) -> SimpleNamespace:
     return SimpleNamespace(request=SimpleNamespace(delivery_info=delivery_info), app=app)
 
 
-@pytest.mark.parametrize(("routing_key", "requeued_in"), [
-    (QueueName.PLATFORM, QueueName.PLATFORM),  # an admin's delete polls ahead of a tenant's burst
-    ("gateways.tenant-3", "gateways.tenant-3"),
-    ("gateways.tenant-99", None),  # a shard no longer consumed: the router picks the owner's shard again
-    (None, None),  # run in the process, not from a queue
-])
+@pytest.mark.parametrize(
+    ("routing_key", "requeued_in"),
+    [
+        (QueueName.PLATFORM, QueueName.PLATFORM),  # an admin's delete polls ahead of a tenant's burst
+        ("gateways.tenant-3", "gateways.tenant-3"),
+        ("gateways.tenant-99", None),  # a shard no longer consumed: the router picks the owner's shard again
+        (None, None),  # run in the process, not from a queue
+    ],
+)
 def test_a_requeued_pass_keeps_the_queue_it_came_from(routing_key: str | None, requeued_in: str | None) -> None:
     assert same_queue(pass_from(routing_key)) == requeued_in

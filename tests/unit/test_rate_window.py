@@ -28,13 +28,16 @@ def test_the_previous_window_weighs_by_its_overlap() -> None:
     assert judge(10, 60, previous=10, current=9, now=59.9).allowed
 
 
-@pytest.mark.parametrize(("previous", "current", "now", "expected"), [
-    (10, 5, 30.0, 0.001),  # exactly at the limit: just after now, the previous count has faded enough
-    (10, 5, 18.0, 12.001),  # 10 * (1 - 18/60) + 5 = 12: two more seconds of fading per request over
-    (30, 9, 50.0, 8.001),  # 30 * (10/60) + 9 = 14 fades below 10 eight seconds on
-    (0, 10, 50.0, 10.001),  # the count is the limit: it fades from the next window's start
-    (0, 20, 15.0, 45.0 + 30.001),  # a count twice the limit fades to the limit halfway through the next window
-])
+@pytest.mark.parametrize(
+    ("previous", "current", "now", "expected"),
+    [
+        (10, 5, 30.0, 0.001),  # exactly at the limit: just after now, the previous count has faded enough
+        (10, 5, 18.0, 12.001),  # 10 * (1 - 18/60) + 5 = 12: two more seconds of fading per request over
+        (30, 9, 50.0, 8.001),  # 30 * (10/60) + 9 = 14 fades below 10 eight seconds on
+        (0, 10, 50.0, 10.001),  # the count is the limit: it fades from the next window's start
+        (0, 20, 15.0, 45.0 + 30.001),  # a count twice the limit fades to the limit halfway through the next window
+    ],
+)
 def test_retry_after_is_when_the_estimate_drops_below_the_limit(previous, current, now, expected) -> None:
     verdict = judge(10, 60, previous, current, now)
     assert not verdict.allowed
@@ -42,8 +45,11 @@ def test_retry_after_is_when_the_estimate_drops_below_the_limit(previous, curren
 
 
 @given(
-    limit=st.integers(1, 1000), previous=st.integers(0, 5000), current=st.integers(0, 5000),
-    now=st.floats(0, 10**6, allow_nan=False), duration=st.sampled_from([1, 60, 3600, 86400]),
+    limit=st.integers(1, 1000),
+    previous=st.integers(0, 5000),
+    current=st.integers(0, 5000),
+    now=st.floats(0, 10**6, allow_nan=False),
+    duration=st.sampled_from([1, 60, 3600, 86400]),
 )
 def test_a_refusal_always_names_a_time_that_admits(limit, previous, current, now, duration) -> None:
     verdict = judge(limit, duration, previous, current, now)

@@ -17,16 +17,27 @@ KEYS = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"
 
 
 def release(**fields: object) -> SimpleNamespace:
-    base = {"chart": "oci://reg.test:5000/charts/openshell", "version": "0.7.0+build.1", "chart_digest": "",
-            "image": "reg.test:5000/openshell/gateway:0.7.0",
-            "supervisor_image": f"reg.test:5000/openshell/sv@{DIGEST}", "signature_keys": KEYS, "verified_digests": {}}
+    base = {
+        "chart": "oci://reg.test:5000/charts/openshell",
+        "version": "0.7.0+build.1",
+        "chart_digest": "",
+        "image": "reg.test:5000/openshell/gateway:0.7.0",
+        "supervisor_image": f"reg.test:5000/openshell/sv@{DIGEST}",
+        "signature_keys": KEYS,
+        "verified_digests": {},
+    }
     return SimpleNamespace(**{**base, **fields})
 
 
 def test_the_oci_chart_and_both_images_are_verified_where_cosign_keeps_their_signatures() -> None:
     assert artefacts_to_verify(release()) == (
-        Artefact("chart", "reg.test:5000", "charts/openshell", "0.7.0_build.1", "oci://reg.test:5000/charts/"
-                 "openshell:0.7.0+build.1"),  # helm pushes `+` as `_`
+        Artefact(
+            "chart",
+            "reg.test:5000",
+            "charts/openshell",
+            "0.7.0_build.1",
+            "oci://reg.test:5000/charts/openshell:0.7.0+build.1",
+        ),  # helm pushes `+` as `_`
         Artefact("image", "reg.test:5000", "openshell/gateway", "0.7.0", "reg.test:5000/openshell/gateway:0.7.0"),
         Artefact("supervisor_image", "reg.test:5000", "openshell/sv", DIGEST, f"reg.test:5000/openshell/sv@{DIGEST}"),
     )
@@ -66,7 +77,9 @@ def test_a_verified_oci_chart_is_loaded_by_its_digest() -> None:
     verified = {"chart": DIGEST}
     assert chart_pinned(release(), verified) == (f"oci://reg.test:5000/charts/openshell@{DIGEST}", None)
     assert chart_pinned(release(chart=f"oci://r.test/c@sha256:{'cd' * 32}", verified_digests=verified)) == (
-        f"oci://r.test/c@{DIGEST}", None)
+        f"oci://r.test/c@{DIGEST}",
+        None,
+    )
 
 
 @pytest.mark.parametrize(

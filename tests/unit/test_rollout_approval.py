@@ -10,18 +10,52 @@ import pytest
 from rollouts.approval import Inputs, Refusal, changes, entry, plan_changes, plan_hash, refusal
 
 PLAN_A: dict[str, Any] = {
-    "action": "upgrade", "reasons": ["The deployed release's values differ"], "namespace": "gw-a",
+    "action": "upgrade",
+    "reasons": ["The deployed release's values differ"],
+    "namespace": "gw-a",
     "release": {"name": "a", "revision": 1},
     "values_diff": [{"path": "image.tag", "change": "changed", "before": "1.0.0", "after": "2.0.0"}],
-    "objects": [{"api_version": "apps/v1", "kind": "Deployment", "namespace": "gw-a", "name": "a", "change": "changed",
-                 "fields": [{"path": "spec.template.spec.containers[0].image", "change": "changed",
-                             "before": "gw:1.0.0", "after": "gw:2.0.0"}], "diff": "-gw:1.0.0\n+gw:2.0.0\n"}],
+    "objects": [
+        {
+            "api_version": "apps/v1",
+            "kind": "Deployment",
+            "namespace": "gw-a",
+            "name": "a",
+            "change": "changed",
+            "fields": [
+                {
+                    "path": "spec.template.spec.containers[0].image",
+                    "change": "changed",
+                    "before": "gw:1.0.0",
+                    "after": "gw:2.0.0",
+                }
+            ],
+            "diff": "-gw:1.0.0\n+gw:2.0.0\n",
+        }
+    ],
 }
 PLAN_B: dict[str, Any] = {
-    "action": "upgrade", "values_diff": [], "reasons": [],
-    "objects": [{"api_version": "v1", "kind": "Secret", "namespace": "gw-b", "name": "key", "change": "changed",
-                 "fields": [{"path": "data.key", "change": "changed", "before": "[REDACTED:0123456789ab]",
-                             "after": "[REDACTED:ba9876543210]"}], "diff": "-key: [REDACTED:0123456789ab]\n"}],
+    "action": "upgrade",
+    "values_diff": [],
+    "reasons": [],
+    "objects": [
+        {
+            "api_version": "v1",
+            "kind": "Secret",
+            "namespace": "gw-b",
+            "name": "key",
+            "change": "changed",
+            "fields": [
+                {
+                    "path": "data.key",
+                    "change": "changed",
+                    "before": "[REDACTED:0123456789ab]",
+                    "after": "[REDACTED:ba9876543210]",
+                }
+            ],
+            "diff": "-key: [REDACTED:0123456789ab]\n",
+        }
+    ],
 }
 PLANS = {"gw-a-id": PLAN_A, "gw-b-id": PLAN_B}
 NAMES = {"gw-a-id": "a", "gw-b-id": "b"}
@@ -82,8 +116,13 @@ def test_the_hash_changes_with_the_set_of_gateways_and_their_ids() -> None:
     assert plan_hash({"gw-c-id": PLAN_A, "gw-b-id": PLAN_B}) != plan_hash(PLANS)
 
 
-INPUTS = Inputs(release="r1", specs={"1": "s1", "2": "s2"}, names={"1": "edge", "2": "core"},
-                clusters={"1": "east", "2": "west"}, api_versions={"east": "e1", "west": "w1"})
+INPUTS = Inputs(
+    release="r1",
+    specs={"1": "s1", "2": "s2"},
+    names={"1": "edge", "2": "core"},
+    clusters={"1": "east", "2": "west"},
+    api_versions={"east": "e1", "west": "w1"},
+)
 
 
 @pytest.mark.parametrize(
@@ -92,11 +131,17 @@ INPUTS = Inputs(release="r1", specs={"1": "s1", "2": "s2"}, names={"1": "edge", 
         (INPUTS, []),
         (Inputs.from_dict({**INPUTS.as_dict(), "release": "r2"}), ["the target release"]),
         (Inputs.from_dict({**INPUTS.as_dict(), "specs": {"1": "s1", "2": "changed"}}), ["the spec of core"]),
-        (Inputs.from_dict({**INPUTS.as_dict(), "api_versions": {"east": "e2", "west": "w1"}}),
-         ["the API versions of cluster east"]),
+        (
+            Inputs.from_dict({**INPUTS.as_dict(), "api_versions": {"east": "e2", "west": "w1"}}),
+            ["the API versions of cluster east"],
+        ),
         (INPUTS.without({"2"}), ["the targets (core left)"]),
-        (Inputs.from_dict({**INPUTS.as_dict(), "specs": {**INPUTS.specs, "3": "s3"},
-                           "names": {**INPUTS.names, "3": "new"}}), ["the targets (new joined)"]),
+        (
+            Inputs.from_dict(
+                {**INPUTS.as_dict(), "specs": {**INPUTS.specs, "3": "s3"}, "names": {**INPUTS.names, "3": "new"}}
+            ),
+            ["the targets (new joined)"],
+        ),
     ],
 )
 def test_changes_name_what_fed_the_plan_and_changed(current, expected) -> None:
@@ -123,5 +168,9 @@ def test_inputs_without_started_targets_keep_the_rest_and_round_trip() -> None:
     ],
 )
 def test_who_may_approve_which_hash(awaiting, given, approver, allow_self, expected) -> None:
-    assert refusal(awaiting_hash=awaiting, given_hash=given, approver_id=approver, creator_id="creator",
-                   allow_self=allow_self) is expected
+    assert (
+        refusal(
+            awaiting_hash=awaiting, given_hash=given, approver_id=approver, creator_id="creator", allow_self=allow_self
+        )
+        is expected
+    )

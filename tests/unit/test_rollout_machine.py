@@ -12,20 +12,41 @@ from rollouts.machine import GatewayObservation, RolloutView, TargetView, Transi
 NOW = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 V1, V2 = "v1", "v2"
 ROLLOUT = RolloutView(
-    phase="Progressing", target_release_id=V2, release_status="Ready", release_message="", current_wave=0,
-    wave_count=2, max_parallel=2, bake=timedelta(seconds=10), gate_timeout=timedelta(seconds=30), rollback=True,
+    phase="Progressing",
+    target_release_id=V2,
+    release_status="Ready",
+    release_message="",
+    current_wave=0,
+    wave_count=2,
+    max_parallel=2,
+    bake=timedelta(seconds=10),
+    gate_timeout=timedelta(seconds=30),
+    rollback=True,
 )
 ON_V1 = GatewayObservation(exists=True, release_id=V1, deployed_release_id=V1, observed_generation=1, phase="Running")
-UPGRADED = GatewayObservation(exists=True, release_id=V2, deployed_release_id=V2, observed_generation=2,
-                              phase="Running")
+UPGRADED = GatewayObservation(
+    exists=True, release_id=V2, deployed_release_id=V2, observed_generation=2, phase="Running"
+)
 
 
-def target(id_: int, state: str = "pending", gateway: GatewayObservation = ON_V1, wave: int = 0,
-           started: datetime | None = None) -> TargetView:
+def target(
+    id_: int,
+    state: str = "pending",
+    gateway: GatewayObservation = ON_V1,
+    wave: int = 0,
+    started: datetime | None = None,
+) -> TargetView:
     on_target = state != "pending"
     gateway = replace(gateway, release_id=V2) if on_target and gateway is ON_V1 else gateway
-    return TargetView(id=id_, gateway_name=f"gw{id_}", wave=wave, state=state, gateway=gateway,
-                      started_at=started or (NOW if on_target else None), generation=2 if on_target else None)
+    return TargetView(
+        id=id_,
+        gateway_name=f"gw{id_}",
+        wave=wave,
+        state=state,
+        gateway=gateway,
+        started_at=started or (NOW if on_target else None),
+        generation=2 if on_target else None,
+    )
 
 
 def states(decision) -> dict[int, str]:
@@ -61,8 +82,7 @@ def test_an_upgrading_target_is_judged_from_its_gateway(gateway, expected) -> No
 def test_the_gate_times_out_and_halts_rolling_the_whole_wave_back() -> None:
     late = NOW - timedelta(seconds=31)
     slow = replace(UPGRADED, phase="Provisioning", message="the route is not accepted yet")
-    wave = [target(1, "upgrading", slow, started=late), target(2, "healthy", UPGRADED), target(3),
-            target(4, wave=1)]
+    wave = [target(1, "upgrading", slow, started=late), target(2, "healthy", UPGRADED), target(3), target(4, wave=1)]
     decision = step(ROLLOUT, wave, NOW)
     assert decision.transitions == [
         Transition(1, "failed", "Not Ready within 30s (Provisioning: the route is not accepted yet)"),

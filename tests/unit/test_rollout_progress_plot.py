@@ -5,8 +5,14 @@ from __future__ import annotations
 from rollouts.progress_plot import BAR_WIDTH, LABEL_WIDTH, PROGRESS_ORDER, wave_bars
 from rollouts.status import TargetRow, summarise
 
-TONES = {"healthy": "ok", "failed": "error", "rolled_back": "warn", "upgrading": "info", "pending": "muted",
-         "skipped": "faint"}
+TONES = {
+    "healthy": "ok",
+    "failed": "error",
+    "rolled_back": "warn",
+    "upgrading": "info",
+    "pending": "muted",
+    "skipped": "faint",
+}
 
 
 def rows() -> list[TargetRow]:

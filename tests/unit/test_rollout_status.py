@@ -25,7 +25,12 @@ def test_worst_ranks_failed_over_rolled_back_over_upgrading_over_pending_over_he
 
 def test_counts_list_every_state_worst_first() -> None:
     assert list(counts(["healthy", "failed", "healthy"]).items()) == [
-        ("failed", 1), ("rolled_back", 0), ("upgrading", 0), ("pending", 0), ("skipped", 0), ("healthy", 2),
+        ("failed", 1),
+        ("rolled_back", 0),
+        ("upgrading", 0),
+        ("pending", 0),
+        ("skipped", 0),
+        ("healthy", 2),
     ]
 
 
@@ -38,8 +43,12 @@ def test_summary_per_wave_in_total_and_the_blockers() -> None:
     summary = summarise(rows, wave_count=2, current_wave=0)
     assert summary["total"]["worst"] == "rolled_back" and summary["total"]["size"] == 3
     first, second = summary["waves"]
-    assert (first["canary"], first["current"], first["clusters"], first["worst"]) == (True, True, ["east", "west"],
-                                                                                      "rolled_back")
+    assert (first["canary"], first["current"], first["clusters"], first["worst"]) == (
+        True,
+        True,
+        ["east", "west"],
+        "rolled_back",
+    )
     assert (second["canary"], second["worst"], second["counts"]["pending"]) == (False, "pending", 1)
     assert summary["blocked"] == [
         {"gateway": "a", "cluster": "east", "wave": 0, "state": "rolled_back", "reason": "Not Ready within 5s"}

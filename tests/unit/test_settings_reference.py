@@ -30,11 +30,16 @@ def test_defaults_are_the_code_s_own_expressions(tmp_path: Path) -> None:
         'B = env_required("SOME_KEY", "set it")\n'
         'C = os.environ.get("SOME_DIR") or None\n'
         'D = _key_pair("SOME_ID", "SOME_SECRET")\n'
-        'E = env_int(name, 3)\n'  # not a declaration: its name is not written
+        "E = env_int(name, 3)\n"  # not a declaration: its name is not written
     )
     found = {name: declared.default for name, declared in declarations(tmp_path).items()}
-    assert found == {"SOME_SECONDS": "60 * 5", "SOME_KEY": "required", "SOME_DIR": "unset", "SOME_ID": "unset",
-                     "SOME_SECRET": "unset"}
+    assert found == {
+        "SOME_SECONDS": "60 * 5",
+        "SOME_KEY": "required",
+        "SOME_DIR": "unset",
+        "SOME_ID": "unset",
+        "SOME_SECRET": "unset",
+    }
 
 
 def test_the_readme_stays_short() -> None:

@@ -36,22 +36,32 @@ def dotted(node: ast.AST) -> str:
 
 
 def sleeps(tree: ast.AST) -> list[int]:
-    return [node.lineno for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and dotted(node.func) in ("time.sleep", "asyncio.sleep", "sleep")]
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and dotted(node.func) in ("time.sleep", "asyncio.sleep", "sleep")
+    ]
 
 
 def deadline_loops(tree: ast.AST) -> list[int]:
     """``while`` loops that read the clock: a poll with a deadline of its own."""
     clocks = ("time.monotonic", "time.time", "time.perf_counter")
-    return [loop.lineno for loop in ast.walk(tree) if isinstance(loop, ast.While)
-            and any(isinstance(node, ast.Call) and dotted(node.func) in clocks for node in ast.walk(loop))]
+    return [
+        loop.lineno
+        for loop in ast.walk(tree)
+        if isinstance(loop, ast.While)
+        and any(isinstance(node, ast.Call) and dotted(node.func) in clocks for node in ast.walk(loop))
+    ]
 
 
 def own_paths(tree: ast.AST) -> list[int]:
     """Uses of ``__file__``, and the tools directory named by hand."""
-    return [node.lineno for node in ast.walk(tree)
-            if (isinstance(node, ast.Name) and node.id == "__file__")
-            or (isinstance(node, ast.Constant) and node.value == ".tools")]
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if (isinstance(node, ast.Name) and node.id == "__file__")
+        or (isinstance(node, ast.Constant) and node.value == ".tools")
+    ]
 
 
 def findings(check: Check) -> dict[str, list[int]]:
@@ -80,14 +90,17 @@ def test_no_test_module_locates_the_repository_itself() -> None:
     assert not findings(own_paths), "import the path from tests.paths"
 
 
-@pytest.mark.parametrize(("source", "check"), [
-    ("import time\ntime.sleep(1)\n", sleeps),
-    ("from time import sleep\nsleep(0.5)\n", sleeps),
-    ("import time\nwhile time.monotonic() < 3:\n    pass\n", deadline_loops),
-    ("import time\nwhile True:\n    if time.time() > 3:\n        break\n", deadline_loops),
-    ("from pathlib import Path\nROOT = Path(__file__).parent\n", own_paths),
-    ("HELM = ROOT / '.tools' / 'helm'\n", own_paths),
-])
+@pytest.mark.parametrize(
+    ("source", "check"),
+    [
+        ("import time\ntime.sleep(1)\n", sleeps),
+        ("from time import sleep\nsleep(0.5)\n", sleeps),
+        ("import time\nwhile time.monotonic() < 3:\n    pass\n", deadline_loops),
+        ("import time\nwhile True:\n    if time.time() > 3:\n        break\n", deadline_loops),
+        ("from pathlib import Path\nROOT = Path(__file__).parent\n", own_paths),
+        ("HELM = ROOT / '.tools' / 'helm'\n", own_paths),
+    ],
+)
 def test_each_check_finds_what_it_forbids(source: str, check: Check) -> None:
     assert check(ast.parse(source)) != []
 

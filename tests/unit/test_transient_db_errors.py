@@ -36,15 +36,18 @@ def test_sqlite_lock_contention_is_transient(tmp_path: Path) -> None:
     assert is_transient(wrapped(sqlite_locked(tmp_path)))
 
 
-@pytest.mark.parametrize(("cause", "transient"), [
-    (psycopg.errors.SerializationFailure("could not serialize access"), True),
-    (psycopg.errors.DeadlockDetected("deadlock detected"), True),
-    (psycopg.errors.LockNotAvailable("could not obtain lock on row"), True),
-    (psycopg.errors.UndefinedTable('relation "x" does not exist'), False),
-    (psycopg.errors.AdminShutdown("terminating connection"), False),
-    (sqlite3.OperationalError("no such table: gateways_gateway"), False),
-    (sqlite3.OperationalError("disk I/O error"), False),
-])
+@pytest.mark.parametrize(
+    ("cause", "transient"),
+    [
+        (psycopg.errors.SerializationFailure("could not serialize access"), True),
+        (psycopg.errors.DeadlockDetected("deadlock detected"), True),
+        (psycopg.errors.LockNotAvailable("could not obtain lock on row"), True),
+        (psycopg.errors.UndefinedTable('relation "x" does not exist'), False),
+        (psycopg.errors.AdminShutdown("terminating connection"), False),
+        (sqlite3.OperationalError("no such table: gateways_gateway"), False),
+        (sqlite3.OperationalError("disk I/O error"), False),
+    ],
+)
 def test_only_contention_is_transient(cause: Exception, transient: bool) -> None:
     assert is_transient(wrapped(cause)) is transient
 
@@ -54,9 +57,18 @@ def test_other_classes_are_not_transient() -> None:
     assert not is_transient(RuntimeError("database is locked"))
 
 
-@pytest.mark.parametrize(("retries", "random_unit", "delay"), [
-    (0, 0.0, 0.5), (1, 0.0, 1.0), (2, 0.0, 2.0), (4, 0.0, 8.0), (8, 0.0, 8.0), (3, 1.0, 2.0), (0, 0.5, 0.375),
-])
+@pytest.mark.parametrize(
+    ("retries", "random_unit", "delay"),
+    [
+        (0, 0.0, 0.5),
+        (1, 0.0, 1.0),
+        (2, 0.0, 2.0),
+        (4, 0.0, 8.0),
+        (8, 0.0, 8.0),
+        (3, 1.0, 2.0),
+        (0, 0.5, 0.375),
+    ],
+)
 def test_the_retry_backs_off_with_jitter(retries: int, random_unit: float, delay: float) -> None:
     assert retry_delay(wrapped(sqlite3.OperationalError("database is locked")), retries, random_unit) == delay
 

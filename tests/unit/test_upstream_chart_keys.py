@@ -18,7 +18,10 @@ from tests.fixtures.charts import MIRROR_CHART, require_upstream_chart
 from workers.startup import MAXIMAL_SPEC, cluster_shapes
 
 ROUTING = RoutingConfig(
-    gateway_name="public", gateway_namespace="gateway-system", issuer_name="corp-ca", issuer_kind="Issuer",
+    gateway_name="public",
+    gateway_namespace="gateway-system",
+    issuer_name="corp-ca",
+    issuer_kind="Issuer",
     route_annotations={"haproxy.router.openshift.io/timeout": "5m"},
 )
 
@@ -49,15 +52,32 @@ def test_the_combinations_cover_every_key_of_the_interface(upstream_defaults: di
     """So a key the mapping sets only in some case is still checked above."""
     covered = set().union(*(leaf_paths(values) for values in all_values()))
     assert covered == {
-        "image.repository", "image.tag", "supervisor.image.repository", "supervisor.image.tag",
-        "server.externalDbSecret", "server.oidc.issuer", "server.oidc.audience", "server.oidc.rolesClaim",
-        "server.oidc.adminRole", "server.oidc.userRole", "server.oidc.caConfigMapName",
-        "grpcRoute.enabled", "grpcRoute.hostnames", "grpcRoute.gateway.name", "grpcRoute.gateway.namespace",
-        "openshiftRoute.enabled", "openshiftRoute.host",
+        "image.repository",
+        "image.tag",
+        "supervisor.image.repository",
+        "supervisor.image.tag",
+        "server.externalDbSecret",
+        "server.oidc.issuer",
+        "server.oidc.audience",
+        "server.oidc.rolesClaim",
+        "server.oidc.adminRole",
+        "server.oidc.userRole",
+        "server.oidc.caConfigMapName",
+        "grpcRoute.enabled",
+        "grpcRoute.hostnames",
+        "grpcRoute.gateway.name",
+        "grpcRoute.gateway.namespace",
+        "openshiftRoute.enabled",
+        "openshiftRoute.host",
         r"openshiftRoute.annotations.haproxy\.router\.openshift\.io/timeout",
-        "certManager.enabled", "certManager.serverIssuerRef.name", "certManager.serverIssuerRef.kind",
-        "certManager.serverDnsNames", "agentSandbox.preflight.enabled",
-        "podSecurityContext.fsGroup", "securityContext.runAsUser", "networkPolicy.enabled",
+        "certManager.enabled",
+        "certManager.serverIssuerRef.name",
+        "certManager.serverIssuerRef.kind",
+        "certManager.serverDnsNames",
+        "agentSandbox.preflight.enabled",
+        "podSecurityContext.fsGroup",
+        "securityContext.runAsUser",
+        "networkPolicy.enabled",
     }
     # None of them has a null default upstream (a null would leave the type to the templates).
     nulls = [path for path in leaf_paths(upstream_defaults) if _lookup(upstream_defaults, path) is None]

@@ -16,7 +16,10 @@ from tests.unit.strategies import DIGESTS, IMAGE_REFS, SUBDOMAINS, image_ref
 NAMES = st.text("abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12)
 OPTIONAL = st.one_of(st.just(""), NAMES)
 ROUTING = RoutingConfig(
-    gateway_name="public", gateway_namespace="gateway-system", issuer_name="corp-ca", issuer_kind="Issuer",
+    gateway_name="public",
+    gateway_namespace="gateway-system",
+    issuer_name="corp-ca",
+    issuer_kind="Issuer",
     route_annotations={"haproxy.router.openshift.io/timeout": "5m"},
 )
 
@@ -31,15 +34,25 @@ def specs(draw: st.DrawFn, images: st.SearchStrategy[dict] = IMAGE_REFS) -> Gate
     }
     ca = draw(OPTIONAL.filter(lambda n: n != TRUSTED_CA_CONFIGMAP)) if issuer else ""
     return GatewaySpec(
-        namespace=f"gw-{draw(NAMES)}-0000", release=draw(NAMES), image=draw(images)["text"],
-        supervisor_image=draw(images)["text"], route_enabled=draw(st.booleans()), oidc_issuer=issuer,
-        oidc_ca_configmap=ca, has_external_db=draw(st.booleans()), **oidc,
+        namespace=f"gw-{draw(NAMES)}-0000",
+        release=draw(NAMES),
+        image=draw(images)["text"],
+        supervisor_image=draw(images)["text"],
+        route_enabled=draw(st.booleans()),
+        oidc_issuer=issuer,
+        oidc_ca_configmap=ca,
+        has_external_db=draw(st.booleans()),
+        **oidc,
     )
 
 
 CLUSTERS = st.builds(
-    ClusterFacts, flavour=st.sampled_from(["kubernetes", "openshift"]), base_domain=SUBDOMAINS,
-    gateway_api=st.booleans(), has_trusted_ca=st.booleans(), agent_sandbox_preflight=st.none() | st.booleans(),
+    ClusterFacts,
+    flavour=st.sampled_from(["kubernetes", "openshift"]),
+    base_domain=SUBDOMAINS,
+    gateway_api=st.booleans(),
+    has_trusted_ca=st.booleans(),
+    agent_sandbox_preflight=st.none() | st.booleans(),
 ).filter(lambda c: c.gateway_api or c.flavour == "openshift")  # a kubernetes cluster needs one to route
 
 
@@ -50,8 +63,9 @@ def chart_defaults(request: pytest.FixtureRequest) -> dict[str, Any]:
 
 
 @given(spec=specs(), cluster=CLUSTERS)
-def test_only_keys_of_the_charts_defaults_are_set(chart_defaults: dict[str, Any], spec: GatewaySpec,
-                                                   cluster: ClusterFacts) -> None:
+def test_only_keys_of_the_charts_defaults_are_set(
+    chart_defaults: dict[str, Any], spec: GatewaySpec, cluster: ClusterFacts
+) -> None:
     values = gateway_values(spec, cluster, ROUTING)
     assert unknown_keys(values, chart_defaults) == []
     assert type_mismatches(values, chart_defaults) == []

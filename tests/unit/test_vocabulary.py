@@ -28,16 +28,35 @@ from workers.drivers import kube_vocabulary
 SCANNED = ("workers", "controlplane", "gateways", "catalogs", "rollouts", "notifications")
 
 ENUM_MODULES = {
-    "catalogs/states.py", "controlplane/conditions.py", "controlplane/events.py", "controlplane/flavours.py",
-    "controlplane/tasks.py", "gateways/states.py", "rollouts/states.py", "workers/drivers/kube_vocabulary.py",
+    "catalogs/states.py",
+    "controlplane/conditions.py",
+    "controlplane/events.py",
+    "controlplane/flavours.py",
+    "controlplane/tasks.py",
+    "gateways/states.py",
+    "rollouts/states.py",
+    "workers/drivers/kube_vocabulary.py",
 }
 
 VOCABULARY: tuple[type[StrEnum], ...] = (
-    gateway_states.Phase, gateway_states.ConditionType, gateway_states.Reason, gateway_states.Step,
-    gateway_states.ImagePolicyReason, gateway_states.ReleaseStatus, gateway_states.ReleaseReason,
-    catalog_states.ConditionType, catalog_states.Reason, catalog_states.AvailabilityMode,
-    rollout_states.RolloutPhase, rollout_states.ConditionType, rollout_states.Reason,
-    ConditionStatus, EventType, ClusterReason, Flavour, TaskName,
+    gateway_states.Phase,
+    gateway_states.ConditionType,
+    gateway_states.Reason,
+    gateway_states.Step,
+    gateway_states.ImagePolicyReason,
+    gateway_states.ReleaseStatus,
+    gateway_states.ReleaseReason,
+    catalog_states.ConditionType,
+    catalog_states.Reason,
+    catalog_states.AvailabilityMode,
+    rollout_states.RolloutPhase,
+    rollout_states.ConditionType,
+    rollout_states.Reason,
+    ConditionStatus,
+    EventType,
+    ClusterReason,
+    Flavour,
+    TaskName,
     kube_vocabulary.NamespacePhase,
 )
 FORBIDDEN = frozenset(member.value for enum in VOCABULARY for member in enum)
@@ -85,7 +104,9 @@ def vocabulary_literals(source: str, forbidden: frozenset[str] = FORBIDDEN) -> l
     return sorted(
         (node.lineno, node.value)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in forbidden
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in forbidden
         and id(node) not in exempt
     )
 
@@ -136,25 +157,28 @@ def test_the_django_choices_are_the_enums() -> None:
     from rollouts import choices as rollout_choices
 
     pairs = [
-        (gateway_choices.Phase, gateway_states.Phase), (gateway_choices.ReleaseStatus, gateway_states.ReleaseStatus),
+        (gateway_choices.Phase, gateway_states.Phase),
+        (gateway_choices.ReleaseStatus, gateway_states.ReleaseStatus),
         (gateway_choices.ReleaseReason, gateway_states.ReleaseReason),
         (gateway_choices.ImagePolicyReason, gateway_states.ImagePolicyReason),
         (gateway_choices.DatabaseProvider, gateway_states.DatabaseProvider),
         (gateway_choices.PlanStatus, gateway_states.PlanStatus),
         (gateway_choices.PlanAction, gateway_states.PlanAction),
-        (catalog_choices.ConditionType, catalog_states.ConditionType), (catalog_choices.Reason, catalog_states.Reason),
+        (catalog_choices.ConditionType, catalog_states.ConditionType),
+        (catalog_choices.Reason, catalog_states.Reason),
         (catalog_choices.AvailabilityMode, catalog_states.AvailabilityMode),
         (rollout_choices.RolloutPhase, rollout_states.RolloutPhase),
         (rollout_choices.TargetState, rollout_states.TargetState),
-        (shared_choices.ConditionStatus, ConditionStatus), (shared_choices.EventType, EventType),
-        (shared_choices.ClusterReason, ClusterReason), (shared_choices.Flavour, Flavour),
+        (shared_choices.ConditionStatus, ConditionStatus),
+        (shared_choices.EventType, EventType),
+        (shared_choices.ClusterReason, ClusterReason),
+        (shared_choices.Flavour, Flavour),
     ]
     for choices, enum in pairs:
         assert [(m.name, m.value) for m in choices] == [(m.name, m.value) for m in enum], enum
     assert shared_choices.Flavour.OPENSHIFT.label == "OpenShift"
     assert gateway_choices.ReleaseReason.CHART_UNAVAILABLE.label == "Chart Unavailable"
     assert gateway_choices.DatabaseProvider.EXTERNAL.label == "External PostgreSQL URI"
-
 
 
 def _imports_no_django(modules: list[str]) -> bool:
@@ -171,8 +195,12 @@ def test_the_enum_modules_import_no_django() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["workers.reconcile.gateway.loop", "workers.reconcile.gateway.phases", "workers.reconcile.events",
-     "rollouts.machine"],
+    [
+        "workers.reconcile.gateway.loop",
+        "workers.reconcile.gateway.phases",
+        "workers.reconcile.events",
+        "rollouts.machine",
+    ],
 )
 def test_the_pure_reconciler_modules_speak_it_without_django(module: str) -> None:
     assert _imports_no_django([module])

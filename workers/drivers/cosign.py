@@ -131,9 +131,7 @@ def key_fingerprint(key: PublicKey) -> str:
     return "sha256:" + hashlib.sha256(der).hexdigest()
 
 
-def verify_signatures(
-    signatures: Sequence[SignedPayload], keys: Iterable[PublicKey], image_digest: str
-) -> PublicKey:
+def verify_signatures(signatures: Sequence[SignedPayload], keys: Iterable[PublicKey], image_digest: str) -> PublicKey:
     """Return the key by which one signature verifies, with a payload that names ``image_digest``; else raise.
 
     The error says what was wrong with the most nearly valid signature: a payload for another image
@@ -153,8 +151,10 @@ def verify_signatures(
     if problems:
         raise SignatureInvalid(problems[0])
     count = f"{len(signatures)} signature{'s' if len(signatures) != 1 else ''}"
-    raise SignatureInvalid(f"no signature by a trusted key: {count} of {image_digest} checked against {len(keys)} "
-                           f"key{'s' if len(keys) != 1 else ''}")
+    raise SignatureInvalid(
+        f"no signature by a trusted key: {count} of {image_digest} checked against {len(keys)} "
+        f"key{'s' if len(keys) != 1 else ''}"
+    )
 
 
 def _verifies(key: PublicKey, signed: SignedPayload) -> bool:

@@ -39,8 +39,17 @@ logger = logging.getLogger(__name__)
 
 # Inherited from the worker's environment; everything else (KUBECONFIG, HELM_*) is dropped.
 PASSTHROUGH_ENV = (
-    "PATH", "HOME", "TMPDIR", "SSL_CERT_FILE", "SSL_CERT_DIR",
-    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
+    "PATH",
+    "HOME",
+    "TMPDIR",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
 )
 
 
@@ -122,9 +131,7 @@ class Helm:
         out = self._run(args, [release, chart_ref], target, values, self._op_timeout(timeout))
         return parse_release(out)
 
-    def uninstall(
-        self, target: HelmTarget, release: str, *, wait: bool = False, timeout: float | None = None
-    ) -> None:
+    def uninstall(self, target: HelmTarget, release: str, *, wait: bool = False, timeout: float | None = None) -> None:
         """`helm uninstall`; raises `ReleaseNotFound` when there is nothing to remove."""
         args = ["uninstall", *self._op_flags(wait, timeout)]
         self._run(args, [release], target, may_wait=self._op_timeout(timeout))
@@ -250,8 +257,13 @@ class Helm:
         started = time.monotonic()
         try:
             proc = subprocess.run(
-                argv, capture_output=True, text=True, env=self._env(),
-                stdin=subprocess.DEVNULL, timeout=deadline, check=False,
+                argv,
+                capture_output=True,
+                text=True,
+                env=self._env(),
+                stdin=subprocess.DEVNULL,
+                timeout=deadline,
+                check=False,
             )
         except subprocess.TimeoutExpired:
             raise errors.HelmTimeout(f"helm {argv[1]} killed after {deadline:g}s") from None

@@ -190,7 +190,7 @@ def error_message(stderr: str) -> str:
     for index, line in enumerate(lines):
         if line.startswith("Error: "):
             kept = [line.removeprefix("Error: ")]
-            kept += [rest for rest in lines[index + 1:] if rest.strip() and not _NOISE.match(rest)]
+            kept += [rest for rest in lines[index + 1 :] if rest.strip() and not _NOISE.match(rest)]
             return "\n".join(kept)
     return "\n".join(line for line in lines if line.strip() and not _NOISE.match(line))
 
@@ -198,37 +198,92 @@ def error_message(stderr: str) -> str:
 # Ordered (exception, lower-case needles): the first class with a matching needle wins.
 _RULES: tuple[tuple[type[errors.DriverError], tuple[str, ...]], ...] = (
     (errors.OperationInProgress, ("another operation (install/upgrade/rollback) is in progress",)),
-    (errors.Unauthorized, (
-        "provide credentials", "kubernetes cluster unreachable: unauthorized", "is forbidden: user",
-    )),
+    (
+        errors.Unauthorized,
+        (
+            "provide credentials",
+            "kubernetes cluster unreachable: unauthorized",
+            "is forbidden: user",
+        ),
+    ),
     (errors.InvalidRequest, ("error loading config file", "invalid configuration:")),
     (errors.ClusterUnreachable, ("kubernetes cluster unreachable",)),
     # Chart sources (OCI registries, chart repositories) failing must not look like the cluster.
-    (errors.ChartError, (
-        "oci://", "/tags/list", "/manifests/", "/blobs/", "index.yaml",
-        "failed to fetch", "failed to download", "not a valid chart repository",
-    )),
-    (errors.ClusterUnreachable, (
-        "connection refused", "no such host", "i/o timeout", "network is unreachable",
-        "no route to host", "connection reset by peer", "tls:", "x509:", "http2: server sent goaway",
-    )),
-    (errors.HelmTimeout, (
-        "context deadline exceeded", "timed out waiting", "timeout waiting", "deadline exceeded",
-    )),
+    (
+        errors.ChartError,
+        (
+            "oci://",
+            "/tags/list",
+            "/manifests/",
+            "/blobs/",
+            "index.yaml",
+            "failed to fetch",
+            "failed to download",
+            "not a valid chart repository",
+        ),
+    ),
+    (
+        errors.ClusterUnreachable,
+        (
+            "connection refused",
+            "no such host",
+            "i/o timeout",
+            "network is unreachable",
+            "no route to host",
+            "connection reset by peer",
+            "tls:",
+            "x509:",
+            "http2: server sent goaway",
+        ),
+    ),
+    (
+        errors.HelmTimeout,
+        (
+            "context deadline exceeded",
+            "timed out waiting",
+            "timeout waiting",
+            "deadline exceeded",
+        ),
+    ),
     (errors.ReleaseNotFound, ("release: not found", "has no deployed releases")),
-    (errors.Conflict, (
-        "cannot reuse a name that is still in use", "cannot re-use a name",
-        "exists and cannot be imported", "invalid ownership metadata", "already exists",
-        "the object has been modified", "apply failed with",
-    )),
-    (errors.ChartError, (
-        "chart.yaml", "chart.lock", "no chart version found", "no chart name found",
-        "repo ", "parse error at", "execution error at", "executing \"", "yaml parse error",
-        "values don't meet the specifications of the schema", "failed to parse",
-        "unable to build kubernetes objects", "error validating", "chart requires kubeversion",
-        "missing in charts/ directory", "render error", "path \"", "not a valid chart",
-        "invalid chart", "unable to parse", "chart not found",
-    )),
+    (
+        errors.Conflict,
+        (
+            "cannot reuse a name that is still in use",
+            "cannot re-use a name",
+            "exists and cannot be imported",
+            "invalid ownership metadata",
+            "already exists",
+            "the object has been modified",
+            "apply failed with",
+        ),
+    ),
+    (
+        errors.ChartError,
+        (
+            "chart.yaml",
+            "chart.lock",
+            "no chart version found",
+            "no chart name found",
+            "repo ",
+            "parse error at",
+            "execution error at",
+            'executing "',
+            "yaml parse error",
+            "values don't meet the specifications of the schema",
+            "failed to parse",
+            "unable to build kubernetes objects",
+            "error validating",
+            "chart requires kubeversion",
+            "missing in charts/ directory",
+            "render error",
+            'path "',
+            "not a valid chart",
+            "invalid chart",
+            "unable to parse",
+            "chart not found",
+        ),
+    ),
     (errors.Unauthorized, ("unauthorized", "forbidden", "provide credentials")),
     (errors.NotFound, ("not found",)),
     (errors.InvalidRequest, ("is invalid", "invalid value", "bad request", "unprocessable")),

@@ -25,8 +25,13 @@ from workers.drivers.helm_parse import ReleaseStatus, parse_time
 from workers.memo import Memo
 
 __all__ = [
-    "HELM_OWNER_SELECTOR", "StoredRelease", "decode_release_secret", "latest_releases", "newest_records",
-    "remember_releases", "remembered_release",
+    "HELM_OWNER_SELECTOR",
+    "StoredRelease",
+    "decode_release_secret",
+    "latest_releases",
+    "newest_records",
+    "remember_releases",
+    "remembered_release",
 ]
 
 HELM_OWNER_SELECTOR = "owner=helm"
@@ -91,8 +96,9 @@ def _decode(secret: dict[str, Any]) -> StoredRelease:
         app_version=chart.get("appVersion") or None,
         last_deployed=parse_time(info.get("last_deployed")),
     )
-    return StoredRelease(status=status, values=config if isinstance(config, dict) else {},
-                         manifest=str(document.get("manifest", "")))
+    return StoredRelease(
+        status=status, values=config if isinstance(config, dict) else {}, manifest=str(document.get("manifest", ""))
+    )
 
 
 def _revision(secret: dict[str, Any]) -> int:

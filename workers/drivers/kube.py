@@ -127,9 +127,7 @@ def _load_client(kubeconfig: str, secrets: set[str]) -> ApiClient:
     configuration = Configuration()
     configuration.retries = 0  # fail fast: the caller decides when to try again
     try:
-        return new_client_from_config_dict(
-            config_dict, persist_config=False, client_configuration=configuration
-        )
+        return new_client_from_config_dict(config_dict, persist_config=False, client_configuration=configuration)
     except (ConfigException, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise errors.InvalidRequest(errors.sanitise(f"invalid kubeconfig: {exc}", secrets)) from None
 
@@ -140,7 +138,11 @@ class KubeClient:
     Every request but a watch stream holds a slot of `budget` for its API server while it runs."""
 
     def __init__(
-        self, kubeconfig: str, *, timeout: float = 10.0, connect_timeout: float = 3.0,
+        self,
+        kubeconfig: str,
+        *,
+        timeout: float = 10.0,
+        connect_timeout: float = 3.0,
         budget: RequestBudget = UNBOUNDED,
     ) -> None:
         self._secrets = kubeconfig_secrets(kubeconfig)
@@ -183,8 +185,11 @@ class KubeClient:
 
     def served_resources(self, resources: Iterable[tuple[str, str]]) -> set[str]:
         """``<group>/<version>/<plural>`` for each (group, plural) of `resources` and each version serving it."""
-        return {f"{group}/{version}/{plural}" for group, plural in resources
-                for version in self.served_versions(group, plural)}
+        return {
+            f"{group}/{version}/{plural}"
+            for group, plural in resources
+            for version in self.served_versions(group, plural)
+        }
 
     def read_secret(self, namespace: str, name: str) -> SecretData | None:
         """A Secret's decoded data and resourceVersion, or None when it does not exist. Values are never logged."""
@@ -223,8 +228,10 @@ class KubeClient:
         except errors.Conflict:
             pass
         namespace = self._request(
-            "PATCH", api_path("v1", "namespaces", name=name),
-            body={"metadata": {"labels": dict(labels)}}, content_type=MERGE_PATCH,
+            "PATCH",
+            api_path("v1", "namespaces", name=name),
+            body={"metadata": {"labels": dict(labels)}},
+            content_type=MERGE_PATCH,
         )
         if namespace.get("status", {}).get("phase") == NamespacePhase.TERMINATING:
             raise errors.Conflict(f"namespace {name} is being deleted", status=409)
@@ -242,9 +249,7 @@ class KubeClient:
         body = _object("v1", "Secret", namespace, name, labels) | {"type": "Opaque", "data": data}
         self._apply(body, "secrets", secrets=errors.secret_strings([*string_data.values(), *data.values()]))
 
-    def apply_configmap(
-        self, namespace: str, name: str, data: Mapping[str, str], labels: Mapping[str, str]
-    ) -> None:
+    def apply_configmap(self, namespace: str, name: str, data: Mapping[str, str], labels: Mapping[str, str]) -> None:
         """Create or replace a ConfigMap holding exactly `data`."""
         self._apply(_object("v1", "ConfigMap", namespace, name, labels) | {"data": dict(data)}, "configmaps")
 
@@ -274,7 +279,8 @@ class KubeClient:
         api_version, plural = KINDS[kind]
         with contextlib.suppress(errors.NotFound):
             self._request(
-                "DELETE", api_path(api_version, plural, namespace, name),
+                "DELETE",
+                api_path(api_version, plural, namespace, name),
                 query={"propagationPolicy": "Background"},
             )
 
@@ -314,7 +320,11 @@ class KubeClient:
         return items
 
     def list_metadata(
-        self, api_version: str, plural: str, namespace: str | None = None, label_selector: str | None = None,
+        self,
+        api_version: str,
+        plural: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
         field_selector: str | None = None,
     ) -> list[dict[str, Any]]:
         """Only the metadata of every object of a resource (every page): a PartialObjectMetadataList, as
@@ -341,7 +351,11 @@ class KubeClient:
         return items, version
 
     def _pages(
-        self, path: str, label_selector: str | None, field_selector: str | None = None, *,
+        self,
+        path: str,
+        label_selector: str | None,
+        field_selector: str | None = None,
+        *,
         accept: str = "application/json",
     ) -> Iterator[dict[str, Any]]:
         """Each page of a list, following its continue tokens."""
@@ -359,24 +373,35 @@ class KubeClient:
             query["continue"] = token
 
     def watch(
-        self, api_version: str, plural: str, resource_version: str, *, label_selector: str | None = None,
-        timeout_seconds: int = 300, metadata_only: bool = False,
+        self,
+        api_version: str,
+        plural: str,
+        resource_version: str,
+        *,
+        label_selector: str | None = None,
+        timeout_seconds: int = 300,
+        metadata_only: bool = False,
     ) -> Iterator[dict[str, Any]]:
         """Stream watch events cluster-wide from ``resource_version``, bookmarks included, until the server
         ends the watch (each object as its metadata alone with ``metadata_only``). An ERROR event (for example
         410 Gone) raises the matching typed error."""
         query: dict[str, str | int] = {
-            "watch": "true", "resourceVersion": resource_version, "allowWatchBookmarks": "true",
+            "watch": "true",
+            "resourceVersion": resource_version,
+            "allowWatchBookmarks": "true",
             "timeoutSeconds": timeout_seconds,
         }
         if label_selector:
             query["labelSelector"] = label_selector
         try:
             response = self._api.call_api(
-                api_path(api_version, plural), "GET", query_params=list(query.items()),
+                api_path(api_version, plural),
+                "GET",
+                query_params=list(query.items()),
                 header_params={"Accept": METADATA_WATCH_ACCEPT if metadata_only else "application/json"},
                 auth_settings=["BearerToken"],
-                _preload_content=False, _request_timeout=(self._timeout[0], timeout_seconds + self._timeout[1]),
+                _preload_content=False,
+                _request_timeout=(self._timeout[0], timeout_seconds + self._timeout[1]),
             )
         except ApiException as exc:
             raise api_error(exc, self._secrets) from None
@@ -389,8 +414,9 @@ class KubeClient:
                     status = event.get("object", {})
                     code = int(status.get("code") or 500)
                     exc_type = _STATUS_ERRORS.get(code, errors.ServerError)
-                    raise exc_type(errors.sanitise(f"watch: HTTP {code}: {status.get('message', '')}",
-                                                   self._secrets), status=code)
+                    raise exc_type(
+                        errors.sanitise(f"watch: HTTP {code}: {status.get('message', '')}", self._secrets), status=code
+                    )
                 yield event
         except urllib3.exceptions.HTTPError as exc:
             raise errors.ClusterUnreachable(errors.sanitise(f"watch interrupted: {exc}", self._secrets)) from None
@@ -430,7 +456,8 @@ class KubeClient:
         try:
             with self._budget.slot(self._server):
                 response = self._api.call_api(
-                    path, method,
+                    path,
+                    method,
                     query_params=list((query or {}).items()),
                     header_params={"Accept": accept, "Content-Type": content_type},
                     body=body,

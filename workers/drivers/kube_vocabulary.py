@@ -9,8 +9,6 @@ from cluster_vocabulary.kubernetes import ConditionStatus, EventType
 __all__ = ["ConditionStatus", "EventType", "NamespacePhase", "RouteConditionType"]
 
 
-
-
 class NamespacePhase(StrEnum):
     ACTIVE = "Active"
     TERMINATING = "Terminating"

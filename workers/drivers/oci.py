@@ -155,10 +155,12 @@ class RegistryClient:
         signed = []
         for layer in parse_signature_manifest(body):
             if layer.size > MAX_PAYLOAD_BYTES:
-                raise SignatureInvalid(f"signed payload {layer.digest} is {layer.size} bytes; the limit is "
-                                       f"{MAX_PAYLOAD_BYTES}")
-            payload = self._small_blob(Descriptor(SIMPLE_SIGNING, layer.digest, layer.size), MAX_PAYLOAD_BYTES,
-                                       "signed payload")
+                raise SignatureInvalid(
+                    f"signed payload {layer.digest} is {layer.size} bytes; the limit is {MAX_PAYLOAD_BYTES}"
+                )
+            payload = self._small_blob(
+                Descriptor(SIMPLE_SIGNING, layer.digest, layer.size), MAX_PAYLOAD_BYTES, "signed payload"
+            )
             signed.append(SignedPayload(payload=payload, signature=layer.signature))
         return tuple(signed)
 
@@ -346,8 +348,9 @@ class RegistryClient:
             return RegistryServerError(f"{what}: the {who} answered {status}", status=status)
         wait = parse_retry_after(response.headers.get("Retry-After"), datetime.now(UTC))
         asked = f"; it asked to wait {wait:.0f} s (Retry-After)" if wait is not None else ""
-        return RegistryServerError(f"{what}: the {who} {THROTTLED[status]} ({status}){asked}", status=status,
-                                   retry_after=wait)
+        return RegistryServerError(
+            f"{what}: the {who} {THROTTLED[status]} ({status}){asked}", status=status, retry_after=wait
+        )
 
     def _clean(self, exc: Exception) -> str:
         secrets = [self.credentials.password] if self.credentials else []

@@ -25,12 +25,14 @@ DOCKER_MANIFEST = "application/vnd.docker.distribution.manifest.v2+json"
 INDEX_TYPES = frozenset({OCI_INDEX, DOCKER_LIST})
 MANIFEST_TYPES = frozenset({OCI_MANIFEST, DOCKER_MANIFEST})
 ACCEPT_MANIFESTS = ", ".join((OCI_INDEX, OCI_MANIFEST, DOCKER_LIST, DOCKER_MANIFEST))
-LAYER_TYPES = frozenset({
-    "application/vnd.oci.image.layer.v1.tar",
-    "application/vnd.oci.image.layer.v1.tar+gzip",
-    "application/vnd.docker.image.rootfs.diff.tar.gzip",
-    "application/vnd.docker.image.rootfs.diff.tar",
-})
+LAYER_TYPES = frozenset(
+    {
+        "application/vnd.oci.image.layer.v1.tar",
+        "application/vnd.oci.image.layer.v1.tar+gzip",
+        "application/vnd.docker.image.rootfs.diff.tar.gzip",
+        "application/vnd.docker.image.rootfs.diff.tar",
+    }
+)
 SHA256_DIGEST = re.compile(r"^sha256:[a-f0-9]{64}$")
 PLATFORM = ("linux", "amd64")
 

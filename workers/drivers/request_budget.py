@@ -59,8 +59,12 @@ UNBOUNDED: RequestBudget = _Unbounded()
 
 
 def wait_for_slot(
-    take: Callable[[], bool], wait_seconds: float, *, clock: Callable[[], float] = time.monotonic,
-    sleep: Callable[[float], None] = time.sleep, jitter: Callable[[], float] = random.random,
+    take: Callable[[], bool],
+    wait_seconds: float,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    jitter: Callable[[], float] = random.random,
 ) -> bool:
     """Try `take` until it succeeds (True) or `wait_seconds` have passed (False), pausing between tries
     from FIRST_PAUSE_SECONDS, doubling up to LONGEST_PAUSE_SECONDS, each pause jittered by up to half."""

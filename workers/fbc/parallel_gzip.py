@@ -34,7 +34,8 @@ def default_threads() -> int:
 def _deflate(data: bytes, primer: bytes, level: int, last: bool) -> bytes:
     compressor = (
         zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=primer)
-        if primer else zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
+        if primer
+        else zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     )
     return compressor.compress(data) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)
 

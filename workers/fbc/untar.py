@@ -135,7 +135,7 @@ def _apply_member(tar: tarfile.TarFile, member: tarfile.TarInfo, layer: _Layer) 
         _clear_lower(layer, _directory(layer, parent), parent)
         return
     if base.startswith(WHITEOUT):
-        _whiteout(layer, parent, base[len(WHITEOUT):])
+        _whiteout(layer, parent, base[len(WHITEOUT) :])
         return
     if not (member.isdir() or member.isreg() or member.issym() or member.islnk()):
         raise UnsafeLayer(f"{name[:200]!r} is a device file or FIFO, which images may not carry")

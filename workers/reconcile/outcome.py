@@ -87,7 +87,12 @@ def apply_conditions(
     applied = list(conditions)
     for change in changes:
         applied = set_condition(
-            applied, type_=change.type, status=change.status, reason=change.reason,
-            message=change.message[:MAX_CONDITION_MESSAGE], generation=generation, now=now,
+            applied,
+            type_=change.type,
+            status=change.status,
+            reason=change.reason,
+            message=change.message[:MAX_CONDITION_MESSAGE],
+            generation=generation,
+            now=now,
         )
     return applied

@@ -22,7 +22,10 @@ _POSTGRES_RETRYABLE = frozenset({"40001", "40P01", "55P03"})
 # 0.5, 1, 2, 4, 8, 8, ... s, each shortened by up to half at random so a burst's retries spread out; about
 # a minute in all before the error is let through.
 TRANSIENT_RETRY = RetryPolicy(
-    base=timedelta(seconds=0.5), cap=timedelta(seconds=8), max_failures=10, jitter=0.5,
+    base=timedelta(seconds=0.5),
+    cap=timedelta(seconds=8),
+    max_failures=10,
+    jitter=0.5,
 )
 
 

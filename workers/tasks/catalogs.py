@@ -20,6 +20,7 @@ __all__ = ["gc_catalog_content", "poll_catalogs", "reconcile_catalog"]
 
 log = logging.getLogger(__name__)
 
+
 @shared_task(bind=True, name=TaskName.RECONCILE_CATALOG, ignore_result=True)
 def reconcile_catalog(self: Task, catalog_id: str) -> None:
     with retried_when_transient(self), timed_pass("catalog") as pass_:

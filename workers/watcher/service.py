@@ -34,7 +34,6 @@ __all__ = ["ClusterWatch", "Watcher", "watch_targets"]
 log = logging.getLogger(__name__)
 
 
-
 def watch_targets(cluster: ManagedCluster) -> list[WatchTarget]:
     """Helm's release records, the chart's workloads, and the routes this cluster serves."""
     targets = [WatchTarget("v1", "secrets", HELM_OWNER_SELECTOR)]
@@ -62,8 +61,10 @@ class ClusterWatch:
         budget = singletons.request_budget()
         for target in targets:
             threading.Thread(
-                target=watch_forever, args=(kubeconfig, target, self._changed, self.relisted, self.stop, budget),
-                name=f"watch-{self.name}-{target.plural}", daemon=True,
+                target=watch_forever,
+                args=(kubeconfig, target, self._changed, self.relisted, self.stop, budget),
+                name=f"watch-{self.name}-{target.plural}",
+                daemon=True,
             ).start()
 
     def _changed(self, namespace: str) -> None:
@@ -127,8 +128,9 @@ class Watcher:
         for pk in mine[share:]:
             ManagedCluster.objects.filter(pk=pk, watcher_owner=self.identity).update(watcher_owner="")
         for pk in ManagedCluster.objects.exclude(live).values_list("pk", flat=True)[: max(share - len(mine), 0)]:
-            ManagedCluster.objects.filter(pk=pk).exclude(live).update(watcher_owner=self.identity,
-                                                                       watcher_expires_at=expires)
+            ManagedCluster.objects.filter(pk=pk).exclude(live).update(
+                watcher_owner=self.identity, watcher_expires_at=expires
+            )
         held = {str(pk) for pk in self._held()}
         for cluster_id in set(self.watches) - held:
             self._drop(cluster_id)

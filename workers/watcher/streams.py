@@ -35,8 +35,14 @@ class WatchTarget:
 def _watch_once(kube: KubeClient, target: WatchTarget, on_change: Callable[[str], None], stop: threading.Event) -> None:
     _, version = kube.list_with_version(target.api_version, target.plural, target.label_selector, metadata_only=True)
     while not stop.is_set():
-        for event in kube.watch(target.api_version, target.plural, version, label_selector=target.label_selector,
-                                timeout_seconds=WATCH_TIMEOUT_SECONDS, metadata_only=True):
+        for event in kube.watch(
+            target.api_version,
+            target.plural,
+            version,
+            label_selector=target.label_selector,
+            timeout_seconds=WATCH_TIMEOUT_SECONDS,
+            metadata_only=True,
+        ):
             meta = event.get("object", {}).get("metadata", {})
             version = meta.get("resourceVersion") or version
             if event.get("type") != "BOOKMARK" and meta.get("namespace"):

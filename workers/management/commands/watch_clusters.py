@@ -17,8 +17,11 @@ class Command(BaseCommand):
     help = "Watch the managed clusters and enqueue a gateway pass whenever a release or workload changes."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--identity", default=f"{socket.gethostname()}-{os.getpid()}",
-                            help="this replica's name in the cluster leases (default: host and pid)")
+        parser.add_argument(
+            "--identity",
+            default=f"{socket.gethostname()}-{os.getpid()}",
+            help="this replica's name in the cluster leases (default: host and pid)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         from workers.watcher.service import Watcher

@@ -56,7 +56,9 @@ def classify(exc: BaseException, secrets: Iterable[str]) -> Failure:
         message = f"unexpected {type(exc).__name__} while reconciling; see the worker log"
     reason = next((reason for kind, reason in REASONS.items() if isinstance(exc, kind)), "")
     return Failure(
-        terminal=isinstance(exc, TERMINAL), message=sanitise(message, secrets)[:MAX_MESSAGE_CHARS], reason=reason,
+        terminal=isinstance(exc, TERMINAL),
+        message=sanitise(message, secrets)[:MAX_MESSAGE_CHARS],
+        reason=reason,
         retry_after=getattr(exc, "retry_after", None) if isinstance(exc, DriverError) else None,
     )
 

@@ -79,9 +79,12 @@ def save(request: CatalogRequest, outcome: Outcome, now: datetime, *, lease_toke
             )
         if outcome.switch:
             history.record(
-                request.pk, content_digest=outcome.fields["content_digest"],
-                resolved_ref=outcome.fields["resolved_ref"], switched_at=outcome.fields["last_unpacked"],
-                summary=outcome.switch.summary, changes=outcome.switch.changes,
+                request.pk,
+                content_digest=outcome.fields["content_digest"],
+                resolved_ref=outcome.fields["resolved_ref"],
+                switched_at=outcome.fields["last_unpacked"],
+                summary=outcome.switch.summary,
+                changes=outcome.switch.changes,
             )
         for event in outcome.events:
             CatalogEvent.objects.create(

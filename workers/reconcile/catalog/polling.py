@@ -55,15 +55,26 @@ def due_catalog_ids() -> list[str]:
     try:
         in_backoff = Q(next_attempt_at__gt=timezone.now())  # their retry is already queued for the due time
         rows = Catalog.objects.exclude(in_backoff).values_list(
-            "pk", "image_ref", "poll_interval_minutes", "generation", "observed_generation", "content_digest",
-            "availability_mode", "blocked_digest",
+            "pk",
+            "image_ref",
+            "poll_interval_minutes",
+            "generation",
+            "observed_generation",
+            "content_digest",
+            "availability_mode",
+            "blocked_digest",
         )
         for pk, image_ref, interval, generation, observed, digest, mode, blocked in rows:
             seconds = recheck_seconds(
-                image_ref=image_ref, poll_interval_minutes=interval, random_unit=random.random(),
+                image_ref=image_ref,
+                poll_interval_minutes=interval,
+                random_unit=random.random(),
                 settled=is_settled(
-                    generation=generation, observed_generation=observed, content_digest=digest,
-                    blocked_digest=blocked, available=mode == AvailabilityMode.AVAILABLE,
+                    generation=generation,
+                    observed_generation=observed,
+                    content_digest=digest,
+                    blocked_digest=blocked,
+                    available=mode == AvailabilityMode.AVAILABLE,
                 ),
             )
             if seconds is not None and client.set(POLL_KEY.format(pk=pk), 1, nx=True, ex=max(int(seconds), 1)):

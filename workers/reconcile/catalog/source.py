@@ -28,7 +28,10 @@ def client_for(request: CatalogRequest) -> RegistryClient:
     image = image_of(request)
     credentials = Credentials(request.pull_username, request.pull_password) if request.pull_username else None
     return RegistryClient(
-        image.registry, image.repository, credentials=credentials, ca_pem=request.ca,
+        image.registry,
+        image.repository,
+        credentials=credentials,
+        ca_pem=request.ca,
         timeout=settings.CATALOG_REGISTRY_TIMEOUT_SECONDS,
     )
 

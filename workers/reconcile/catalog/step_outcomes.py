@@ -17,7 +17,11 @@ __all__ = ["dropped", "failed", "in_sync", "restored", "unpacked", "verified"]
 
 TRUE, FALSE = ConditionStatus.TRUE, ConditionStatus.FALSE
 NO_CONTENT: dict[str, Any] = {
-    "resolved_ref": "", "base_url": "", "last_unpacked": None, "content_digest": "", "verified_keys": "",
+    "resolved_ref": "",
+    "base_url": "",
+    "last_unpacked": None,
+    "content_digest": "",
+    "verified_keys": "",
 }
 RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None, "blocked_digest": ""}
 
@@ -69,8 +73,12 @@ def _stored(
     request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime
 ) -> tuple[list[ConditionChange], dict[str, Any]]:
     fields = {
-        "resolved_ref": resolved_ref, "base_url": base_url, "last_unpacked": now, "content_digest": content_digest,
-        "verified_keys": request.keys_fingerprint, **RECOVERED,
+        "resolved_ref": resolved_ref,
+        "base_url": base_url,
+        "last_unpacked": now,
+        "content_digest": content_digest,
+        "verified_keys": request.keys_fingerprint,
+        **RECOVERED,
     }
     progressing = (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}")
     return _changes(progressing, _serving_available(resolved_ref)), fields
@@ -83,8 +91,12 @@ def unpacked(
     verified = ", its signature verified" if request.signature_keys else ""
     message = f"{switch.summary}; serving {content_digest} from {resolved_ref}{verified}"
     return Outcome(
-        conditions=conditions, fields=fields, content_present=True, events=[EventNote.normal(Reason.UNPACKED, message)],
-        require_content=content_digest, switch=switch,
+        conditions=conditions,
+        fields=fields,
+        content_present=True,
+        events=[EventNote.normal(Reason.UNPACKED, message)],
+        require_content=content_digest,
+        switch=switch,
     )
 
 
@@ -92,7 +104,10 @@ def restored(request: CatalogRequest, resolved_ref: str, base_url: str, now: dat
     """The content served, lost from the store, was unpacked again: the same digest, so no switch in the history."""
     conditions, fields = _stored(request, resolved_ref, request.content_digest, base_url, now)
     return Outcome(
-        conditions=conditions, fields=fields, content_present=True, events=[_restored_event(request, resolved_ref)],
+        conditions=conditions,
+        fields=fields,
+        content_present=True,
+        events=[_restored_event(request, resolved_ref)],
         require_content=request.content_digest,
     )
 
@@ -107,7 +122,10 @@ def in_sync(request: CatalogRequest, now: datetime) -> Outcome:
     changed = _changed(request, _applied(request, conditions, now))
     events = [_restored_event(request, request.resolved_ref)] if _was_lost(request) else []
     return Outcome(
-        conditions=conditions, fields=request.status_fields() | RECOVERED, content_present=True, events=events,
+        conditions=conditions,
+        fields=request.status_fields() | RECOVERED,
+        content_present=True,
+        events=events,
         changes=changed,
     )
 
@@ -118,7 +136,9 @@ def verified(request: CatalogRequest, now: datetime) -> Outcome:
     message = f"The signature of {request.resolved_ref} verified with the policy keys"
     fields = synced.fields | {"verified_keys": request.keys_fingerprint}
     return Outcome(
-        conditions=synced.conditions, fields=fields, content_present=True,
+        conditions=synced.conditions,
+        fields=fields,
+        content_present=True,
         events=[EventNote.normal(Reason.VERIFIED, message)],
     )
 
@@ -131,8 +151,12 @@ def dropped(request: CatalogRequest, now: datetime) -> Outcome:
     changed = _changed(request, _applied(request, conditions, now))
     events = [EventNote.normal(Reason.DROPPED, "Content dropped: availability mode is Unavailable")] if changed else []
     return Outcome(
-        conditions=conditions, fields=NO_CONTENT | RECOVERED, content_present=False, events=events,
-        release_content=request.content_digest, changes=changed or bool(request.content_digest),
+        conditions=conditions,
+        fields=NO_CONTENT | RECOVERED,
+        content_present=False,
+        events=events,
+        release_content=request.content_digest,
+        changes=changed or bool(request.content_digest),
     )
 
 
@@ -157,7 +181,8 @@ def failed(
         serving, fields = (FALSE, Reason.UNAVAILABLE, "No content has been unpacked"), dict(NO_CONTENT)
     conditions = _changes(progressing, serving)
     fields = fields | {
-        "failure_count": request.failure_count + 1, "next_attempt_at": retry_at,
+        "failure_count": request.failure_count + 1,
+        "next_attempt_at": retry_at,
         "blocked_digest": (digest or "") if failure.blocks_digest else "",
     }
     events: list[EventNote] = []

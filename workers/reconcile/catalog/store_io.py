@@ -57,7 +57,9 @@ class StoreIo:
                 configs = find_configs_dir(rootfs, image.labels)
                 written = write_catalog(
                     iter_metas(configs, rootfs),
-                    staged / store.ALL_FILE, staged / store.ALL_GZ_FILE, staged / store.INDEX_FILE,
+                    staged / store.ALL_FILE,
+                    staged / store.ALL_GZ_FILE,
+                    staged / store.INDEX_FILE,
                 )
                 if request.restores(written.digest) and content.stat(written.digest) is not None:
                     content.remove(written.digest)  # a corrupt remnant, which write_entry would keep

@@ -72,6 +72,7 @@ def _served_version(io: PassIo, view: GatewayView) -> str | None:
 def remove_backend_tls(request: GatewayRequest, io: PassIo) -> None:
     """Delete both objects, whichever version of the API served the policy."""
     for version in BACKEND_TLS_VERSIONS:
-        io.kube.delete_object(f"{BACKEND_TLS_GROUP}/{version}", BACKEND_TLS_PLURAL, request.namespace,
-                              backend_tls_name(request.release))
+        io.kube.delete_object(
+            f"{BACKEND_TLS_GROUP}/{version}", BACKEND_TLS_PLURAL, request.namespace, backend_tls_name(request.release)
+        )
     io.kube.delete_object("v1", "configmaps", request.namespace, backend_ca_name(request.release))

@@ -130,7 +130,12 @@ def _issued_by(cert: x509.Certificate, ca: x509.Certificate) -> bool:
 
 
 def backend_tls_objects(
-    release: str, namespace: str, service: str, tls: BackendTls, version: str, labels: Mapping[str, str],
+    release: str,
+    namespace: str,
+    service: str,
+    tls: BackendTls,
+    version: str,
+    labels: Mapping[str, str],
     secret_version: str,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The BackendCA ConfigMap and the BackendTLSPolicy for ``service``, labelled as the release's own objects and
@@ -141,7 +146,10 @@ def backend_tls_objects(
         "apiVersion": "v1",
         "kind": "ConfigMap",
         "metadata": {
-            "name": backend_ca_name(release), "namespace": namespace, "labels": labels, "annotations": annotations,
+            "name": backend_ca_name(release),
+            "namespace": namespace,
+            "labels": labels,
+            "annotations": annotations,
         },
         "data": {CA_KEY: tls.ca_pem},
     }
@@ -149,7 +157,10 @@ def backend_tls_objects(
         "apiVersion": f"{BACKEND_TLS_GROUP}/{version}",
         "kind": "BackendTLSPolicy",
         "metadata": {
-            "name": backend_tls_name(release), "namespace": namespace, "labels": labels, "annotations": annotations,
+            "name": backend_tls_name(release),
+            "namespace": namespace,
+            "labels": labels,
+            "annotations": annotations,
         },
         "spec": {
             "targetRefs": [{"group": "", "kind": "Service", "name": service}],

@@ -32,8 +32,16 @@ import yaml
 from workers.memo import Memo
 
 __all__ = [
-    "DRIFT_KINDS", "INSTANCE_LABEL", "Drift", "differences", "drift_message", "find_drift", "manifest_objects",
-    "remember_verdicts", "remembered_drift", "remembered_verdict",
+    "DRIFT_KINDS",
+    "INSTANCE_LABEL",
+    "Drift",
+    "differences",
+    "drift_message",
+    "find_drift",
+    "manifest_objects",
+    "remember_verdicts",
+    "remembered_drift",
+    "remembered_verdict",
 ]
 
 INSTANCE_LABEL = "app.kubernetes.io/instance"
@@ -117,8 +125,11 @@ def differences(desired: Any, live: Any, path: str = "") -> list[str]:
             return found
         if len(desired) != len(live):
             return [path]
-        return [d for i, (want, have) in enumerate(zip(desired, live, strict=True))
-                for d in differences(want, have, f"{path}[{i}]")]
+        return [
+            d
+            for i, (want, have) in enumerate(zip(desired, live, strict=True))
+            for d in differences(want, have, f"{path}[{i}]")
+        ]
     return [] if _same_scalar(desired, live) else [path]
 
 
@@ -135,7 +146,9 @@ def _compared(obj: Mapping[str, Any], namespace: str, release: str, kinds: froze
 def _object_differences(desired: Mapping[str, Any], live: Mapping[str, Any]) -> list[str]:
     meta, live_meta = desired.get("metadata") or {}, live.get("metadata") or {}
     found = [
-        d for key in ("labels", "annotations") if meta.get(key)
+        d
+        for key in ("labels", "annotations")
+        if meta.get(key)
         for d in differences(meta[key], live_meta.get(key) or {}, f"metadata.{key}")
     ]
     for key, value in desired.items():
@@ -145,7 +158,11 @@ def _object_differences(desired: Mapping[str, Any], live: Mapping[str, Any]) -> 
 
 
 def find_drift(
-    manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]], *, namespace: str, release: str,
+    manifest: str,
+    live: Mapping[tuple[str, str], Mapping[str, Any]],
+    *,
+    namespace: str,
+    release: str,
     kinds: frozenset[str],
 ) -> list[Drift]:
     """The manifest's objects of ``kinds`` that ``live`` (keyed by (kind, name)) lacks or holds otherwise."""
@@ -168,8 +185,13 @@ def drift_message(drifts: list[Drift]) -> str:
     return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
-def _judged_key(manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]], namespace: str, release: str,
-                kinds: frozenset[str]) -> bytes | None:
+def _judged_key(
+    manifest: str,
+    live: Mapping[tuple[str, str], Mapping[str, Any]],
+    namespace: str,
+    release: str,
+    kinds: frozenset[str],
+) -> bytes | None:
     """A digest of everything ``find_drift`` reads: the manifest, and each live object by its resourceVersion
     (None when an object has none, as in a hand-made view: then nothing is remembered)."""
     parts = [namespace, release, ",".join(sorted(kinds))]
@@ -189,19 +211,28 @@ def remember_verdicts(count: int) -> None:
 
 
 def remembered_drift(
-    manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]], *, namespace: str, release: str,
+    manifest: str,
+    live: Mapping[tuple[str, str], Mapping[str, Any]],
+    *,
+    namespace: str,
+    release: str,
     kinds: frozenset[str],
 ) -> list[Drift]:
     """``find_drift``, remembered per manifest and live object versions: an unchanged release is compared once
     per worker process, however many resyncs judge it."""
     key = _judged_key(manifest, live, namespace, release, kinds)
-    judged = _judged.get(key, lambda: tuple(find_drift(manifest, live, namespace=namespace, release=release,
-                                                        kinds=kinds)))
+    judged = _judged.get(
+        key, lambda: tuple(find_drift(manifest, live, namespace=namespace, release=release, kinds=kinds))
+    )
     return list(judged)
 
 
 def remembered_verdict(
-    manifest: str, live: Mapping[tuple[str, str], Mapping[str, Any]], *, namespace: str, release: str,
+    manifest: str,
+    live: Mapping[tuple[str, str], Mapping[str, Any]],
+    *,
+    namespace: str,
+    release: str,
     kinds: frozenset[str],
 ) -> tuple[Drift, ...] | None:
     """The drift judged before for exactly these object versions, or None; reads only the objects' metadata."""

@@ -86,8 +86,10 @@ def _backend_tls_needs_a_pass(request: GatewayRequest, view: GatewayView, snapsh
     if BACKEND_TLS_KIND not in snapshot.kinds:  # not listed: the cluster serves no Gateway API
         return request.backend_tls_secret is not None and view.backend_tls_policy(request.release) is None
     verdict = judge_backend_tls(
-        wanted=request.backend_tls_secret is not None, secret_version=view.server_secret_version,
-        policy=view.backend_tls_policy(request.release), configmap=view.backend_ca,
+        wanted=request.backend_tls_secret is not None,
+        secret_version=view.server_secret_version,
+        policy=view.backend_tls_policy(request.release),
+        configmap=view.backend_ca,
     )
     return verdict is not BackendTlsVerdict.IN_STEP
 
@@ -136,7 +138,13 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
             report.passes += 1
         elif changed_fields(gateway, request, outcome, now) and publish(request, outcome, now, lease_token=None):
             report.written += 1
-    log.info("resync of cluster %s: %d gateways, %d written, %d passes, %d judged anew%s", cluster.name,
-             report.gateways, report.written, report.passes, report.rejudged,
-             f", outage: {report.outage}" if report.outage else "")
+    log.info(
+        "resync of cluster %s: %d gateways, %d written, %d passes, %d judged anew%s",
+        cluster.name,
+        report.gateways,
+        report.written,
+        report.passes,
+        report.rejudged,
+        f", outage: {report.outage}" if report.outage else "",
+    )
     return report

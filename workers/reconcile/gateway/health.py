@@ -32,7 +32,8 @@ def _conditions_true(conditions: list[dict[str, Any]], wanted: str, generation: 
     """A `wanted` condition is True, and was set for the object's current `generation`: a controller that has not
     yet seen a change leaves its earlier verdict, with the earlier `observedGeneration` (Gateway API GEP-1364)."""
     return any(
-        c.get("type") == wanted and c.get("status") == ConditionStatus.TRUE
+        c.get("type") == wanted
+        and c.get("status") == ConditionStatus.TRUE
         and c.get("observedGeneration", generation) >= generation
         for c in conditions
     )

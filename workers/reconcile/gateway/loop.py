@@ -47,7 +47,9 @@ DELETE_POLL_SECONDS = 1.0
 CHART_RETRY_MIN_SECONDS = 1.0
 REACHABLE = (ConditionType.CLUSTER_REACHABLE, ConditionStatus.TRUE, Reason.REACHABLE, "The cluster answers")
 APIS_SERVED = (
-    ConditionType.PREREQUISITES_MISSING, ConditionStatus.FALSE, Reason.ALL_SERVED,
+    ConditionType.PREREQUISITES_MISSING,
+    ConditionStatus.FALSE,
+    Reason.ALL_SERVED,
     "The cluster serves every API the values need",
 )
 
@@ -57,8 +59,9 @@ def settled(request: GatewayRequest) -> Outcome | None:
     retries)."""
     outcome = Outcome()
     if request.suspended:
-        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED,
-                         "Reconciliation is suspended")
+        outcome.condition(
+            ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED, "Reconciliation is suspended"
+        )
         return outcome
     if request.values_error:
         outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.INVALID_VALUES, request.values_error)
@@ -77,8 +80,12 @@ def settled(request: GatewayRequest) -> Outcome | None:
         message = f"The cluster does not serve {', '.join(request.missing_apis)}, which the values need"
         outcome.condition(ConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, Reason.APIS_NOT_SERVED, message)
         outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, message)
-        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING,
-                         "Waiting for the cluster probe to see them")
+        outcome.condition(
+            ConditionType.RECONCILING,
+            ConditionStatus.FALSE,
+            Reason.PREREQUISITES_MISSING,
+            "Waiting for the cluster probe to see them",
+        )
         outcome.phase = Phase.DEGRADED if request.was_running else Phase.PENDING
         return outcome
     return None
@@ -91,8 +98,12 @@ def _chart_unavailable(request: GatewayRequest, outcome: Outcome) -> Outcome:
     outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.CHART_UNAVAILABLE, message)
     if not request.was_running:
         outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.CHART_UNAVAILABLE, message)
-    outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
-                     "Waiting to pull the chart again (with backoff)")
+    outcome.condition(
+        ConditionType.RECONCILING,
+        ConditionStatus.TRUE,
+        Reason.RETRYING,
+        "Waiting to pull the chart again (with backoff)",
+    )
     retry_at = request.chart_retry_at or request.now + request.timing.retry.base
     outcome.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
     return outcome
@@ -172,8 +183,12 @@ def unreachable(request: GatewayRequest, message: str, outcome: Outcome | None =
     outcome.requeue_after = None
     if request.deleting:
         outcome.phase = Phase.DELETING
-        outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_WAITING,
-                         f"Waiting for the cluster to answer: {message}")
+        outcome.condition(
+            ConditionType.RECONCILING,
+            ConditionStatus.TRUE,
+            Reason.DELETE_WAITING,
+            f"Waiting for the cluster to answer: {message}",
+        )
     return outcome
 
 
@@ -192,12 +207,20 @@ def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: 
     """Drifted: True naming what differs (an event when newly found), False when clean; nothing when not compared."""
     if drifts is None:
         if request.drift_reported is not None:
-            outcome.condition(ConditionType.DRIFTED, ConditionStatus.UNKNOWN, Reason.DETECTION_DISABLED,
-                             "GATEWAY_DRIFT_DETECTION is disabled")
+            outcome.condition(
+                ConditionType.DRIFTED,
+                ConditionStatus.UNKNOWN,
+                Reason.DETECTION_DISABLED,
+                "GATEWAY_DRIFT_DETECTION is disabled",
+            )
         return
     if not drifts:
-        outcome.condition(ConditionType.DRIFTED, ConditionStatus.FALSE, Reason.NO_DRIFT,
-                         "The cluster holds the release's objects as rendered")
+        outcome.condition(
+            ConditionType.DRIFTED,
+            ConditionStatus.FALSE,
+            Reason.NO_DRIFT,
+            "The cluster holds the release's objects as rendered",
+        )
         return
     message = drift_message(drifts)
     outcome.condition(ConditionType.DRIFTED, ConditionStatus.TRUE, Reason.DRIFT_DETECTED, message)
@@ -240,8 +263,11 @@ def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem
     if backend_tls_ready(policy):
         return None
     refusals = backend_tls_refusals(policy)  # in the Gateway API controller's words
-    return f"the BackendTLSPolicy is not accepted: {'; '.join(refusals)}" if refusals else (
-        "the BackendTLSPolicy is not accepted yet")
+    return (
+        f"the BackendTLSPolicy is not accepted: {'; '.join(refusals)}"
+        if refusals
+        else ("the BackendTLSPolicy is not accepted yet")
+    )
 
 
 def _provisioning_poll(request: GatewayRequest, view: GatewayView, deployed_at: datetime | None) -> float:
@@ -274,25 +300,40 @@ def summarise(
     waiting = _waiting_for(request, view, backend_tls_problem)
     ready = waiting is None
     outcome.phase = phase_for(
-        deleting=False, stalled=False, released=True, ready=ready, was_running=request.was_running,
-        deployed_at=release.last_deployed, now=request.now, grace=request.timing.ready_grace,
+        deleting=False,
+        stalled=False,
+        released=True,
+        ready=ready,
+        was_running=request.was_running,
+        deployed_at=release.last_deployed,
+        now=request.now,
+        grace=request.timing.ready_grace,
     )
     outcome.route_address = route_address(request.route_host) if ready and request.route_host else ""
-    outcome.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.DEPLOYED,
-                     f"Revision {release.revision} is deployed")
+    outcome.condition(
+        ConditionType.RELEASED, ConditionStatus.TRUE, Reason.DEPLOYED, f"Revision {release.revision} is deployed"
+    )
     outcome.condition(ConditionType.STALLED, ConditionStatus.FALSE, Reason.PROGRESSING, "")
     if request.prerequisites.trusted_ca:
         unmounted = request.trusted_ca_unmounted
         if unmounted:
             outcome.condition(ConditionType.TRUSTED_CA, ConditionStatus.FALSE, Reason.NOT_MOUNTABLE, unmounted)
         else:
-            outcome.condition(ConditionType.TRUSTED_CA, ConditionStatus.TRUE, Reason.MOUNTED,
-                              "The trusted CA is bundled into server.oidc.caConfigMapName")
+            outcome.condition(
+                ConditionType.TRUSTED_CA,
+                ConditionStatus.TRUE,
+                Reason.MOUNTED,
+                "The trusted CA is bundled into server.oidc.caConfigMapName",
+            )
     if ready:
         detail = " and the route is accepted" if request.route_host else ""
         outcome.condition(ConditionType.READY, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
-        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUCCEEDED,
-                         f"Generation {request.generation} is applied")
+        outcome.condition(
+            ConditionType.RECONCILING,
+            ConditionStatus.FALSE,
+            Reason.SUCCEEDED,
+            f"Generation {request.generation} is applied",
+        )
         outcome.requeue_after = None
     else:
         assert waiting is not None
@@ -320,20 +361,38 @@ def fail(request: GatewayRequest, action: str, message: str, outcome: Outcome | 
         outcome.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
     outcome.condition(ConditionType.READY, ConditionStatus.FALSE, reason, message)
     if policy.exhausted(failures):
-        outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.RETRIES_EXCEEDED,
-                         f"{failures} consecutive failures; last: {message}")
-        outcome.condition(ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.RETRIES_EXCEEDED,
-                         "Waiting for a spec change or a retry")
+        outcome.condition(
+            ConditionType.STALLED,
+            ConditionStatus.TRUE,
+            Reason.RETRIES_EXCEEDED,
+            f"{failures} consecutive failures; last: {message}",
+        )
+        outcome.condition(
+            ConditionType.RECONCILING,
+            ConditionStatus.FALSE,
+            Reason.RETRIES_EXCEEDED,
+            "Waiting for a spec change or a retry",
+        )
         outcome.phase, outcome.next_attempt_at = Phase.FAILED, None
         return outcome
     delay = policy.delay(failures)
     outcome.next_attempt_at = request.now + delay
     outcome.requeue_after = delay.total_seconds()
-    outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.RETRYING,
-                     f"Attempt {failures + 1} in {int(delay.total_seconds())}s")
+    outcome.condition(
+        ConditionType.RECONCILING,
+        ConditionStatus.TRUE,
+        Reason.RETRYING,
+        f"Attempt {failures + 1} in {int(delay.total_seconds())}s",
+    )
     outcome.phase = phase_for(
-        deleting=False, stalled=False, released=False, ready=False, was_running=request.was_running,
-        deployed_at=None, now=request.now, grace=request.timing.ready_grace,
+        deleting=False,
+        stalled=False,
+        released=False,
+        ready=False,
+        was_running=request.was_running,
+        deployed_at=None,
+        now=request.now,
+        grace=request.timing.ready_grace,
     )
     return outcome
 
@@ -359,8 +418,12 @@ def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
                 io.kube.delete_namespace(request.namespace)
         if io.kube.namespace_exists(request.namespace):
             outcome.requeue_after = DELETE_POLL_SECONDS
-            outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETING,
-                             f"Waiting for namespace {request.namespace} to go")
+            outcome.condition(
+                ConditionType.RECONCILING,
+                ConditionStatus.TRUE,
+                Reason.DELETING,
+                f"Waiting for namespace {request.namespace} to go",
+            )
             return outcome
     except errors.DriverError as exc:
         if errors.is_outage(exc):
@@ -397,6 +460,10 @@ def _delete_failed(request: GatewayRequest, outcome: Outcome, message: str) -> O
     outcome.failure_count, outcome.next_attempt_at = failures, request.now + delay
     outcome.requeue_after, outcome.failed = delay.total_seconds(), True
     outcome.event(Reason.DELETE_FAILED, message, warning=True)
-    outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.DELETE_FAILED,
-                     f"Retrying in {int(delay.total_seconds())}s: {message}")
+    outcome.condition(
+        ConditionType.RECONCILING,
+        ConditionStatus.TRUE,
+        Reason.DELETE_FAILED,
+        f"Retrying in {int(delay.total_seconds())}s: {message}",
+    )
     return outcome

@@ -234,7 +234,10 @@ def take_snapshot(kube: KubeClient, managed_selector: str, kinds: frozenset[str]
         obj for kind in sorted(light) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL, metadata_only=True)
     ]
     judged = judged_objects(
-        releases, _by_instance([*whole, *heads]), kinds, light,
+        releases,
+        _by_instance([*whole, *heads]),
+        kinds,
+        light,
         fetch=lambda head: _get_if_served(kube, head),
         relist=lambda: _by_instance(
             obj for kind in sorted(light) for obj in _list_if_served(kube, kind, None, INSTANCE_LABEL)

@@ -59,9 +59,7 @@ def run_plan(plan_id: str) -> None:
     except Exception:
         log.exception("plan %s failed", plan.pk)
         status, error = PlanStatus.FAILED, "Internal error while planning; it has been logged."
-    GatewayPlan.objects.filter(pk=plan.pk).update(
-        status=status, result=result, error=error, finished_at=timezone.now()
-    )
+    GatewayPlan.objects.filter(pk=plan.pk).update(status=status, result=result, error=error, finished_at=timezone.now())
     log.info("plan %s for %s: %s %s", plan.pk, plan.name, status, (result or {}).get("action", ""))
     prune()
 
@@ -130,8 +128,13 @@ def _render(
         return None, None
     try:
         manifest = helm.template(
-            request.release, request.namespace, chart.ref, request.values, version=chart.version,
-            api_versions=sorted(served), kube_version=kube_version,
+            request.release,
+            request.namespace,
+            chart.ref,
+            request.values,
+            version=chart.version,
+            api_versions=sorted(served),
+            kube_version=kube_version,
         )
         return parse_manifest(manifest), None
     except errors.DriverError as exc:
@@ -151,13 +154,18 @@ def build_plan(
     )
     rendered, render_error = _render(request, chart, helm, objects.served_apis, kube_version)
     release = view.release
-    blockers = [message for message in (
-        request.values_error, request.chart_unavailable, request.release_unverified, render_error) if message]
+    blockers = [
+        message
+        for message in (request.values_error, request.chart_unavailable, request.release_unverified, render_error)
+        if message
+    ]
     blockers += [check.message for check in checks if check.blocking]
     if request.deleting:
         blockers.insert(0, "The gateway is being deleted: the reconciler uninstalls it.")
     decision = decide(
-        assess(request, view, chart.chart_version), blockers=blockers, suspended=request.suspended,
+        assess(request, view, chart.chart_version),
+        blockers=blockers,
+        suspended=request.suspended,
         retries_exhausted=request.timing.retry.exhausted(request.failure_count),
     )
     deployed_values = redactor.tree(release.values) if release else {}
@@ -173,14 +181,19 @@ def build_plan(
         "action": decision.action.value,
         "reasons": decision.reasons,
         "namespace": request.namespace,
-        "release": None if release is None else {
-            "name": release.status.name, "revision": release.status.revision, "status": release.status.status,
+        "release": None
+        if release is None
+        else {
+            "name": release.status.name,
+            "revision": release.status.revision,
+            "status": release.status.status,
             "chart_version": release.status.chart_version,
         },
         "chart_version": chart.chart_version,
         "kubernetes_version": kube_version,
         "values_diff": [change.as_dict() for change in field_changes(deployed_values, redactor.tree(request.values))]
-        if request.values is not None else [],
+        if request.values is not None
+        else [],
         "objects": [diff.as_dict() for diff in object_diffs],
         "unchanged_objects": unchanged,
         "prerequisites": [check.as_dict() for check in checks],

@@ -61,7 +61,11 @@ def _present(name: str, exists: bool, what: str) -> Check:
 
 
 def prerequisite_checks(
-    request: GatewayRequest, values: Mapping[str, Any], cluster: ClusterObjects, *, ca_configmap: str,
+    request: GatewayRequest,
+    values: Mapping[str, Any],
+    cluster: ClusterObjects,
+    *,
+    ca_configmap: str,
     scc_binding: str,
 ) -> list[Check]:
     """One check per prerequisite the gateway has, and one per API its effective ``values`` need."""
@@ -71,8 +75,11 @@ def prerequisite_checks(
     else:
         checks = [_present("Namespace", cluster.namespace_phase is not None, f"Namespace {ns}")]
     if pre.db_uri:
-        checks.append(_present("DB credentials Secret", pre.db_secret_name in cluster.secrets,
-                               f"Secret {pre.db_secret_name} (key uri)"))
+        checks.append(
+            _present(
+                "DB credentials Secret", pre.db_secret_name in cluster.secrets, f"Secret {pre.db_secret_name} (key uri)"
+            )
+        )
     if pre.oidc_ca_configmap:
         data = cluster.configmaps.get(pre.oidc_ca_configmap)
         if data is None or not str(data.get("ca.crt", "")).strip():
@@ -87,8 +94,9 @@ def prerequisite_checks(
     served = cluster.served_apis | cluster.served_resources
     for api in needed_apis(values):
         if api.served(served):
-            checks.append(Check(f"API {api.label}", PRESENT,
-                                f"{api.label}: the cluster serves it ({api.switch_name} is on)"))
+            checks.append(
+                Check(f"API {api.label}", PRESENT, f"{api.label}: the cluster serves it ({api.switch_name} is on)")
+            )
         else:
             versions = ", ".join(api.served_as)
             message = f"{api.label}: the cluster serves none of {versions}, which {api.switch_name} needs"

@@ -88,8 +88,12 @@ def parse_manifest(text: str) -> dict[ObjectKey, dict[str, Any]]:
         meta = document.get("metadata") or {}
         if HOOK_ANNOTATION in (meta.get("annotations") or {}):
             continue
-        key = (str(document.get("apiVersion", "")), str(document["kind"]), str(meta.get("namespace") or ""),
-               str(meta.get("name", "")))
+        key = (
+            str(document.get("apiVersion", "")),
+            str(document["kind"]),
+            str(meta.get("namespace") or ""),
+            str(meta.get("name", "")),
+        )
         objects[key] = document
     return objects
 
@@ -104,8 +108,13 @@ class ObjectDiff:
     def as_dict(self) -> dict[str, Any]:
         api_version, kind, namespace, name = self.key
         return {
-            "api_version": api_version, "kind": kind, "namespace": namespace, "name": name, "change": self.change,
-            "fields": [change.as_dict() for change in self.fields], "diff": self.unified,
+            "api_version": api_version,
+            "kind": kind,
+            "namespace": namespace,
+            "name": name,
+            "change": self.change,
+            "fields": [change.as_dict() for change in self.fields],
+            "diff": self.unified,
         }
 
 

@@ -46,7 +46,9 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
     # A change held for its maintenance window is not applied: its generation is not observed yet.
     held = outcome.fields.get(HELD_FIELD) is not None
     applicable = (
-        request.values_error is None and request.chart_unavailable is None and not request.release_unverified
+        request.values_error is None
+        and request.chart_unavailable is None
+        and not request.release_unverified
         and not held
     )
     if not request.deleting and not request.suspended and applicable and not outcome.cluster_outage:

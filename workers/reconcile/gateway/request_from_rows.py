@@ -170,6 +170,7 @@ def build_request(
         image_policy=policy_condition(gateway),
         window=window,
         window_holds_all=window_holds_all,
-        watched=bool(cluster.watcher_owner) and cluster.watcher_expires_at is not None
+        watched=bool(cluster.watcher_owner)
+        and cluster.watcher_expires_at is not None
         and cluster.watcher_expires_at > now,
     )

@@ -23,11 +23,10 @@ def effective_values(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> 
     return merged
 
 
-def missing_apis(
-    values: Mapping[str, Any], defaults: Mapping[str, Any], capabilities: Mapping[str, bool]
-) -> list[str]:
+def missing_apis(values: Mapping[str, Any], defaults: Mapping[str, Any], capabilities: Mapping[str, bool]) -> list[str]:
     """What the values need that the cluster does not serve. A capability never probed counts as served."""
     return [
-        api.label for api in needed_apis(effective_values(defaults, values))
+        api.label
+        for api in needed_apis(effective_values(defaults, values))
         if capabilities.get(api.capability) is False
     ]

@@ -104,7 +104,9 @@ def _leased_pass(gateway_id: str, cluster_id: object) -> tuple[PassOutcome, floa
         applied = publish(request, outcome, timezone.now(), lease_token=lease.token)
         again = Gateway.objects.filter(pk=gateway_id, pass_requested=True).update(pass_requested=False)
     ended = pass_outcome(
-        saved=applied, failed=outcome.failed, requeue_after=outcome.requeue_after,
+        saved=applied,
+        failed=outcome.failed,
+        requeue_after=outcome.requeue_after,
         unreachable=outcome.cluster_outage is not None,
     )
     return ended, STALE_REQUEUE_SECONDS if again or not applied else outcome.requeue_after

@@ -44,11 +44,16 @@ def hold(request: GatewayRequest, state: State | None, outcome: Outcome) -> bool
         return False
     until = window.next_start or request.now + HORIZON
     change = "delete" if state is None else ("install" if state is State.ABSENT else "upgrade")
-    outcome.condition(ConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW,
-                     window.message)
+    outcome.condition(
+        ConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW, window.message
+    )
     reason = Reason.DELETE_WAITING if state is None else WindowReason.OUTSIDE_WINDOW
-    outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, reason,
-                     f"The {change} waits for the cluster's maintenance window")
+    outcome.condition(
+        ConditionType.RECONCILING,
+        ConditionStatus.TRUE,
+        reason,
+        f"The {change} waits for the cluster's maintenance window",
+    )
     outcome.fields[HELD_FIELD] = until
     outcome.failure_count, outcome.next_attempt_at = request.failure_count, until
     outcome.requeue_after = requeue_in(until, request.now)

@@ -43,8 +43,10 @@ log = logging.getLogger(__name__)
 WORKING_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL)
 # The event a target's new state is announced with.
 TARGET_EVENTS = {
-    TargetState.UPGRADING: Reason.UPGRADE_STARTED, TargetState.HEALTHY: Reason.GATEWAY_HEALTHY,
-    TargetState.FAILED: Reason.GATEWAY_FAILED, TargetState.ROLLED_BACK: Reason.GATEWAY_ROLLED_BACK,
+    TargetState.UPGRADING: Reason.UPGRADE_STARTED,
+    TargetState.HEALTHY: Reason.GATEWAY_HEALTHY,
+    TargetState.FAILED: Reason.GATEWAY_FAILED,
+    TargetState.ROLLED_BACK: Reason.GATEWAY_ROLLED_BACK,
     TargetState.SKIPPED: Reason.GATEWAY_SKIPPED,
 }
 
@@ -63,10 +65,13 @@ def _observe(target: RolloutTarget) -> GatewayObservation:
     if gateway is None:
         return GatewayObservation(exists=False)
     return GatewayObservation(
-        exists=True, deleting=gateway.deletion_requested_at is not None,
+        exists=True,
+        deleting=gateway.deletion_requested_at is not None,
         release_id=str(gateway.release_id) if gateway.release_id else None,
         deployed_release_id=str(gateway.deployed_release_id) if gateway.deployed_release_id else None,
-        observed_generation=gateway.observed_generation, phase=gateway.phase, message=_ready_message(gateway),
+        observed_generation=gateway.observed_generation,
+        phase=gateway.phase,
+        message=_ready_message(gateway),
     )
 
 
@@ -81,12 +86,17 @@ def _validate_target(rollout_id: str) -> None:
 def _view(rollout: Rollout, gate: str) -> RolloutView:
     release = rollout.target_release
     return RolloutView(
-        phase=rollout.phase, target_release_id=str(release.pk), release_status=release.rollout_status(),
-        release_message=release.trust_problem() or release.message, current_wave=rollout.current_wave,
+        phase=rollout.phase,
+        target_release_id=str(release.pk),
+        release_status=release.rollout_status(),
+        release_message=release.trust_problem() or release.message,
+        current_wave=rollout.current_wave,
         wave_count=rollout.wave_count,
-        max_parallel=rollout.max_parallel, bake=timedelta(seconds=rollout.bake_seconds),
+        max_parallel=rollout.max_parallel,
+        bake=timedelta(seconds=rollout.bake_seconds),
         gate_timeout=timedelta(seconds=rollout.gate_timeout_seconds),
-        rollback=rollout.failure_policy == FailurePolicy.HALT_AND_ROLLBACK, baking_since=rollout.baking_since,
+        rollback=rollout.failure_policy == FailurePolicy.HALT_AND_ROLLBACK,
+        baking_since=rollout.baking_since,
         gate=gate,
     )
 
@@ -98,8 +108,14 @@ def _move_release(
     forward also drops the image overrides the policy no longer allows."""
     dropped = dropped_overrides(target.gateway_id, release_id) if forward else {}
     moved = Gateway.objects.filter(pk=target.gateway_id, release_id=expected, deletion_requested_at__isnull=True)
-    if not moved.update(release_id=release_id, generation=F("generation") + 1, failure_count=0,
-                        next_attempt_at=None, updated_at=now, **dropped):
+    if not moved.update(
+        release_id=release_id,
+        generation=F("generation") + 1,
+        failure_count=0,
+        next_attempt_at=None,
+        updated_at=now,
+        **dropped,
+    ):
         return None
     enqueue_on_commit(TaskName.RECONCILE_GATEWAY, target.gateway_id, queue=QueueName.PLATFORM)
     return Gateway.objects.values_list("generation", flat=True).get(pk=target.gateway_id)
@@ -126,7 +142,9 @@ def _apply_target(rollout: Rollout, target: RolloutTarget, state: str, reason: s
         target.finished_at = now
     target.save(update_fields=("state", "reason", "previous_release", "started_at", "generation", "finished_at"))
     RolloutEvent.objects.create(
-        rollout=rollout, wave=target.wave, gateway_name=target.gateway_name,
+        rollout=rollout,
+        wave=target.wave,
+        gateway_name=target.gateway_name,
         type=EventType.WARNING if state in (TargetState.FAILED, TargetState.ROLLED_BACK) else EventType.NORMAL,
         reason=TARGET_EVENTS[TargetState(target.state)],
         message=target.reason or f"{target.gateway_name}: {target.state}",
@@ -151,13 +169,20 @@ def _window_holds(wave: list[RolloutTarget], now: datetime) -> dict[int, str]:
 def _window_condition(rollout: Rollout, decision: Decision) -> ConditionChange | None:
     """MaintenanceWindow=False while a target of the wave waits for its window; True again once none does."""
     if decision.window_wait:
-        return ConditionChange(ConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW,
-                               decision.window_wait)
-    waited = any(c.get("type") == ConditionType.MAINTENANCE_WINDOW and c.get("status") == ConditionStatus.FALSE
-                 for c in rollout.conditions or [])
+        return ConditionChange(
+            ConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW, decision.window_wait
+        )
+    waited = any(
+        c.get("type") == ConditionType.MAINTENANCE_WINDOW and c.get("status") == ConditionStatus.FALSE
+        for c in rollout.conditions or []
+    )
     if waited:
-        return ConditionChange(ConditionType.MAINTENANCE_WINDOW, ConditionStatus.TRUE, WindowReason.NOTHING_HELD,
-                               "No target of the wave waits for a maintenance window")
+        return ConditionChange(
+            ConditionType.MAINTENANCE_WINDOW,
+            ConditionStatus.TRUE,
+            WindowReason.NOTHING_HELD,
+            "No target of the wave waits for a maintenance window",
+        )
     return None
 
 
@@ -190,8 +215,13 @@ def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decisi
         rollout.baking_since = None
     rollout.conditions = apply_conditions(rollout.conditions, outcome.conditions, generation=0, now=now)
     RolloutEvent.objects.bulk_create(
-        RolloutEvent(rollout=rollout, reason=reason, message=message[:2048], wave=wave,
-                     type=EventType.WARNING if warning else EventType.NORMAL)
+        RolloutEvent(
+            rollout=rollout,
+            reason=reason,
+            message=message[:2048],
+            wave=wave,
+            type=EventType.WARNING if warning else EventType.NORMAL,
+        )
         for reason, message, warning, wave in decision.events
     )
     rollout.save()
@@ -207,8 +237,10 @@ def advance(rollout_id: str, planner: wave_gate.WavePlanner | None = None) -> Ou
     verified = wave_gate.prepare(rollout_id, planner)
     with transaction.atomic():
         rollout = (
-            Rollout.objects.select_for_update(skip_locked=True).select_related("target_release")
-            .filter(pk=rollout_id).first()
+            Rollout.objects.select_for_update(skip_locked=True)
+            .select_related("target_release")
+            .filter(pk=rollout_id)
+            .first()
         )
         if rollout is None:
             return Outcome()
@@ -218,14 +250,26 @@ def advance(rollout_id: str, planner: wave_gate.WavePlanner | None = None) -> Ou
         wave = list(rollout.targets.filter(wave=rollout.current_wave).select_related("gateway__cluster"))
         holds = _window_holds(wave, now)
         views = [
-            TargetView(id=t.pk, gateway_name=t.gateway_name, wave=t.wave, state=t.state, gateway=_observe(t),
-                       started_at=t.started_at, generation=t.generation, window_hold=holds.get(t.pk))
+            TargetView(
+                id=t.pk,
+                gateway_name=t.gateway_name,
+                wave=t.wave,
+                state=t.state,
+                gateway=_observe(t),
+                started_at=t.started_at,
+                generation=t.generation,
+                window_hold=holds.get(t.pk),
+            )
             for t in wave
         ]
         decision = step(_view(rollout, wave_gate.gate(rollout, verified)), views, now)
         outcome = _apply(rollout, {t.pk: t for t in wave}, decision, now)
         if decision.phase or decision.transitions:
-            log.info("rollout %s: wave %d, %d transitions, phase %s", rollout.name, rollout.current_wave,
-                     len(decision.transitions), rollout.phase)
+            log.info(
+                "rollout %s: wave %d, %d transitions, phase %s",
+                rollout.name,
+                rollout.current_wave,
+                len(decision.transitions),
+                rollout.phase,
+            )
         return outcome
-

@@ -63,15 +63,22 @@ class WavePlanner(Protocol):
 def _to_start(rollout: Rollout) -> list[RolloutTarget]:
     """The current wave's targets still to start whose gateway is there and not being deleted."""
     return list(
-        rollout.targets.filter(wave=rollout.current_wave, state=TargetState.PENDING, gateway__isnull=False,
-                               gateway__deletion_requested_at__isnull=True)
-        .select_related("gateway__cluster", "gateway__owner").order_by("position")
+        rollout.targets.filter(
+            wave=rollout.current_wave,
+            state=TargetState.PENDING,
+            gateway__isnull=False,
+            gateway__deletion_requested_at__isnull=True,
+        )
+        .select_related("gateway__cluster", "gateway__owner")
+        .order_by("position")
     )
 
 
 def needs_approval(rollout: Rollout, clusters: Iterable[str]) -> bool:
-    return rollout.require_approval or ManagedCluster.objects.filter(
-        name__in=set(clusters), rollouts_require_approval=True).exists()
+    return (
+        rollout.require_approval
+        or ManagedCluster.objects.filter(name__in=set(clusters), rollouts_require_approval=True).exists()
+    )
 
 
 def current_plan(rollout: Rollout) -> WavePlan | None:
@@ -85,18 +92,26 @@ def _spec_digest(gateway: Gateway) -> str:
 
 
 def _release_digest(release: GatewayRelease) -> str:
-    return digest({
-        "id": str(release.pk), "chart": release.chart, "version": release.version, "values": release.values,
-        "image": release.image, "supervisor_image": release.supervisor_image,
-    })
+    return digest(
+        {
+            "id": str(release.pk),
+            "chart": release.chart,
+            "version": release.version,
+            "values": release.values,
+            "image": release.image,
+            "supervisor_image": release.supervisor_image,
+        }
+    )
 
 
 def _db_inputs(rollout: Rollout, targets: list[RolloutTarget], api_versions: dict[str, str]) -> Inputs:
     gateways = [t.gateway for t in targets if t.gateway is not None]
     return Inputs(
         release=_release_digest(rollout.target_release),
-        specs={str(g.pk): _spec_digest(g) for g in gateways}, names={str(g.pk): g.name for g in gateways},
-        clusters={str(g.pk): g.cluster.name for g in gateways}, api_versions=api_versions,
+        specs={str(g.pk): _spec_digest(g) for g in gateways},
+        names={str(g.pk): g.name for g in gateways},
+        clusters={str(g.pk): g.cluster.name for g in gateways},
+        api_versions=api_versions,
     )
 
 
@@ -112,8 +127,9 @@ def _store(rollout_id: str, seen: WavePlan | None, inputs: Inputs, plans: dict[s
             return
         if latest is not None and seen is not None and latest.state != seen.state:
             return
-        new = WavePlan.objects.create(rollout=rollout, wave=rollout.current_wave, plan_hash=plan_hash(plans),
-                                      plans=plans, inputs=inputs.as_dict())
+        new = WavePlan.objects.create(
+            rollout=rollout, wave=rollout.current_wave, plan_hash=plan_hash(plans), plans=plans, inputs=inputs.as_dict()
+        )
         what = "; ".join(changed)
         shown = new.plan_hash[:HASH_SHOWN]
         if seen is None:
@@ -124,10 +140,17 @@ def _store(rollout_id: str, seen: WavePlan | None, inputs: Inputs, plans: dict[s
             approved = seen.state == ApprovalState.APPROVED
             reason, warning = (Reason.APPROVAL_VOID, True) if approved else (Reason.AWAITING_APPROVAL, False)
             before = "approval of plan" if approved else "plan"
-            message = (f"Wave {rollout.current_wave}: the {before} {seen.plan_hash[:HASH_SHOWN]} is void, {what} "
-                       f"changed; planned again, plan {shown} awaits approval")
-        RolloutEvent.objects.create(rollout=rollout, wave=rollout.current_wave, reason=reason, message=message[:2048],
-                                    type=EventType.WARNING if warning else EventType.NORMAL)
+            message = (
+                f"Wave {rollout.current_wave}: the {before} {seen.plan_hash[:HASH_SHOWN]} is void, {what} "
+                f"changed; planned again, plan {shown} awaits approval"
+            )
+        RolloutEvent.objects.create(
+            rollout=rollout,
+            wave=rollout.current_wave,
+            reason=reason,
+            message=message[:2048],
+            type=EventType.WARNING if warning else EventType.NORMAL,
+        )
     log.info("rollout %s: wave %d planned, %s", rollout.name, rollout.current_wave, message)
 
 
@@ -136,8 +159,13 @@ def _plan_failed(rollout: Rollout, problem: str) -> None:
     last = rollout.events.first()
     message = f"Wave {rollout.current_wave} could not be planned: {problem}"[:2048]
     if last is None or last.reason != Reason.PLAN_FAILED or last.message != message:
-        RolloutEvent.objects.create(rollout=rollout, wave=rollout.current_wave, reason=Reason.PLAN_FAILED,
-                                    message=message, type=EventType.WARNING)
+        RolloutEvent.objects.create(
+            rollout=rollout,
+            wave=rollout.current_wave,
+            reason=Reason.PLAN_FAILED,
+            message=message,
+            type=EventType.WARNING,
+        )
 
 
 def prepare(rollout_id: str, planner: WavePlanner | None) -> str | None:
@@ -181,8 +209,11 @@ def prepare(rollout_id: str, planner: WavePlanner | None) -> str | None:
 def _started(rollout: Rollout, planned: Inputs) -> set[str]:
     """The planned gateways that started since: they left the wave's gateways to start by design. (Those deleted
     since, or being deleted, did not: they changed the set of targets.)"""
-    started = RolloutTarget.objects.filter(rollout=rollout, gateway_id__in=list(planned.specs)).exclude(
-        state__in=(TargetState.PENDING, TargetState.SKIPPED)).values_list("gateway_id", flat=True)
+    started = (
+        RolloutTarget.objects.filter(rollout=rollout, gateway_id__in=list(planned.specs))
+        .exclude(state__in=(TargetState.PENDING, TargetState.SKIPPED))
+        .values_list("gateway_id", flat=True)
+    )
     return {str(g) for g in started}
 
 

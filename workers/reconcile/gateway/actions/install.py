@@ -15,7 +15,8 @@ __all__ = ["run"]
 def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: Outcome) -> None:
     release = io.helm.install(io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version)
     outcome.release = release
-    outcome.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.INSTALL_SUCCEEDED,
-                      f"Installed revision {release.revision}")
+    outcome.condition(
+        ConditionType.RELEASED, ConditionStatus.TRUE, Reason.INSTALL_SUCCEEDED, f"Installed revision {release.revision}"
+    )
     outcome.event(Reason.INSTALL_SUCCEEDED, f"helm install of {request.release} revision {release.revision}")
     outcome.failure_count, outcome.next_attempt_at = 0, None

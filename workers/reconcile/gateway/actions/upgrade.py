@@ -17,7 +17,11 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: 
         io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version, reset_values=True
     )
     outcome.release = release
-    outcome.condition(ConditionType.RELEASED, ConditionStatus.TRUE, Reason.UPGRADE_SUCCEEDED,
-                      f"Upgraded to revision {release.revision}")
+    outcome.condition(
+        ConditionType.RELEASED,
+        ConditionStatus.TRUE,
+        Reason.UPGRADE_SUCCEEDED,
+        f"Upgraded to revision {release.revision}",
+    )
     outcome.event(Reason.UPGRADE_SUCCEEDED, f"helm upgrade of {request.release} to revision {release.revision}")
     outcome.failure_count, outcome.next_attempt_at = 0, None

@@ -21,7 +21,6 @@ from gateways.models import Gateway, GatewayEvent
 from gateways.states import Reason
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
-from tests.integration.test_release_images_migration import mirror_worker  # noqa: F401 (a fixture)
 from workers.reconcile.gateway.actions.purge import CLUSTER_SCOPED, release_selector
 from workers.reconcile.gateway.run import run_pass
 
@@ -44,7 +43,7 @@ def devcluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]
 
 
 @pytest.fixture
-def running(devcluster: DevCluster, mirror_worker: None, alice: Any) -> Gateway:  # noqa: F811
+def running(devcluster: DevCluster, mirror_worker: None, alice: Any) -> Gateway:
     cluster = ManagedCluster.objects.create(
         name="del", kubeconfig=devcluster.kubeconfig.read_text(), base_domain="del.example.test"
     )

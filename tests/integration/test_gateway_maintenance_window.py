@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +25,6 @@ from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
-from workers import singletons
 from workers.reconcile.gateway.run import run_pass
 from workers.reconcile.rollout.controller import advance
 
@@ -39,20 +37,6 @@ IMAGES = ("r.test/gw:1", "r.test/s:1")
 def devcluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
     with start_devcluster(tmp_path_factory.mktemp("window-k8s"), extra_presets=("agent-sandbox",)) as dc:
         yield dc
-
-
-@pytest.fixture
-def mirror_worker(settings: Any, tmp_path: Path) -> Iterator[None]:
-    """This process as a worker with the mirror chart."""
-    settings.GATEWAY_CHART = str(MIRROR_CHART)
-    settings.HELM_HOME = str(tmp_path / "helm")
-    settings.HELM_TIMEOUT_SECONDS = 60
-    settings.GATEWAY_POLL_SECONDS = 1
-    singletons.chart.cache_clear()
-    singletons.helm.cache_clear()
-    yield
-    singletons.chart.cache_clear()
-    singletons.helm.cache_clear()
 
 
 def daily_window(opens_at: datetime, duration: str) -> dict:

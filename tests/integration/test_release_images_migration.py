@@ -23,7 +23,6 @@ from gateways.models import Gateway, GatewayEvent, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
-from workers import singletons
 from workers.reconcile.gateway import fleet
 from workers.reconcile.gateway.run import run_pass
 
@@ -42,20 +41,6 @@ BEFORE = [("gateways", "0009_release_reason")]
 def devcluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
     with start_devcluster(tmp_path_factory.mktemp("mig-k8s"), extra_presets=("agent-sandbox",)) as dc:
         yield dc
-
-
-@pytest.fixture
-def mirror_worker(settings: Any, tmp_path: Path) -> Iterator[None]:
-    """This process as a worker with the mirror chart."""
-    settings.GATEWAY_CHART = str(MIRROR_CHART)
-    settings.HELM_HOME = str(tmp_path / "helm")
-    settings.HELM_TIMEOUT_SECONDS = 60
-    settings.GATEWAY_POLL_SECONDS = 1
-    singletons.chart.cache_clear()
-    singletons.helm.cache_clear()
-    yield
-    singletons.chart.cache_clear()
-    singletons.helm.cache_clear()
 
 
 def migrate(targets: list[tuple[str, str]] | None = None) -> None:

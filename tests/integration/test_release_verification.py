@@ -61,17 +61,9 @@ def k8s(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]:
 
 
 @pytest.fixture
-def worker(settings: Any, tmp_path: Path) -> Iterator[Any]:
+def worker(mirror_worker: None, settings: Any) -> Any:
     """This process as a worker with the mirror chart, its own HELM_HOME and a fresh chart cache."""
-    settings.GATEWAY_CHART = str(MIRROR_CHART)
-    settings.HELM_HOME = str(tmp_path / "helm")
-    settings.HELM_TIMEOUT_SECONDS = 60
-    settings.GATEWAY_POLL_SECONDS = 1
-    singletons.chart.cache_clear()
-    singletons.helm.cache_clear()
-    yield settings
-    singletons.chart.cache_clear()
-    singletons.helm.cache_clear()
+    return settings
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
-from tests.integration.test_release_images_migration import mirror_worker  # noqa: F401 (a fixture)
 from tests.ports import free_port
 from workers.reconcile.rollout.controller import advance
 from workers.wave_planning import ClusterWavePlanner
@@ -54,7 +53,7 @@ def devcluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevCluster]
 
 def test_an_approved_plan_that_no_longer_matches_is_refused_and_planned_again(
     devcluster: DevCluster,
-    mirror_worker: None,  # noqa: F811
+    mirror_worker: None,
     alice: Any,
     admin_user: Any,
     make_user: Any,

@@ -36,6 +36,7 @@ _EXTRA_ERRORS: dict[str, tuple[str, ...]] = {
     "clusters_destroy": ("409",),  # the cluster still has gateways
     "receivers_destroy": ("409",),  # the receiver still has subscriptions
     "catalogs_diff": ("400", "503"),  # a malformed digest; the content store does not answer
+    "gateways_destroy": ("400",),  # ?force= that is not a boolean
 }
 
 # Optimistic concurrency (every ReconciledModelViewSet): responses with the object carry an ETag; PUT, PATCH

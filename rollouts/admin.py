@@ -221,23 +221,26 @@ class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
             record(request.user, "allow_mixed_provenance", obj, {"problem": mixed}, source="console")
 
 
+# What a rollout's creator chooses: the form's fields (after the name) and the detail page's.
+STRATEGY_FIELDS = (
+    "target_release",
+    "selector",
+    "wave_clusters",
+    "wave_percentages",
+    "max_parallel",
+    "bake_seconds",
+    "gate_timeout_seconds",
+    "failure_policy",
+    "require_approval",
+)
+
+
 class RolloutForm(forms.ModelForm):
     """The strategy, checked by planning the waves and checking the claims (again, under locks, on save)."""
 
     class Meta:
         model = Rollout
-        fields = (
-            "name",
-            "target_release",
-            "selector",
-            "wave_clusters",
-            "wave_percentages",
-            "max_parallel",
-            "bake_seconds",
-            "gate_timeout_seconds",
-            "failure_policy",
-            "require_approval",
-        )
+        fields = ("name", *STRATEGY_FIELDS)
         help_texts = {
             "selector": 'Which gateways: {"clusters": ["east"], "labels": {"tier": "prod"}}; {} for all.',
             "wave_clusters": 'Waves of cluster names, the canary first: [["east"], ["west", "north"]].',
@@ -269,15 +272,7 @@ class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
     change_form_template = "admin/rollouts/rollout/change_form.html"
     detail_fields = (
         "phase_column",
-        "target_release",
-        "selector",
-        "wave_clusters",
-        "wave_percentages",
-        "max_parallel",
-        "bake_seconds",
-        "gate_timeout_seconds",
-        "failure_policy",
-        "require_approval",
+        *STRATEGY_FIELDS,
         "created_by",
         "created_at",
         "finished_at",

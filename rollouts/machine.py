@@ -92,7 +92,7 @@ class Decision:
     previous one back), the rollout's new fields, a condition, and events (reason, message, warning, wave).
 
     This is the machine's plan, not a pass's result: the controller (``workers.reconcile.rollout``) applies it and
-    reports the pass as the ``Outcome`` every reconciler returns, which ``rollouts`` may not import (the layers put
+    reports the pass as a ``RolloutOutcome``, which ``rollouts`` may not import (the layers put
     ``workers`` above ``rollouts``)."""
 
     transitions: list[Transition] = field(default_factory=list)

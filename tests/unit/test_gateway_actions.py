@@ -19,8 +19,8 @@ from workers.drivers.helm_storage import StoredRelease
 from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
 from workers.reconcile.gateway.loop import reconcile
 from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.outcome import Outcome
 
 STUCK_SECRET = f"sh.helm.release.v1.{RELEASE}.v2"
 
@@ -58,18 +58,17 @@ def stuck(kube: FakeKube, status: str = "pending-upgrade") -> ReleaseStatus:
     return ReleaseStatus(RELEASE, NS, 2, status, "gateway", "0.1.0", None, started)
 
 
-def events(result: Outcome) -> list[tuple[str, str]]:
+def events(result: GatewayOutcome) -> list[tuple[str, str]]:
     return [(e.type, e.reason) for e in result.events]
 
 
-def conditions(result: Outcome) -> dict[str, tuple[str, str]]:
+def conditions(result: GatewayOutcome) -> dict[str, tuple[str, str]]:
     return {c.type: (c.status, c.reason) for c in result.conditions}
 
 
 def test_install_reports_the_release_and_clears_failures(cluster) -> None:
     _, helm, io = cluster
-    result = Outcome(failure_count=2)
-    install.run(request(failure_count=2), io, GatewayView(release=None), result)
+    result = GatewayOutcome(failure_count=2).merge(install.run(request(failure_count=2), io, GatewayView(release=None)))
     assert helm.calls == ["install"] and result.release is not None and result.release.revision == 1
     assert conditions(result) == {"Released": ("True", "InstallSucceeded")}
     assert events(result) == [("Normal", "InstallSucceeded")]
@@ -78,9 +77,8 @@ def test_install_reports_the_release_and_clears_failures(cluster) -> None:
 
 def test_upgrade_reports_the_new_revision_and_clears_failures(cluster) -> None:
     _, helm, io = cluster
-    install.run(request(), io, None, Outcome())
-    result = Outcome()
-    upgrade.run(request(failure_count=1), io, None, result)
+    install.run(request(), io, None)
+    result = upgrade.run(request(failure_count=1), io, None)
     assert helm.calls == ["install", "upgrade"] and result.release is not None and result.release.revision == 2
     assert conditions(result) == {"Released": ("True", "UpgradeSucceeded")}
     assert events(result) == [("Normal", "UpgradeSucceeded")] and result.failure_count == 0
@@ -88,9 +86,8 @@ def test_upgrade_reports_the_new_revision_and_clears_failures(cluster) -> None:
 
 def test_uninstall_records_an_event_only_when_there_was_a_release(cluster) -> None:
     _, helm, io = cluster
-    install.run(request(), io, None, Outcome())
-    result = Outcome()
-    uninstall.run(request(deleting=True), io, None, result)
+    install.run(request(), io, None)
+    result = uninstall.run(request(deleting=True), io, None)
     assert helm.calls[-1] == "uninstall" and events(result) == [("Normal", "UninstallSucceeded")]
 
     class Gone(FakeHelm):
@@ -99,17 +96,15 @@ def test_uninstall_records_an_event_only_when_there_was_a_release(cluster) -> No
 
     kube = FakeKube()
     gone = PassIo(helm=Gone(kube), kube=kube, target=io.target, chart=io.chart)
-    result = Outcome()
-    uninstall.run(request(deleting=True), gone, None, result)
+    result = uninstall.run(request(deleting=True), gone, None)
     assert result.events == [] and result.conditions == []
 
 
 def test_unlock_removes_the_stuck_revision_it_observed(cluster) -> None:
     kube, helm, io = cluster
-    install.run(request(), io, None, Outcome())
+    install.run(request(), io, None)
     status = stuck(kube)
-    result = Outcome()
-    unlock.run(request(), io, GatewayView(release=StoredRelease(status, values=VALUES, manifest="")), result)
+    result = unlock.run(request(), io, GatewayView(release=StoredRelease(status, values=VALUES, manifest="")))
     assert ("secrets", NS, STUCK_SECRET) not in kube.objects
     assert ("secrets", NS, f"sh.helm.release.v1.{RELEASE}.v1") in kube.objects  # the settled revision stays
     assert events(result) == [("Warning", "Unlocked")] and "pending-upgrade" in result.events[0].message

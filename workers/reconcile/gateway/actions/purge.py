@@ -9,10 +9,10 @@ from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.backend_tls import remove_backend_tls
 from workers.reconcile.gateway.drift import INSTANCE_LABEL
 from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.prerequisites import remove_prerequisites
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.outcome import Outcome
 
 __all__ = ["CLUSTER_SCOPED", "release_selector", "run"]
 
@@ -29,7 +29,8 @@ def release_selector(release: str) -> str:
     return f"{INSTANCE_LABEL}={release},{MANAGED_BY_LABEL}={HELM}"
 
 
-def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: Outcome) -> None:
+def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> GatewayOutcome:
+    outcome = GatewayOutcome()
     removed = []
     for api_version, plural in CLUSTER_SCOPED:
         for item in io.kube.list_objects(api_version, plural, label_selector=release_selector(request.release)):
@@ -39,9 +40,10 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: 
         outcome.event(Reason.CLUSTER_OBJECTS_DELETED, f"Deleted {', '.join(removed)} (labelled for {request.release})")
     namespace = io.kube.get_namespace(request.namespace)
     if namespace is None or (namespace.get("status") or {}).get("phase") == NamespacePhase.TERMINATING:
-        return
+        return outcome
     remove_backend_tls(request, io)
     remove_prerequisites(request, io)
     outcome.event(Reason.OWN_OBJECTS_DELETED, f"Deleted the control plane's objects in {request.namespace}")
     io.kube.delete_namespace(request.namespace)
     outcome.event(Reason.NAMESPACE_DELETED, f"Deleting namespace {request.namespace}")
+    return outcome

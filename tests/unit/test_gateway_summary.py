@@ -19,6 +19,7 @@ STALLED_VALUES = ConditionChange("Stalled", "True", "InvalidValues", "bad image"
 NOT_STALLED = ConditionChange("Stalled", "False", "Progressing", "")
 MISSING = ConditionChange("PrerequisitesMissing", "True", "ApisNotServed", "The cluster does not serve X")
 SERVED = ConditionChange("PrerequisitesMissing", "False", "AllServed", "served")
+WAITING = ConditionChange("Reconciling", "False", "PrerequisitesMissing", "Waiting for the cluster probe")
 
 
 def deployed_release(ago: timedelta) -> ReleaseStatus:
@@ -64,6 +65,11 @@ CASES = {
     "the latest Stalled change counts": Case({"conditions": [STALLED_CHART, NOT_STALLED]}, None),
     "missing APIs": Case(
         {"conditions": [NOT_STALLED, MISSING]}, ("False", "PrerequisitesMissing", "The cluster does not serve X")
+    ),
+    "Ready goes before Reconciling, as the pass has always written it": Case(
+        {"conditions": [MISSING, WAITING]},
+        ("False", "PrerequisitesMissing", "The cluster does not serve X"),
+        reconciling=("False", "PrerequisitesMissing"),
     ),
     "served APIs and nothing deployed: no verdict": Case({"conditions": [SERVED]}, None),
     "a deployed release that waits for nothing": Case(
@@ -123,8 +129,11 @@ def test_summarize_derives_ready_from_the_pass_facts(case: Case) -> None:
     assert outcome.phase == case.phase
     reconciling = latest(outcome, "Reconciling")
     assert (reconciling[:2] if reconciling else None) == case.reconciling
+    types = [c.type for c in outcome.conditions]
+    if "Ready" in types and "Reconciling" in types:
+        assert types.index("Ready") < types.index("Reconciling")
     if case.outcome.get("deployed") is not None:
         assert outcome.requeue_after == case.requeue_after
-    else:
-        assert outcome.conditions[:given] == case.outcome.get("conditions", [])
+    else:  # only Ready is added
+        assert [c for c in outcome.conditions if c.type != "Ready"] == case.outcome.get("conditions", [])
         assert len(outcome.conditions) == given + (case.ready is not None)

@@ -23,21 +23,31 @@ def summarize(request: GatewayRequest, outcome: GatewayOutcome) -> GatewayOutcom
     if request.deleting:
         return outcome
     if outcome.failure is not None:
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, outcome.failure.reason, outcome.failure.message)
+        # Before the Stalled and Reconciling that the failure causes.
+        _ready(outcome, ConditionStatus.FALSE, outcome.failure.reason, outcome.failure.message, ConditionType.STALLED)
         return outcome
     stalled = latest_change(outcome.conditions, ConditionType.STALLED)
     if _true(stalled) and not (outcome.phase is None and request.was_running):
         assert stalled is not None
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, stalled.reason, stalled.message)
+        _ready(outcome, ConditionStatus.FALSE, stalled.reason, stalled.message)
         return outcome
     missing = latest_change(outcome.conditions, ConditionType.PREREQUISITES_MISSING)
     if _true(missing):
         assert missing is not None
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, missing.message)
+        _ready(outcome, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, missing.message)
         return outcome
     if outcome.deployed is not None:
         _summarize_deployed(request, outcome, outcome.deployed)
     return outcome
+
+
+def _ready(outcome: GatewayOutcome, status: str, reason: str, message: str, *before: str) -> None:
+    """Set Ready before the pass's first Reconciling change (or one of ``before``), where the pass has always written
+    it: a row's new conditions go last, so their order is kept."""
+    ahead = {ConditionType.RECONCILING, *before}
+    types = [change.type for change in outcome.conditions]
+    at = next((index for index, type_ in enumerate(types) if type_ in ahead), len(types))
+    outcome.conditions.insert(at, ConditionChange(ConditionType.READY, status, reason, message))
 
 
 def _true(change: ConditionChange | None) -> bool:
@@ -60,7 +70,7 @@ def _summarize_deployed(request: GatewayRequest, outcome: GatewayOutcome, deploy
     )
     if deployed.waiting is None:
         detail = " and the route is accepted" if request.route_host else ""
-        outcome.condition(ConditionType.READY, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
+        _ready(outcome, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
         outcome.condition(
             ConditionType.RECONCILING,
             ConditionStatus.FALSE,
@@ -71,7 +81,7 @@ def _summarize_deployed(request: GatewayRequest, outcome: GatewayOutcome, deploy
         return
     provisioning = outcome.phase == Phase.PROVISIONING
     reason = Reason.PROGRESSING if provisioning else Reason.DEGRADED
-    outcome.condition(ConditionType.READY, ConditionStatus.FALSE, reason, deployed.waiting)
+    _ready(outcome, ConditionStatus.FALSE, reason, deployed.waiting)
     outcome.condition(
         ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING, f"Waiting: {deployed.waiting}"
     )

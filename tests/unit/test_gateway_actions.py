@@ -16,7 +16,7 @@ from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
-from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
+from workers.reconcile.gateway.actions import Interrupted, install, purge, uninstall, unlock, upgrade
 from workers.reconcile.gateway.loop import reconcile
 from workers.reconcile.gateway.observe import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
@@ -123,3 +123,34 @@ def test_the_loop_unlocks_a_stuck_release_and_goes_on_from_the_settled_revision(
     result = reconcile(request(values=changed, generation=2), io)
     assert helm.calls == ["install", "upgrade"]
     assert events(result) == [("Warning", "Unlocked"), ("Normal", "UpgradeSucceeded")]
+
+
+class StuckNamespaceKube(FakeKube):
+    """A cluster whose namespace cannot be deleted (a webhook refuses it, say)."""
+
+    def get_namespace(self, name: str) -> dict[str, Any] | None:
+        return self.objects.get(("namespaces", "", name))
+
+    def delete_namespace(self, name: str) -> None:
+        raise errors.Unauthorized("namespaces is forbidden")
+
+
+def stuck_namespace() -> PassIo:
+    """A release's namespace and cluster role, in a cluster that refuses to delete the namespace."""
+    kube = StuckNamespaceKube()
+    kube.ensure_namespace(NS, {})
+    labels = {"app.kubernetes.io/instance": RELEASE, "app.kubernetes.io/managed-by": "Helm"}
+    kube.put("clusterroles", {"kind": "ClusterRole", "metadata": {"name": f"{RELEASE}-reader", "labels": labels}})
+    chart = Chart(ref="chart", version=None, chart_version="0.1.0", defaults={})
+    return PassIo(helm=FakeHelm(kube), kube=kube, target=HelmTarget(kubeconfig="", namespace=NS), chart=chart)
+
+
+def test_a_purge_that_fails_part_way_keeps_the_events_of_what_it_removed() -> None:
+    with pytest.raises(Interrupted) as interrupted:
+        purge.run(request(deleting=True), stuck_namespace(), None)
+    assert isinstance(interrupted.value.cause, errors.Unauthorized)
+    assert events(interrupted.value.done) == [("Normal", "ClusterObjectsDeleted"), ("Normal", "OwnObjectsDeleted")]
+    result = reconcile(request(deleting=True, failure_count=99), stuck_namespace())  # past the failed uninstalls
+    reasons = ["ForcedDelete", "ClusterObjectsDeleted", "OwnObjectsDeleted", "DeleteFailed"]
+    assert [reason for _, reason in events(result)] == reasons
+    assert result.failed and result.phase == "Deleting" and not result.delete_row

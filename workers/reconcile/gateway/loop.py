@@ -16,7 +16,7 @@ from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
 from workers.drivers.kube_vocabulary import NamespacePhase
-from workers.reconcile.gateway.actions import GatewayAction, install, purge, uninstall, unlock, upgrade
+from workers.reconcile.gateway.actions import GatewayAction, Interrupted, install, purge, uninstall, unlock, upgrade
 from workers.reconcile.gateway.backend_tls import reconcile_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.drift import Drift, drift_message, remembered_drift
 from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
@@ -432,7 +432,11 @@ def _purge(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> None
                     raise
                 outcome.event(Reason.DELETE_FAILED, f"helm uninstall: {exc}", warning=True)
         outcome.event(Reason.FORCED_DELETE, f"Removing what release {request.release} left without Helm: {why}")
-    outcome.merge(purge.run(request, io, None))
+    try:
+        outcome.merge(purge.run(request, io, None))
+    except Interrupted as exc:
+        outcome.merge(exc.done)
+        raise exc.cause from None
 
 
 def _delete_failed(request: GatewayRequest, outcome: GatewayOutcome, message: str) -> GatewayOutcome:

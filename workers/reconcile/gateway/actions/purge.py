@@ -5,7 +5,9 @@ the bounded failed uninstalls, or on a platform admin's force delete. Each step 
 from __future__ import annotations
 
 from gateways.states import Reason
+from workers.drivers.errors import DriverError
 from workers.drivers.kube_vocabulary import NamespacePhase
+from workers.reconcile.gateway.actions import Interrupted
 from workers.reconcile.gateway.backend_tls import remove_backend_tls
 from workers.reconcile.gateway.drift import INSTANCE_LABEL
 from workers.reconcile.gateway.observe import GatewayView
@@ -30,7 +32,18 @@ def release_selector(release: str) -> str:
 
 
 def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> GatewayOutcome:
+    """Each step is an event; a step that fails after others did raises ``Interrupted`` with their events."""
     outcome = GatewayOutcome()
+    try:
+        _remove(request, io, outcome)
+    except DriverError as exc:
+        if outcome.events:
+            raise Interrupted(outcome, exc) from exc
+        raise
+    return outcome
+
+
+def _remove(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> None:
     removed = []
     for api_version, plural in CLUSTER_SCOPED:
         for item in io.kube.list_objects(api_version, plural, label_selector=release_selector(request.release)):
@@ -40,10 +53,9 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> Gatewa
         outcome.event(Reason.CLUSTER_OBJECTS_DELETED, f"Deleted {', '.join(removed)} (labelled for {request.release})")
     namespace = io.kube.get_namespace(request.namespace)
     if namespace is None or (namespace.get("status") or {}).get("phase") == NamespacePhase.TERMINATING:
-        return outcome
+        return
     remove_backend_tls(request, io)
     remove_prerequisites(request, io)
     outcome.event(Reason.OWN_OBJECTS_DELETED, f"Deleted the control plane's objects in {request.namespace}")
     io.kube.delete_namespace(request.namespace)
     outcome.event(Reason.NAMESPACE_DELETED, f"Deleting namespace {request.namespace}")
-    return outcome

@@ -329,7 +329,7 @@ def _routing_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCo
         grpc = {"grpcRoute": {"enabled": True, "hostnames": [host], "gateway": gateway}}
         # The pod serves TLS with the chart's own server certificate: from its certgen hook, or from cert-manager
         # when the release's values enable `certManager`. Either way a BackendTLSPolicy validates it
-        # (workers.reconcile.gateway.backend_tls), so `certManager` is the release's to choose here.
+        # (workers.reconcile.gateway.backend_tls.reconcile), so `certManager` is the release's to choose here.
         return {**grpc, **disabled_route}
     # OpenShift without the Gateway API: a passthrough Route, the server presenting a cert-manager certificate.
     route: dict[str, Any] = {"enabled": True, "host": host}

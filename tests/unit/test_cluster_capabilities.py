@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from controlplane.capabilities import capabilities_from
-from workers.reconcile.gateway.plan_checks import ClusterObjects, prerequisite_checks
+from workers.reconcile.gateway.observation.required_apis import effective_values, missing_apis
+from workers.reconcile.gateway.plan.checks import ClusterObjects, prerequisite_checks
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
-from workers.reconcile.gateway.required_apis import effective_values, missing_apis
 from workers.reconcile.retry import RetryPolicy
 
 DEFAULTS = {

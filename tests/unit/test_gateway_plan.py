@@ -11,19 +11,19 @@ import pytest
 
 from controlplane.capabilities import needed_apis
 from gateways.choices import PlanAction
-from workers.reconcile.gateway.plan_checks import (
+from workers.reconcile.gateway.observation.required_apis import effective_values
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.plan.checks import (
     MISSING,
     PRESENT,
     WILL_CREATE,
     ClusterObjects,
     prerequisite_checks,
 )
-from workers.reconcile.gateway.plan_decide import decide
-from workers.reconcile.gateway.plan_diff import field_changes, format_path, manifest_diff, parse_manifest
-from workers.reconcile.gateway.plan_redact import Redactor
+from workers.reconcile.gateway.plan.decide import decide
+from workers.reconcile.gateway.plan.diff import field_changes, format_path, manifest_diff, parse_manifest
+from workers.reconcile.gateway.plan.redact import Redactor
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
-from workers.reconcile.gateway.required_apis import effective_values
-from workers.reconcile.gateway.state import State
 from workers.reconcile.retry import RetryPolicy
 
 DB_URI = "postgresql://gw:s3cret-pw@db.example.test/gw"

@@ -196,8 +196,8 @@ def test_the_enum_modules_import_no_django() -> None:
 @pytest.mark.parametrize(
     "module",
     [
-        "workers.reconcile.gateway.loop",
-        "workers.reconcile.gateway.phases",
+        "workers.reconcile.gateway.passes.loop",
+        "workers.reconcile.gateway.passes.phases",
         "workers.reconcile.events",
         "rollouts.machine",
     ],

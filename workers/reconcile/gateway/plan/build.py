@@ -28,16 +28,16 @@ from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
 from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
-from workers.reconcile.gateway.loop import assess
-from workers.reconcile.gateway.observe import GatewayView, observe_gateway
-from workers.reconcile.gateway.plan_checks import ClusterObjects, prerequisite_checks
-from workers.reconcile.gateway.plan_decide import decide
-from workers.reconcile.gateway.plan_diff import ObjectDiff, field_changes, manifest_diff, parse_manifest
-from workers.reconcile.gateway.plan_redact import Redactor
+from workers.reconcile.gateway.observation.required_apis import effective_values
+from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
+from workers.reconcile.gateway.passes.loop import assess
+from workers.reconcile.gateway.passes.request_from_rows import build_request
+from workers.reconcile.gateway.plan.checks import ClusterObjects, prerequisite_checks
+from workers.reconcile.gateway.plan.decide import decide
+from workers.reconcile.gateway.plan.diff import ObjectDiff, field_changes, manifest_diff, parse_manifest
+from workers.reconcile.gateway.plan.redact import Redactor
 from workers.reconcile.gateway.prerequisites import scc_binding_name
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.request_from_rows import build_request
-from workers.reconcile.gateway.required_apis import effective_values
 
 __all__ = ["build_plan", "plan_candidate", "redactor_for", "run_plan"]
 

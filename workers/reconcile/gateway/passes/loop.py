@@ -17,17 +17,22 @@ from gateways.values import route_address
 from workers.drivers import errors
 from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.actions import install, purge, uninstall, unlock, upgrade
-from workers.reconcile.gateway.backend_tls import reconcile_backend_tls, remove_backend_tls
-from workers.reconcile.gateway.drift import Drift, drift_message, remembered_drift
-from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
-from workers.reconcile.gateway.observe import GatewayView, observe_gateway
+from workers.reconcile.gateway.backend_tls.reconcile import reconcile_backend_tls, remove_backend_tls
+from workers.reconcile.gateway.observation.drift import Drift, drift_message, remembered_drift
+from workers.reconcile.gateway.observation.health import (
+    backend_tls_ready,
+    backend_tls_refusals,
+    route_ready,
+    workload_ready,
+)
+from workers.reconcile.gateway.observation.pod_problems import pod_problems
+from workers.reconcile.gateway.observation.state import Observed, State, determine_state
+from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.gateway.phases import phase_for
-from workers.reconcile.gateway.pod_problems import pod_problems
+from workers.reconcile.gateway.passes.phases import phase_for
+from workers.reconcile.gateway.passes.window_gate import hold, report_not_held
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.state import Observed, State, determine_state
-from workers.reconcile.gateway.window_gate import hold, report_not_held
 from workers.reconcile.outcome import Outcome
 
 __all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise", "unreachable"]

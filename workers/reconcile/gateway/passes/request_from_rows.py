@@ -29,8 +29,8 @@ from gateways.values import (
 )
 from rollouts.states import TargetState
 from workers.charts import Chart, ReleaseInputs
+from workers.reconcile.gateway.observation.required_apis import missing_apis
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest, Prerequisites, Timing
-from workers.reconcile.gateway.required_apis import missing_apis
 from workers.reconcile.retry import RetryPolicy
 from workers.routing import routing_config
 

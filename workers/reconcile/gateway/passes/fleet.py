@@ -25,6 +25,7 @@ from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
 from workers.reconcile.gateway.backend_tls.judge import BackendTlsVerdict, judge_backend_tls
+from workers.reconcile.gateway.observation.assess import assess
 from workers.reconcile.gateway.observation.drift import DRIFT_KINDS
 from workers.reconcile.gateway.observation.state import State
 from workers.reconcile.gateway.observation.view import (
@@ -34,7 +35,7 @@ from workers.reconcile.gateway.observation.view import (
     GatewayView,
     take_snapshot,
 )
-from workers.reconcile.gateway.passes.loop import assess, settled, summarise, unreachable
+from workers.reconcile.gateway.passes.loop import settled, summarise, unreachable
 from workers.reconcile.gateway.passes.publish import changed_fields, publish
 from workers.reconcile.gateway.passes.request_from_rows import MANAGED_BY, build_request
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest

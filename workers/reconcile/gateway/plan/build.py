@@ -28,9 +28,9 @@ from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
 from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
+from workers.reconcile.gateway.observation.assess import assess
 from workers.reconcile.gateway.observation.required_apis import effective_values
 from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
-from workers.reconcile.gateway.passes.loop import assess
 from workers.reconcile.gateway.passes.request_from_rows import build_request
 from workers.reconcile.gateway.plan.checks import ClusterObjects, prerequisite_checks
 from workers.reconcile.gateway.plan.decide import decide

@@ -34,7 +34,6 @@ __all__ = [
     "host_in_domains",
     "image_problem",
     "image_values",
-    "merge_values",
     "route_address",
     "route_host",
     "routing_problems",
@@ -341,18 +340,3 @@ def _routing_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCo
         "serverDnsNames": [host],
     }
     return {**disabled_grpc, "openshiftRoute": route, "certManager": certificate}
-
-
-def merge_values(overrides: Mapping[str, Any], mapped: Mapping[str, Any]) -> dict[str, Any]:
-    """A release's values overrides under the values mapped from the spec (a new dict; the spec's keys win).
-
-    Maps merge key by key; anything else (scalars, lists) is replaced whole by the mapped value.
-    """
-    merged: dict[str, Any] = dict(overrides)
-    for key, value in mapped.items():
-        below = merged.get(key)
-        if isinstance(value, Mapping) and isinstance(below, Mapping):
-            merged[key] = merge_values(below, value)
-        else:
-            merged[key] = value
-    return merged

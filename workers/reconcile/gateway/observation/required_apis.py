@@ -7,26 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from controlplane.capabilities import needed_apis
+from controlplane.values_tree import deep_merge
 
-__all__ = ["effective_values", "missing_apis"]
-
-
-def effective_values(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The chart defaults overlaid with the values, maps merged key by key (as Helm coalesces them)."""
-    merged = dict(defaults)
-    for key, value in values.items():
-        base = merged.get(key)
-        if isinstance(base, Mapping) and isinstance(value, Mapping):
-            merged[key] = effective_values(base, value)
-        else:
-            merged[key] = value
-    return merged
+__all__ = ["missing_apis"]
 
 
 def missing_apis(values: Mapping[str, Any], defaults: Mapping[str, Any], capabilities: Mapping[str, bool]) -> list[str]:
     """What the values need that the cluster does not serve. A capability never probed counts as served."""
-    return [
-        api.label
-        for api in needed_apis(effective_values(defaults, values))
-        if capabilities.get(api.capability) is False
-    ]
+    return [api.label for api in needed_apis(deep_merge(defaults, values)) if capabilities.get(api.capability) is False]

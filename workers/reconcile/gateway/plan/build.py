@@ -17,6 +17,7 @@ import yaml
 from django.utils import timezone
 
 from controlplane.capabilities import PROBED_RESOURCES
+from controlplane.values_tree import deep_merge
 from gateways.choices import PlanStatus
 from gateways.models import Gateway, GatewayPlan
 from gateways.plans import prune
@@ -29,7 +30,6 @@ from workers.drivers.kube import KubeClient
 from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
 from workers.reconcile.gateway.observation.assess import assess
-from workers.reconcile.gateway.observation.required_apis import effective_values
 from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
 from workers.reconcile.gateway.passes.request_from_rows import build_request
 from workers.reconcile.gateway.plan.checks import ClusterObjects, prerequisite_checks
@@ -148,7 +148,7 @@ def build_plan(
 ) -> dict[str, Any]:
     """The plan as JSON: the action, the values diff, the per-object diff and the prerequisite checks."""
     objects, view, kube_version = _read_cluster(kube, request)
-    values = effective_values(chart.defaults, request.values or {})
+    values = deep_merge(chart.defaults, request.values or {})
     checks = prerequisite_checks(
         request, values, objects, ca_configmap=TRUSTED_CA_CONFIGMAP, scc_binding=scc_binding_name(request.release)
     )

@@ -21,7 +21,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from controlplane.conditions import Condition, ConditionStatus, set_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import Condition, set_condition
 from controlplane.signing_keys import keys_fingerprint
 from controlplane.values_tree import deep_merge
 from gateways.chart_keys import type_mismatches, unknown_keys

@@ -4,8 +4,8 @@ the bounded failed uninstalls, or on a platform admin's force delete. Each step 
 
 from __future__ import annotations
 
+from cluster_vocabulary.kubernetes import NamespacePhase
 from gateways.states import Reason
-from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.backend_tls.reconcile import remove_backend_tls
 from workers.reconcile.gateway.observation.drift import INSTANCE_LABEL
 from workers.reconcile.gateway.observation.view import GatewayView

@@ -10,12 +10,11 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus, NamespacePhase
 from controlplane.image_policy import images_from_values
 from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
-from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.actions import install, purge, uninstall, unlock, upgrade
 from workers.reconcile.gateway.backend_tls.reconcile import reconcile_backend_tls, remove_backend_tls
 from workers.reconcile.gateway.observation.assess import assess, detect_drift

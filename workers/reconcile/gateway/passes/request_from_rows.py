@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.flavours import Flavour
 from controlplane.maintenance_windows import Verdict
 from controlplane.values_tree import deep_merge, value_at

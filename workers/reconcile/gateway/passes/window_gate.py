@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.maintenance_windows import HORIZON, WindowReason
 from gateways.states import ConditionType, Phase, Reason
 from workers.reconcile.gateway.observation.state import State

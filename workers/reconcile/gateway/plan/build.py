@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from django.utils import timezone
 
+from cluster_vocabulary.kubernetes import NamespacePhase
 from controlplane.capabilities import PROBED_RESOURCES
 from controlplane.values_tree import deep_merge
 from gateways.choices import PlanStatus
@@ -27,7 +28,6 @@ from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
-from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
 from workers.reconcile.gateway.observation.assess import assess
 from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway

@@ -10,8 +10,8 @@ from gateways.chart_keys import defaults_from_yaml
 from gateways.models import Gateway
 from tests.paths import MIRROR_CHART
 from workers.charts import Chart
-from workers.reconcile.gateway.publish import changed_fields, publish
-from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.passes.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.request_from_rows import build_request
 from workers.reconcile.outcome import Outcome
 
 pytestmark = pytest.mark.django_db

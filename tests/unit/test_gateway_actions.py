@@ -17,9 +17,9 @@ from workers.drivers.helm import HelmTarget
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
 from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
-from workers.reconcile.gateway.loop import reconcile
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.pass_io import PassIo
+from workers.reconcile.gateway.passes.loop import reconcile
 from workers.reconcile.outcome import Outcome
 
 STUCK_SECRET = f"sh.helm.release.v1.{RELEASE}.v2"

@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from catalogs.states import ConditionType, Reason
-from controlplane.conditions import Condition, ConditionStatus, find_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import Condition, find_condition
 from workers.reconcile.catalog.failures import Failure
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.events import EventNote

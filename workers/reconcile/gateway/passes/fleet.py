@@ -24,20 +24,21 @@ from workers import breaker, releases, singletons
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.backend_tls_judge import BackendTlsVerdict, judge_backend_tls
-from workers.reconcile.gateway.drift import DRIFT_KINDS
-from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
-from workers.reconcile.gateway.observe import (
+from workers.reconcile.gateway.backend_tls.judge import BackendTlsVerdict, judge_backend_tls
+from workers.reconcile.gateway.observation.assess import assess
+from workers.reconcile.gateway.observation.drift import DRIFT_KINDS
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.observation.view import (
     BACKEND_TLS_KIND,
     WORKLOAD_KINDS,
     ClusterSnapshot,
     GatewayView,
     take_snapshot,
 )
-from workers.reconcile.gateway.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.loop import settled, summarise, unreachable
+from workers.reconcile.gateway.passes.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.request_from_rows import MANAGED_BY, build_request
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.request_from_rows import MANAGED_BY, build_request
-from workers.reconcile.gateway.state import State
 from workers.reconcile.outcome import Outcome
 
 __all__ = ["ResyncReport", "resync_cluster", "snapshot_kinds"]

@@ -9,8 +9,8 @@ from typing import Any
 from gateways.models import Gateway, GatewayEvent
 from gateways.states import ConditionType
 from workers.reconcile.fence import locked_row
+from workers.reconcile.gateway.passes.window_gate import HELD_FIELD
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.window_gate import HELD_FIELD
 from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
 
 __all__ = ["changed_fields", "publish"]

@@ -26,10 +26,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.timesince import timesince
 
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType
 from controlplane.api.permissions import is_platform_admin
-from controlplane.conditions import ConditionStatus
 from controlplane.dashboard import dashboard_context
-from controlplane.events import EventType
 
 __all__ = [
     "CONSOLE_CSS",

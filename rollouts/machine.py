@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from gateways.states import Phase as GatewayPhase
 from gateways.states import ReleaseStatus
 from rollouts.approval import Gate

@@ -15,10 +15,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.api.errors import Conflict
 from controlplane.api.permissions import IsPlatformAdmin, is_platform_admin
 from controlplane.audit import record
-from controlplane.conditions import ConditionStatus
 from rollouts import approvals, operations
 from rollouts.api.serializers import (
     ApproveSerializer,

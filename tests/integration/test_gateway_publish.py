@@ -11,8 +11,8 @@ from gateways.models import Gateway
 from tests.paths import MIRROR_CHART
 from workers.charts import Chart
 from workers.reconcile.gateway.outcome import GatewayOutcome
-from workers.reconcile.gateway.publish import changed_fields, publish
-from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.passes.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.request_from_rows import build_request
 
 pytestmark = pytest.mark.django_db
 

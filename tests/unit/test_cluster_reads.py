@@ -9,9 +9,9 @@ import yaml
 from cluster_vocabulary.helm import HelmStatus
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
-from workers.reconcile.gateway import cluster_reads
-from workers.reconcile.gateway.cluster_reads import Judged, judged_objects
-from workers.reconcile.gateway.drift import Drift, remembered_drift
+from workers.reconcile.gateway.observation import cluster_reads
+from workers.reconcile.gateway.observation.cluster_reads import Judged, judged_objects
+from workers.reconcile.gateway.observation.drift import Drift, remembered_drift
 
 KINDS = frozenset({"StatefulSet", "Service"})
 LIGHT = frozenset({"Service"})

@@ -17,10 +17,10 @@ from workers.drivers.helm import HelmTarget
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
 from workers.reconcile.gateway.actions import Interrupted, install, purge, uninstall, unlock, upgrade
-from workers.reconcile.gateway.loop import reconcile
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
+from workers.reconcile.gateway.passes.loop import reconcile
 
 STUCK_SECRET = f"sh.helm.release.v1.{RELEASE}.v2"
 

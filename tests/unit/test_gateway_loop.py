@@ -19,8 +19,8 @@ from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
 from workers.drivers.helm_parse import ReleaseStatus
-from workers.reconcile.gateway.loop import reconcile
 from workers.reconcile.gateway.pass_io import PassIo
+from workers.reconcile.gateway.passes.loop import reconcile
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
 from workers.reconcile.retry import RetryPolicy
 

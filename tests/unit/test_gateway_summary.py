@@ -11,7 +11,7 @@ import pytest
 from tests.unit.test_gateway_loop import NOW, RELEASE, request
 from workers.drivers.helm_parse import ReleaseStatus
 from workers.reconcile.gateway.outcome import Deployed, Failure, GatewayOutcome
-from workers.reconcile.gateway.summary import summarize
+from workers.reconcile.gateway.passes.summary import summarize
 from workers.reconcile.outcome import ConditionChange
 
 STALLED_CHART = ConditionChange("Stalled", "True", "ChartUnavailable", "cannot pull: 503")

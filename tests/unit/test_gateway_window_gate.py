@@ -10,10 +10,10 @@ from controlplane.maintenance_windows import Verdict
 from tests.unit.test_gateway_loop import NOW, NS, FakeHelm, FakeKube, request
 from workers.charts import Chart
 from workers.drivers.helm import HelmTarget
-from workers.reconcile.gateway.loop import reconcile
 from workers.reconcile.gateway.outcome import WindowHold
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.gateway.window_gate import REQUEUE_CAP_SECONDS
+from workers.reconcile.gateway.passes.loop import reconcile
+from workers.reconcile.gateway.passes.window_gate import REQUEUE_CAP_SECONDS
 
 NEXT = NOW + timedelta(minutes=20)
 CLOSED = Verdict(False, NEXT, message=f"Waiting for the next maintenance window, at {NEXT.isoformat()}")

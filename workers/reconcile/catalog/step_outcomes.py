@@ -8,7 +8,8 @@ import dataclasses
 from datetime import datetime
 
 from catalogs.states import ConditionType, Reason
-from controlplane.conditions import Condition, ConditionStatus, find_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import Condition, find_condition
 from workers.reconcile.catalog.failures import Failure
 from workers.reconcile.catalog.outcome import CatalogOutcome, CatalogStatus, Switch
 from workers.reconcile.catalog.request import CatalogRequest

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from catalogs.states import ConditionType, Reason
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from workers.reconcile.catalog.outcome import CatalogOutcome, CatalogStatus
 
 __all__ = ["summarize"]

@@ -1,7 +1,7 @@
 """What one gateway pass (or one Helm action of it) decided (pure): the base's conditions, events and ending, and
 the gateway's own status columns, typed. Ready and, for a deployed release, the phase are not set by the pass: they
 are derived from its facts (``failure``, ``deployed`` and the Stalled and PrerequisitesMissing changes) by
-``workers.reconcile.gateway.summary.summarize``."""
+``workers.reconcile.gateway.passes.summary.summarize``."""
 
 from __future__ import annotations
 

@@ -19,9 +19,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType
 from controlplane.dispatch import enqueue_on_commit
-from controlplane.events import EventType
 from controlplane.maintenance_windows import Verdict, WindowReason
 from controlplane.queues import QueueName
 from controlplane.tasks import TaskName

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from workers.drivers.errors import DriverError
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest

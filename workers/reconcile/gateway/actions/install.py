@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from gateways.states import ConditionType, Reason
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest

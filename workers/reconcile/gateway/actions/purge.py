@@ -4,13 +4,13 @@ the bounded failed uninstalls, or on a platform admin's force delete. Each step 
 
 from __future__ import annotations
 
+from cluster_vocabulary.kubernetes import NamespacePhase
 from gateways.states import Reason
 from workers.drivers.errors import DriverError
-from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.actions import Interrupted
-from workers.reconcile.gateway.backend_tls import remove_backend_tls
-from workers.reconcile.gateway.drift import INSTANCE_LABEL
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.backend_tls.reconcile import remove_backend_tls
+from workers.reconcile.gateway.observation.drift import INSTANCE_LABEL
+from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.prerequisites import remove_prerequisites

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gateways.states import Reason
 from workers.drivers import errors
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest

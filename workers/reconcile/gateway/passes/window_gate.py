@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.maintenance_windows import HORIZON, WindowReason
 from gateways.states import ConditionType, Phase, Reason
+from workers.reconcile.gateway.observation.state import State
 from workers.reconcile.gateway.outcome import GatewayOutcome, WindowHold
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.state import State
 
 __all__ = ["REQUEUE_CAP_SECONDS", "hold", "report_not_held", "requeue_in"]
 

@@ -10,28 +10,33 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus, NamespacePhase
 from controlplane.image_policy import images_from_values
 from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
-from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.actions import GatewayAction, Interrupted, install, purge, uninstall, unlock, upgrade
-from workers.reconcile.gateway.backend_tls import reconcile_backend_tls, remove_backend_tls
-from workers.reconcile.gateway.drift import Drift, drift_message, remembered_drift
-from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
-from workers.reconcile.gateway.observe import GatewayView, observe_gateway
+from workers.reconcile.gateway.backend_tls.reconcile import reconcile_backend_tls, remove_backend_tls
+from workers.reconcile.gateway.observation.assess import assess, detect_drift
+from workers.reconcile.gateway.observation.drift import Drift, drift_message
+from workers.reconcile.gateway.observation.health import (
+    backend_tls_ready,
+    backend_tls_refusals,
+    route_ready,
+    workload_ready,
+)
+from workers.reconcile.gateway.observation.pod_problems import pod_problems
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
 from workers.reconcile.gateway.outcome import Deployed, Failure, GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.gateway.phases import phase_for
-from workers.reconcile.gateway.pod_problems import pod_problems
+from workers.reconcile.gateway.passes.phases import phase_for
+from workers.reconcile.gateway.passes.summary import summarize
+from workers.reconcile.gateway.passes.window_gate import hold, report_not_held
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
-from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.state import Observed, State, determine_state
-from workers.reconcile.gateway.summary import summarize
-from workers.reconcile.gateway.window_gate import hold, report_not_held
+from workers.reconcile.gateway.request import GatewayRequest
 
-__all__ = ["assess", "detect_drift", "fail", "reconcile", "report_deployed", "settled", "unreachable"]
+__all__ = ["fail", "reconcile", "report_deployed", "settled", "unreachable"]
 
 log = logging.getLogger(__name__)
 
@@ -195,17 +200,6 @@ def unreachable(request: GatewayRequest, message: str, outcome: GatewayOutcome |
     return outcome
 
 
-def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | None:
-    """The release's objects the cluster lacks or holds otherwise (pure); None when not compared."""
-    if request.drift_detection is DriftMode.DISABLED or view.release is None or not view.namespace_present:
-        return None
-    if view.drift is not None:
-        return list(view.drift)
-    return remembered_drift(
-        view.release.manifest, view.objects, namespace=request.namespace, release=request.release, kinds=view.kinds
-    )
-
-
 def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: GatewayOutcome) -> None:
     """Drifted: True naming what differs (an event when newly found), False when clean; nothing when not compared."""
     if drifts is None:
@@ -229,26 +223,6 @@ def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: 
     outcome.condition(ConditionType.DRIFTED, ConditionStatus.TRUE, Reason.DRIFT_DETECTED, message)
     if message != request.drift_reported:
         outcome.event(Reason.DRIFT_DETECTED, message, warning=True)
-
-
-def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> State:
-    """Classify what the cluster holds for a gateway, from its view alone (pure)."""
-    record = view.release
-    observed = Observed(
-        release_status=record.status.status if record else None,
-        chart_version=record.status.chart_version if record else None,
-        last_deployed=record.status.last_deployed if record else None,
-        applied_values=record.values if record else None,
-        workload_present=bool(view.workloads) and view.namespace_present,
-        drifted=request.drift_detection is DriftMode.ENABLED and bool(detect_drift(request, view)),
-    )
-    return determine_state(
-        observed,
-        desired_values=request.values or {},
-        chart_version=chart_version,
-        now=request.now,
-        pending_timeout=request.timing.pending_timeout,
-    )
 
 
 def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem: str | None) -> str | None:

@@ -6,10 +6,10 @@ and the next timed pass."""
 
 from __future__ import annotations
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from gateways.states import ConditionType, Phase, Reason
 from workers.reconcile.gateway.outcome import Deployed, GatewayOutcome
-from workers.reconcile.gateway.phases import phase_for
+from workers.reconcile.gateway.passes.phases import phase_for
 from workers.reconcile.gateway.request import GatewayRequest
 from workers.reconcile.outcome import ConditionChange, latest_change
 

@@ -21,13 +21,13 @@ from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
 from workers.pool_share import cluster_share
 from workers.reconcile.ending import pass_outcome
-from workers.reconcile.gateway.loop import fail, reconcile, unreachable
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.gateway.publish import publish
+from workers.reconcile.gateway.passes.loop import fail, reconcile, unreachable
+from workers.reconcile.gateway.passes.publish import publish
+from workers.reconcile.gateway.passes.request_from_rows import build_request
+from workers.reconcile.gateway.passes.window_gate import requeue_in
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.request_from_rows import build_request
-from workers.reconcile.gateway.window_gate import requeue_in
 from workers.reconcile.lease import held_lease
 
 __all__ = ["pool_percent", "run_pass"]

@@ -24,10 +24,11 @@ from workers import breaker, releases, singletons
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.backend_tls_judge import BackendTlsVerdict, judge_backend_tls
-from workers.reconcile.gateway.drift import DRIFT_KINDS
-from workers.reconcile.gateway.loop import assess, report_deployed, settled, unreachable
-from workers.reconcile.gateway.observe import (
+from workers.reconcile.gateway.backend_tls.judge import BackendTlsVerdict, judge_backend_tls
+from workers.reconcile.gateway.observation.assess import assess
+from workers.reconcile.gateway.observation.drift import DRIFT_KINDS
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.observation.view import (
     BACKEND_TLS_KIND,
     WORKLOAD_KINDS,
     ClusterSnapshot,
@@ -35,10 +36,10 @@ from workers.reconcile.gateway.observe import (
     take_snapshot,
 )
 from workers.reconcile.gateway.outcome import GatewayOutcome
-from workers.reconcile.gateway.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.loop import report_deployed, settled, unreachable
+from workers.reconcile.gateway.passes.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.request_from_rows import MANAGED_BY, build_request
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.request_from_rows import MANAGED_BY, build_request
-from workers.reconcile.gateway.state import State
 
 __all__ = ["ResyncReport", "resync_cluster", "snapshot_kinds"]
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gateways.states import PlanAction
-from workers.reconcile.gateway.state import State
+from workers.reconcile.gateway.observation.state import State
 
 __all__ = ["Decision", "decide"]
 

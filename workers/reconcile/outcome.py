@@ -21,7 +21,7 @@ from typing import Any
 
 from controlplane.conditions import Condition, set_condition
 from controlplane.image_policy import DeployedImages
-from workers.drivers.helm_parse import ReleaseStatus
+from workers.drivers.helm_parse import HelmReleaseStatus
 from workers.reconcile.events import EventNote
 
 __all__ = ["ConditionChange", "Outcome", "Switch", "apply_conditions"]
@@ -60,7 +60,7 @@ class Outcome:
     cluster_outage: str | None = None
     # Gateways: the Helm release and what it runs, and the retry bookkeeping.
     route_address: str | None = None
-    release: ReleaseStatus | None = None
+    release: HelmReleaseStatus | None = None
     deployed_images: DeployedImages | None = None  # from the deployed revision's values (Helm's record)
     failure_count: int | None = None
     next_attempt_at: datetime | None = None

@@ -36,6 +36,7 @@ __all__ = [
     "CONSOLE_MEDIA",
     "ConsoleAdminConfig",
     "ConsoleSite",
+    "PlatformAdminOnly",
     "PlatformAdminWritesMixin",
     "WriteOnlyPasswordInput",
     "WriteOnlyTextarea",
@@ -204,6 +205,28 @@ class PlatformAdminWritesMixin:
 
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return is_platform_admin(request.user)
+
+
+class PlatformAdminOnly:
+    """Only platform admins (superusers) see these pages and work on them (releases, rollouts, notifications); they
+    delete too, unless the admin sets ``deletable`` False."""
+
+    deletable = True
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return self.deletable and is_platform_admin(request.user)
 
 
 # The site and its dashboard: the apps register their panels (controlplane.dashboard).

@@ -23,7 +23,7 @@ from workers.reconcile.catalog.failures import MAX_RETRY_AFTER, RETRY, Failure, 
 from workers.reconcile.catalog.outcome import CatalogOutcome, CatalogStatus, Switch
 from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, is_settled, recheck_seconds
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.catalog.state import State, determine_state
+from workers.reconcile.catalog.state import CatalogState, determine_state
 from workers.reconcile.outcome import apply_conditions
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -56,18 +56,18 @@ def request(**overrides: object) -> CatalogRequest:
 @pytest.mark.parametrize(
     ("overrides", "resolved", "state"),
     [
-        ({"available": False}, None, State.USER_UNAVAILABLE),
-        ({}, None, State.UNRESOLVED),
-        ({}, DIGEST, State.IN_SYNC),
-        ({}, "sha256:" + "e" * 64, State.OUT_OF_SYNC),
-        ({"content_present": False}, DIGEST, State.OUT_OF_SYNC),
-        ({"blocked_digest": OTHER}, OTHER, State.BLOCKED),
-        ({"blocked_digest": OTHER, "content_present": False}, OTHER, State.BLOCKED),
-        ({"blocked_digest": OTHER}, "sha256:" + "f" * 64, State.OUT_OF_SYNC),  # the tag moved on: pull it
-        ({"blocked_digest": OTHER}, DIGEST, State.IN_SYNC),  # moved back to what is served
+        ({"available": False}, None, CatalogState.USER_UNAVAILABLE),
+        ({}, None, CatalogState.UNRESOLVED),
+        ({}, DIGEST, CatalogState.IN_SYNC),
+        ({}, "sha256:" + "e" * 64, CatalogState.OUT_OF_SYNC),
+        ({"content_present": False}, DIGEST, CatalogState.OUT_OF_SYNC),
+        ({"blocked_digest": OTHER}, OTHER, CatalogState.BLOCKED),
+        ({"blocked_digest": OTHER, "content_present": False}, OTHER, CatalogState.BLOCKED),
+        ({"blocked_digest": OTHER}, "sha256:" + "f" * 64, CatalogState.OUT_OF_SYNC),  # the tag moved on: pull it
+        ({"blocked_digest": OTHER}, DIGEST, CatalogState.IN_SYNC),  # moved back to what is served
     ],
 )
-def test_determine_state(overrides: dict, resolved: str | None, state: State) -> None:
+def test_determine_state(overrides: dict, resolved: str | None, state: CatalogState) -> None:
     assert determine_state(request(**overrides), resolved) is state
 
 
@@ -170,15 +170,15 @@ def test_signature_failures_block_with_their_own_reason() -> None:
 def test_content_unverified_by_the_current_keys_is_unverified() -> None:
     keys = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"
     unverified = request(signature_keys=keys)
-    assert determine_state(unverified, DIGEST) is State.UNVERIFIED
-    assert determine_state(unverified, "sha256:" + "e" * 64) is State.OUT_OF_SYNC  # other content: pull it
+    assert determine_state(unverified, DIGEST) is CatalogState.UNVERIFIED
+    assert determine_state(unverified, "sha256:" + "e" * 64) is CatalogState.OUT_OF_SYNC  # other content: pull it
     verified = request(signature_keys=keys, verified_keys=unverified.keys_fingerprint)
-    assert determine_state(verified, DIGEST) is State.IN_SYNC
+    assert determine_state(verified, DIGEST) is CatalogState.IN_SYNC
     assert (
         determine_state(
             request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys), DIGEST
         )
-        is State.UNVERIFIED
+        is CatalogState.UNVERIFIED
     )
     done = step_outcomes.verified(unverified, NOW)
     assert done.status.verified_keys == unverified.keys_fingerprint and done.events

@@ -13,7 +13,7 @@ from workers.drivers.oci_errors import RegistryUnreachable
 from workers.reconcile.catalog import loop, unpack
 from workers.reconcile.catalog.outcome import CatalogOutcome, Switch
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.catalog.state import State
+from workers.reconcile.catalog.state import CatalogState
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 DIGEST = "sha256:" + "d" * 64
@@ -172,7 +172,7 @@ def test_an_action_that_does_not_converge_runs_once(monkeypatch: pytest.MonkeyPa
         assert not io.saved, "the loop ran its action again"
         return dataclasses.replace(unpack.run(request, io, digest, now), content_present=False)
 
-    monkeypatch.setitem(loop.ACTIONS, State.OUT_OF_SYNC, unpack_without_serving)
+    monkeypatch.setitem(loop.ACTIONS, CatalogState.OUT_OF_SYNC, unpack_without_serving)
     io = FakeIo(catalog())
     assert loop.run("1", io, now=NOW) == CatalogOutcome()
     assert io.calls == ["resolve", f"unpack {DIGEST}"] and len(io.saved) == 1

@@ -7,7 +7,7 @@ from typing import Any
 import yaml
 
 from cluster_vocabulary.helm import HelmStatus
-from workers.drivers.helm_parse import ReleaseStatus
+from workers.drivers.helm_parse import HelmReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
 from workers.reconcile.gateway.observation import cluster_reads
 from workers.reconcile.gateway.observation.cluster_reads import Judged, judged_objects
@@ -57,7 +57,9 @@ MANIFEST = yaml.safe_dump_all(
         },
     ]
 )
-RELEASE = StoredRelease(ReleaseStatus("edge", "ns", 1, HelmStatus.DEPLOYED, "gw", "0.1.0", None, None), {}, MANIFEST)
+RELEASE = StoredRelease(
+    HelmReleaseStatus("edge", "ns", 1, HelmStatus.DEPLOYED, "gw", "0.1.0", None, None), {}, MANIFEST
+)
 
 
 class Cluster:

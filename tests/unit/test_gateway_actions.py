@@ -14,7 +14,7 @@ from tests.unit.test_gateway_loop import NOW, NS, RELEASE, VALUES, FakeHelm, Fak
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
-from workers.drivers.helm_parse import ReleaseStatus
+from workers.drivers.helm_parse import HelmReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
 from workers.reconcile.gateway.actions import Interrupted, install, purge, uninstall, unlock, upgrade
 from workers.reconcile.gateway.observation.view import GatewayView
@@ -33,7 +33,7 @@ def cluster() -> tuple[FakeKube, FakeHelm, PassIo]:
     return kube, helm, PassIo(helm=helm, kube=kube, target=HelmTarget(kubeconfig="", namespace=NS), chart=chart)
 
 
-def stuck(kube: FakeKube, status: str = "pending-upgrade") -> ReleaseStatus:
+def stuck(kube: FakeKube, status: str = "pending-upgrade") -> HelmReleaseStatus:
     """Revision 2 of the release, left in ``status`` by a helm process that died long ago."""
     started = NOW - timedelta(minutes=20)
     document = {
@@ -55,7 +55,7 @@ def stuck(kube: FakeKube, status: str = "pending-upgrade") -> ReleaseStatus:
             "metadata": {"name": STUCK_SECRET, "namespace": NS, "labels": labels},
         },
     )
-    return ReleaseStatus(RELEASE, NS, 2, status, "gateway", "0.1.0", None, started)
+    return HelmReleaseStatus(RELEASE, NS, 2, status, "gateway", "0.1.0", None, started)
 
 
 def events(result: GatewayOutcome) -> list[tuple[str, str]]:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from tests.unit.test_gateway_loop import NOW, RELEASE, request
-from workers.drivers.helm_parse import ReleaseStatus
-from workers.reconcile.gateway.outcome import Deployed, Failure, GatewayOutcome
+from workers.drivers.helm_parse import HelmReleaseStatus
+from workers.reconcile.gateway.outcome import Deployed, FailedAttempt, GatewayOutcome
 from workers.reconcile.gateway.passes.summary import summarize
 from workers.reconcile.outcome import ConditionChange
 
@@ -22,8 +22,8 @@ SERVED = ConditionChange("PrerequisitesMissing", "False", "AllServed", "served")
 WAITING = ConditionChange("Reconciling", "False", "PrerequisitesMissing", "Waiting for the cluster probe")
 
 
-def deployed_release(ago: timedelta) -> ReleaseStatus:
-    return ReleaseStatus(
+def deployed_release(ago: timedelta) -> HelmReleaseStatus:
+    return HelmReleaseStatus(
         name=RELEASE,
         namespace="ns",
         revision=3,
@@ -47,7 +47,7 @@ class Case:
 
 CASES = {
     "a failed attempt comes first": Case(
-        {"failure": Failure("InstallFailed", "boom"), "conditions": [STALLED_CHART, MISSING]},
+        {"failure": FailedAttempt("InstallFailed", "boom"), "conditions": [STALLED_CHART, MISSING]},
         ("False", "InstallFailed", "boom"),
     ),
     "a stall on a new gateway": Case(
@@ -105,7 +105,7 @@ CASES = {
         reconciling=("True", "Progressing"),
     ),
     "deleting: never Ready, even after a failure": Case(
-        {"failure": Failure("UninstallFailed", "boom"), "phase": "Deleting"},
+        {"failure": FailedAttempt("UninstallFailed", "boom"), "phase": "Deleting"},
         None,
         request={"deleting": True},
         phase="Deleting",

@@ -15,7 +15,7 @@ from workers.reconcile.catalog.failures import TERMINAL, classify, retry_delay
 from workers.reconcile.catalog.outcome import CatalogOutcome
 from workers.reconcile.catalog.pass_io import CatalogIo, ContentVanished
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.catalog.state import State, determine_state
+from workers.reconcile.catalog.state import CatalogState, determine_state
 from workers.reconcile.catalog.store_io import StoreIo
 
 __all__ = ["CatalogAction", "reconcile", "run"]
@@ -31,10 +31,10 @@ class CatalogAction(Protocol):
     def __call__(self, request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> CatalogOutcome: ...
 
 
-ACTIONS: dict[State, CatalogAction] = {
-    State.USER_UNAVAILABLE: drop.run,
-    State.UNVERIFIED: verify.run,
-    State.OUT_OF_SYNC: unpack.run,
+ACTIONS: dict[CatalogState, CatalogAction] = {
+    CatalogState.USER_UNAVAILABLE: drop.run,
+    CatalogState.UNVERIFIED: verify.run,
+    CatalogState.OUT_OF_SYNC: unpack.run,
 }
 
 
@@ -50,17 +50,17 @@ def run(pk: str, io: CatalogIo, *, now: datetime) -> CatalogOutcome:
     taken over); ``failed``: the pass counted a failure (retried, or blocked when terminal). Each step's own
     ``CatalogOutcome`` is saved as it goes."""
     request = io.load(pk)
-    done: set[State] = set()
+    done: set[CatalogState] = set()
     resolved: str | None = None
     while request is not None:
         try:
             if request.available and resolved is None:
                 resolved = io.resolve(request)
             state = determine_state(request, resolved)
-            if state is State.IN_SYNC:
+            if state is CatalogState.IN_SYNC:
                 summary = step_outcomes.in_sync(request, now)
                 return CatalogOutcome(superseded=summary.changes and not io.save(request, summary, now))
-            if state is State.BLOCKED or state in done:  # blocked: the status already says why; nothing to write
+            if state is CatalogState.BLOCKED or state in done:  # blocked: the status already says why; nothing to write
                 return CatalogOutcome()
             done.add(state)
             step = ACTIONS[state](request, io, resolved or "", now)

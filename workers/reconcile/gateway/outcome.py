@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from controlplane.image_policy import DeployedImages
-from workers.drivers.helm_parse import ReleaseStatus
+from workers.drivers.helm_parse import HelmReleaseStatus
 from workers.reconcile.outcome import Outcome
 
-__all__ = ["Deployed", "Failure", "GatewayOutcome", "WindowHold"]
+__all__ = ["Deployed", "FailedAttempt", "GatewayOutcome", "WindowHold"]
 
 
 @dataclass(frozen=True)
-class Failure:
+class FailedAttempt:
     """The attempt this pass made that failed: its reason (``<Step>Failed``) and the message."""
 
     reason: str
@@ -49,14 +49,14 @@ class GatewayOutcome(Outcome):
     phase: str | None = None
     cluster_outage: str | None = None
     route_address: str | None = None
-    release: ReleaseStatus | None = None
+    release: HelmReleaseStatus | None = None
     deployed_images: DeployedImages | None = None  # from the deployed revision's values (Helm's record)
     failure_count: int | None = None
     next_attempt_at: datetime | None = None
     window: WindowHold | None = None
     delete_row: bool = False
     # Facts ``summarize`` derives Ready from.
-    failure: Failure | None = None
+    failure: FailedAttempt | None = None
     deployed: Deployed | None = None
 
     def merge(self, step: GatewayOutcome) -> GatewayOutcome:

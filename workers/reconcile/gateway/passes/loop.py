@@ -28,7 +28,7 @@ from workers.reconcile.gateway.observation.health import (
 from workers.reconcile.gateway.observation.pod_problems import pod_problems
 from workers.reconcile.gateway.observation.state import State
 from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
-from workers.reconcile.gateway.outcome import Deployed, Failure, GatewayOutcome
+from workers.reconcile.gateway.outcome import Deployed, FailedAttempt, GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.passes.phases import phase_for
 from workers.reconcile.gateway.passes.summary import summarize
@@ -313,7 +313,7 @@ def _failed(request: GatewayRequest, action: str, message: str, outcome: Gateway
     failures = request.failure_count + 1
     reason = f"{action}Failed"
     outcome.failure_count, outcome.failed = failures, True
-    outcome.failure = Failure(reason, message)
+    outcome.failure = FailedAttempt(reason, message)
     outcome.event(reason, message, warning=True)
     if action in (Step.INSTALL, Step.UPGRADE):
         outcome.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)

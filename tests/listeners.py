@@ -36,27 +36,38 @@ class Listener:
 
 @contextmanager
 def listening(answer: Answer) -> Iterator[Listener]:
-    """A listener on a free loopback port until the block ends; then every connection it holds is closed."""
+    """A listener on a free loopback port until the block ends. Then it takes every connection still waiting to
+    be accepted (so ``count`` is every connection made in the block) and closes them all."""
     server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.05)  # how often the accepting thread looks whether the block has ended
     listener = Listener(server.getsockname()[1])
+    ended = threading.Event()
+
+    def take(connection: socket.socket) -> None:
+        listener.accepted.append(connection)
+        if answer is Answer.HANG_UP:
+            connection.close()
 
     def serve() -> None:
-        while True:
+        while not ended.is_set():
             try:
-                connection, _ = server.accept()
-            except OSError:  # the server socket was closed: the block ended
-                return
-            listener.accepted.append(connection)
-            if answer is Answer.HANG_UP:
-                connection.close()
+                take(server.accept()[0])
+            except TimeoutError:
+                continue
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         yield listener
     finally:
-        server.shutdown(socket.SHUT_RDWR)
-        server.close()
+        ended.set()
         thread.join()
+        server.setblocking(False)
+        try:
+            while True:
+                take(server.accept()[0])
+        except BlockingIOError:
+            pass
+        server.close()
         for connection in listener.accepted:
             connection.close()

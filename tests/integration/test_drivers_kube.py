@@ -193,13 +193,13 @@ def test_dead_port_is_cluster_unreachable_and_fails_closed(cluster: DevCluster) 
 
 
 def test_a_server_that_hangs_up_is_tried_once_per_request(cluster: DevCluster) -> None:
-    with listening(Answer.HANG_UP) as server:
-        with KubeClient(kubeconfig_at(cluster.kubeconfig.read_text(), server.url)) as dead:
-            with pytest.raises(errors.ClusterUnreachable):
-                dead.namespace_exists("default")
-            with pytest.raises(errors.ClusterUnreachable):
-                dead.version()
-        assert server.count == 2
+    kubeconfig = cluster.kubeconfig.read_text()
+    with listening(Answer.HANG_UP) as server, KubeClient(kubeconfig_at(kubeconfig, server.url)) as dead:
+        with pytest.raises(errors.ClusterUnreachable):
+            dead.namespace_exists("default")
+        with pytest.raises(errors.ClusterUnreachable):
+            dead.version()
+    assert server.count == 2
 
 
 @pytest.mark.parametrize(

@@ -128,11 +128,11 @@ def test_queue_depth_counts_every_priority_list() -> None:
 @pytest.mark.django_db
 def test_scrape_gives_up_on_a_silent_broker_after_one_try(settings: object) -> None:
     """The broker (a port that accepts and never answers, like a hung Redis) still holds the one connection the
-    scrape made when the scrape has answered: it gave up on its own timeout, without trying again."""
+    scrape made when the scrape answers: the scrape gave up on its own timeout, and did not try again."""
     with listening(Answer.SILENCE) as broker:
         settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{broker.port}/0"  # type: ignore[attr-defined]
         figures = scrape()
-        assert broker.count == 1
+    assert broker.count == 1
     assert figures[key("celery_broker_up")] == 0
     assert not [name for name, _ in figures if name == "celery_queue_depth"]
     assert key("catalogs_known") in figures

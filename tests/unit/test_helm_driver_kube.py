@@ -82,10 +82,13 @@ def test_dead_port_is_cluster_unreachable() -> None:
 def test_a_failed_request_is_tried_once_and_given_up_on(answer: Answer) -> None:
     """No retries: one connection per request, whether the server hangs up or never answers (then the read
     timeout gives up while the server still holds the connection)."""
-    with listening(answer) as server, KubeClient(kubeconfig_at(KUBECONFIG, server.url), timeout=0.2) as client:
-        with pytest.raises(errors.ClusterUnreachable) as raised:
-            client.namespace_exists("t1")
-        assert server.count == 1
+    with (
+        listening(answer) as server,
+        KubeClient(kubeconfig_at(KUBECONFIG, server.url), timeout=0.2) as client,
+        pytest.raises(errors.ClusterUnreachable) as raised,
+    ):
+        client.namespace_exists("t1")
+    assert server.count == 1
     assert "super-secret-token-value" not in str(raised.value)
 
 

@@ -133,14 +133,23 @@ class InFlight:
 
 
 class RequestLog:
-    """The most recent requests (method, path, query, content type, accept, status, user agent)."""
+    """The most recent requests (method, path, query, content type, accept, status, user agent, and the injected
+    latency each was held for)."""
 
     def __init__(self, size: int = 2000) -> None:
         self._lock = threading.Lock()
         self._entries: deque[dict[str, Any]] = deque(maxlen=size)
 
     def record(
-        self, method: str, path: str, query: str, content_type: str, accept: str, status: int, user_agent: str = ""
+        self,
+        method: str,
+        path: str,
+        query: str,
+        content_type: str,
+        accept: str,
+        status: int,
+        user_agent: str = "",
+        delayed_ms: int = 0,
     ) -> None:
         entry = {
             "time": time.time(),
@@ -151,6 +160,7 @@ class RequestLog:
             "accept": accept,
             "status": status,
             "user_agent": user_agent,
+            "delayed_ms": delayed_ms,
         }
         with self._lock:
             self._entries.append(entry)

@@ -114,6 +114,7 @@ class ApiHandler(BaseHTTPRequestHandler):
     # the client's delayed ACK (~40 ms).
     disable_nagle_algorithm = True
     server: ApiServer
+    delayed_ms = 0  # the injected latency the current request was held for (a keep-alive handler serves many)
 
     def do_GET(self) -> None:
         self._handle()
@@ -139,6 +140,7 @@ class ApiHandler(BaseHTTPRequestHandler):
     def _handle(self) -> None:
         url = urlsplit(self.path)
         self.url_path = url.path.rstrip("/") or "/"
+        self.delayed_ms = 0
         self.query = {key: values[-1] for key, values in parse_qs(url.query, keep_blank_values=True).items()}
         self.content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         try:
@@ -178,6 +180,7 @@ class ApiHandler(BaseHTTPRequestHandler):
                 self.headers.get("Accept", ""),
                 code,
                 self.headers.get("User-Agent", ""),
+                self.delayed_ms,
             )
         self.send_response(code)
 
@@ -217,6 +220,7 @@ class ApiHandler(BaseHTTPRequestHandler):
             return
         if decision.latency_seconds:
             time.sleep(decision.latency_seconds)
+            self.delayed_ms = round(decision.latency_seconds * 1000)
         if decision.status:
             reason = _REASONS.get(decision.status, "InternalError")
             raise ApiError(decision.status, reason, f"devcluster injected fault: {decision.status} {reason}")

@@ -33,11 +33,16 @@ users:
 """
 
 
+def kubeconfig_at(kubeconfig: str, server: str) -> str:
+    """The same kubeconfig pointed at `server`."""
+    config = yaml.safe_load(kubeconfig)
+    config["clusters"][0]["cluster"]["server"] = server
+    return yaml.safe_dump(config)
+
+
 def closed_port_kubeconfig(kubeconfig: str) -> str:
     """The same kubeconfig pointed at a loopback port nothing listens on."""
-    config = yaml.safe_load(kubeconfig)
-    config["clusters"][0]["cluster"]["server"] = f"http://127.0.0.1:{free_port()}"
-    return yaml.safe_dump(config)
+    return kubeconfig_at(kubeconfig, f"http://127.0.0.1:{free_port()}")
 
 
 def run_manage(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -48,10 +47,14 @@ def test_fault_count_limits_how_often_it_fires(
 
 
 def test_latency_is_applied(devcluster: DevCluster, devcluster_namespace: str, core: client.CoreV1Api) -> None:
+    """The request log tells how long the server held each request for an injected latency."""
+    devcluster.clear_requests()
     devcluster.add_fault(path_regex=f"/namespaces/{devcluster_namespace}/services$", status=None, latency_ms=300)
-    started = time.monotonic()
     core.list_namespaced_service(devcluster_namespace)
-    assert time.monotonic() - started >= 0.3
+    core.list_namespaced_pod(devcluster_namespace)
+    held = {r["path"].rsplit("/", 1)[-1]: (r["status"], r["delayed_ms"]) for r in devcluster.requests()}
+    assert held == {"services": (200, 300), "pods": (200, 0)}
+    assert [rule["hits"] for rule in devcluster.faults()] == [1]
 
 
 def test_requests_are_logged(devcluster: DevCluster, devcluster_namespace: str, core: client.CoreV1Api) -> None:

@@ -17,5 +17,5 @@ class SourceType(models.TextChoices):
 
 
 AvailabilityMode = text_choices(states.AvailabilityMode, __name__)
-ConditionType = text_choices(states.ConditionType, __name__)
-Reason = text_choices(states.Reason, __name__)
+ConditionType = text_choices(states.CatalogConditionType, __name__)
+Reason = text_choices(states.CatalogReason, __name__)

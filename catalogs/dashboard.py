@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from catalogs.models import Catalog
-from catalogs.states import ConditionType
+from catalogs.states import CatalogConditionType
 from cluster_vocabulary.kubernetes import ConditionStatus
 
 __all__ = ["catalog_panel"]
@@ -24,7 +24,7 @@ def catalog_panel(request: HttpRequest) -> dict[str, Any]:
             1
             for conditions in catalogs
             if any(
-                c.get("type") == ConditionType.SERVING and c.get("status") == ConditionStatus.TRUE
+                c.get("type") == CatalogConditionType.SERVING and c.get("status") == ConditionStatus.TRUE
                 for c in conditions or ()
             )
         ),

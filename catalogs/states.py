@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["AvailabilityMode", "ConditionType", "Reason"]
+__all__ = ["AvailabilityMode", "CatalogConditionType", "CatalogReason"]
 
 
 class AvailabilityMode(StrEnum):
@@ -13,12 +13,12 @@ class AvailabilityMode(StrEnum):
     UNAVAILABLE = "Unavailable"
 
 
-class ConditionType(StrEnum):
+class CatalogConditionType(StrEnum):
     PROGRESSING = "Progressing"
     SERVING = "Serving"
 
 
-class Reason(StrEnum):
+class CatalogReason(StrEnum):
     SUCCEEDED = "Succeeded"
     RETRYING = "Retrying"
     BLOCKED = "Blocked"

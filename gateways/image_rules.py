@@ -20,7 +20,7 @@ from controlplane.image_policy import IMAGE_FIELDS, override_problem, provenance
 from controlplane.models import ManagedCluster
 from gateways.choices import ImagePolicyReason
 from gateways.models import Gateway, GatewayRelease
-from gateways.states import ConditionType
+from gateways.states import GatewayConditionType
 
 __all__ = [
     "admin_exception",
@@ -88,7 +88,7 @@ def policy_condition(gateway: Gateway) -> tuple[str, str, str] | None:
         return (ConditionStatus.FALSE, ImagePolicyReason.NOT_ALLOWED, " ".join(problems.values()))
     if gateway.image_overridden:
         return (ConditionStatus.TRUE, ImagePolicyReason.ALLOWED, "The image overrides are allowed")
-    if find_condition(gateway.conditions or [], ConditionType.IMAGE_POLICY):
+    if find_condition(gateway.conditions or [], GatewayConditionType.IMAGE_POLICY):
         return (ConditionStatus.TRUE, ImagePolicyReason.RELEASE_IMAGES, "The gateway runs its release's images")
     return None
 
@@ -101,7 +101,7 @@ def with_policy_condition(gateway: Gateway, conditions: list, generation: int, n
     status, reason, message = condition
     return set_condition(
         conditions,
-        type_=ConditionType.IMAGE_POLICY,
+        type_=GatewayConditionType.IMAGE_POLICY,
         status=status,
         reason=reason,
         message=message[:1024],

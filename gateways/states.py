@@ -8,13 +8,13 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
-    "ConditionType",
     "DatabaseProvider",
+    "GatewayConditionType",
+    "GatewayReason",
     "ImagePolicyReason",
     "Phase",
     "PlanAction",
     "PlanStatus",
-    "Reason",
     "ReleaseConditionType",
     "ReleaseReason",
     "ReleaseStatus",
@@ -32,7 +32,7 @@ class Phase(StrEnum):
     DELETING = "Deleting"
 
 
-class ConditionType(StrEnum):
+class GatewayConditionType(StrEnum):
     READY = "Ready"
     VERIFIED = "Verified"  # its release's artefacts verify with the release's current keys (releases with a policy)
     RECONCILING = "Reconciling"
@@ -58,7 +58,7 @@ class Step(StrEnum):
     SECURE_BACKEND = "SecureBackend"
 
 
-class Reason(StrEnum):
+class GatewayReason(StrEnum):
     """The reasons of a gateway's conditions and events (besides ``<Step>Failed`` and ``ImagePolicyReason``)."""
 
     SUCCEEDED = "Succeeded"

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from catalogs.states import Reason as CatalogReason
+from catalogs.states import CatalogReason
 from cluster_vocabulary.kubernetes import EventType
+from gateways.states import GatewayReason, ReleaseReason
 from gateways.states import Phase as GatewayPhase
-from gateways.states import Reason as GatewayReason
-from gateways.states import ReleaseReason
 from notifications.choices import EventKind, Severity
-from rollouts.states import Reason as RolloutReason
+from rollouts.states import RolloutReason
 
 __all__ = ["ATTENTION_REASONS", "CRITICAL_REASONS", "EventFacts", "Filter", "matches", "severity_of"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from catalogs.models import CatalogEvent
-from catalogs.states import ConditionType as CatalogConditionType
+from catalogs.states import CatalogConditionType
 from controlplane.events import ClusterReason
 from controlplane.models import ClusterEvent
 from gateways.models import GatewayEvent, ReleaseEvent

@@ -48,7 +48,7 @@ from rollouts.choices import ACTIVE_PHASES, ApprovalState, RolloutPhase, TargetS
 from rollouts.models import Rollout, WavePlan
 from rollouts.planning import PlanError
 from rollouts.progress_plot import wave_bars
-from rollouts.states import Reason
+from rollouts.states import RolloutReason
 from rollouts.status import TargetRow, summarise
 
 __all__ = ["GatewayReleaseAdmin", "RolloutAdmin"]
@@ -69,8 +69,8 @@ APPROVAL_TONES = {
     ApprovalState.VOID: MUTED,
 }
 DECISIONS = {
-    "approve": (Reason.APPROVED, "plan_hash", approvals.approve),
-    "reject": (Reason.REJECTED, "reason", approvals.reject),
+    "approve": (RolloutReason.APPROVED, "plan_hash", approvals.approve),
+    "reject": (RolloutReason.REJECTED, "reason", approvals.reject),
 }
 STATE_TONES = {
     TargetState.FAILED: ERROR,

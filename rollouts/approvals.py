@@ -19,7 +19,7 @@ from controlplane.tasks import TaskName
 from rollouts.approval import ApprovalState, Refusal, refusal
 from rollouts.choices import RolloutPhase
 from rollouts.models import Rollout, RolloutEvent, WavePlan
-from rollouts.states import ConditionType, Reason
+from rollouts.states import RolloutConditionType, RolloutReason
 
 __all__ = ["ApprovalRefused", "approve", "awaiting_plan", "reject"]
 
@@ -79,15 +79,17 @@ def approve(rollout_id: Any, user: Any, plan_hash: str) -> WavePlan:
         message = f"Wave {rollout.current_wave}'s plan {plan.plan_hash[:HASH_SHOWN]} approved by {user.username}"
         rollout.conditions = set_condition(
             rollout.conditions,
-            type_=ConditionType.APPROVED,
+            type_=RolloutConditionType.APPROVED,
             status=ConditionStatus.TRUE,
-            reason=Reason.APPROVED,
+            reason=RolloutReason.APPROVED,
             message=message,
             generation=0,
             now=now,
         )
         rollout.save(update_fields=("conditions", "updated_at"))
-        RolloutEvent.objects.create(rollout=rollout, wave=rollout.current_wave, reason=Reason.APPROVED, message=message)
+        RolloutEvent.objects.create(
+            rollout=rollout, wave=rollout.current_wave, reason=RolloutReason.APPROVED, message=message
+        )
         enqueue_on_commit(TaskName.ADVANCE_ROLLOUT, rollout.pk)
     return plan
 
@@ -104,12 +106,12 @@ def reject(rollout_id: Any, user: Any, reason: str) -> WavePlan:
         shown = plan.plan_hash[:HASH_SHOWN]
         message = f"Wave {rollout.current_wave}'s plan {shown} rejected by {user.username}: {reason}"
         rollout.phase, rollout.finished_at = RolloutPhase.HALTED, now
-        for type_ in (ConditionType.APPROVED, ConditionType.HALTED):
+        for type_ in (RolloutConditionType.APPROVED, RolloutConditionType.HALTED):
             rollout.conditions = set_condition(
                 rollout.conditions,
                 type_=type_,
-                status=ConditionStatus.FALSE if type_ == ConditionType.APPROVED else ConditionStatus.TRUE,
-                reason=Reason.REJECTED,
+                status=ConditionStatus.FALSE if type_ == RolloutConditionType.APPROVED else ConditionStatus.TRUE,
+                reason=RolloutReason.REJECTED,
                 message=message[:1024],
                 generation=0,
                 now=now,
@@ -118,7 +120,7 @@ def reject(rollout_id: Any, user: Any, reason: str) -> WavePlan:
         RolloutEvent.objects.create(
             rollout=rollout,
             wave=rollout.current_wave,
-            reason=Reason.REJECTED,
+            reason=RolloutReason.REJECTED,
             message=message[:2048],
             type=EventType.WARNING,
         )

@@ -29,7 +29,7 @@ from cluster_vocabulary.kubernetes import ConditionStatus
 from gateways.states import Phase as GatewayPhase
 from gateways.states import ReleaseStatus
 from rollouts.approval import Gate
-from rollouts.states import ConditionType, Reason, RolloutPhase, TargetState
+from rollouts.states import RolloutConditionType, RolloutPhase, RolloutReason, TargetState
 
 __all__ = ["Decision", "GatewayObservation", "RolloutView", "TargetView", "Transition", "step"]
 
@@ -152,8 +152,8 @@ def _halt(decision: Decision, rollout: RolloutView, wave: list[TargetView], fail
         f"{t.gateway_name}: {failed[t.id]}" for t in wave if t.id in failed
     )
     decision.phase = RolloutPhase.HALTED
-    decision.condition = (ConditionType.HALTED, ConditionStatus.TRUE, Reason.GATE_FAILED, message[:1024])
-    decision.event(Reason.GATE_FAILED, message, warning=True, wave=rollout.current_wave)
+    decision.condition = (RolloutConditionType.HALTED, ConditionStatus.TRUE, RolloutReason.GATE_FAILED, message[:1024])
+    decision.event(RolloutReason.GATE_FAILED, message, warning=True, wave=rollout.current_wave)
     if rollout.rollback:
         upgraded = [t for t in wave if t.state in (TargetState.UPGRADING, TargetState.HEALTHY) or t.id in failed]
         for target in upgraded:
@@ -162,13 +162,15 @@ def _halt(decision: Decision, rollout: RolloutView, wave: list[TargetView], fail
                 decision.transitions.append(Transition(target.id, TargetState.ROLLED_BACK, reason))
         rolled = [t.gateway_name for t in upgraded if t.gateway.exists and not t.gateway.deleting]
         decision.event(
-            Reason.ROLLED_BACK,
+            RolloutReason.ROLLED_BACK,
             f"Rolled back to their previous release: {_names(rolled)}",
             warning=True,
             wave=rollout.current_wave,
         )
     else:
-        decision.event(Reason.HALTED, f"Left as they are: {_names(names)}", warning=True, wave=rollout.current_wave)
+        decision.event(
+            RolloutReason.HALTED, f"Left as they are: {_names(names)}", warning=True, wave=rollout.current_wave
+        )
 
 
 def _start(rollout: RolloutView) -> Decision:
@@ -176,13 +178,23 @@ def _start(rollout: RolloutView) -> Decision:
     if rollout.release_status == ReleaseStatus.INVALID:
         message = f"The target release is Invalid: {rollout.release_message}"
         decision.phase = RolloutPhase.HALTED
-        decision.condition = (ConditionType.HALTED, ConditionStatus.TRUE, Reason.RELEASE_INVALID, message[:1024])
-        decision.event(Reason.RELEASE_INVALID, message, warning=True)
+        decision.condition = (
+            RolloutConditionType.HALTED,
+            ConditionStatus.TRUE,
+            RolloutReason.RELEASE_INVALID,
+            message[:1024],
+        )
+        decision.event(RolloutReason.RELEASE_INVALID, message, warning=True)
     elif rollout.release_status == ReleaseStatus.READY:
         decision.phase, decision.current_wave, decision.wave_started = RolloutPhase.PROGRESSING, 0, True
         started = "Wave 0 (canary) started"
-        decision.condition = (ConditionType.PROGRESSING, ConditionStatus.TRUE, Reason.WAVE_STARTED, started)
-        decision.event(Reason.WAVE_STARTED, started, wave=0)
+        decision.condition = (
+            RolloutConditionType.PROGRESSING,
+            ConditionStatus.TRUE,
+            RolloutReason.WAVE_STARTED,
+            started,
+        )
+        decision.event(RolloutReason.WAVE_STARTED, started, wave=0)
     return decision
 
 
@@ -193,9 +205,9 @@ def _held(decision: Decision, rollout: RolloutView, state: dict[int, str]) -> bo
     if held and rollout.phase == RolloutPhase.PROGRESSING:
         decision.phase = RolloutPhase.AWAITING_APPROVAL
         decision.condition = (
-            ConditionType.APPROVED,
+            RolloutConditionType.APPROVED,
             ConditionStatus.FALSE,
-            Reason.AWAITING_APPROVAL,
+            RolloutReason.AWAITING_APPROVAL,
             f"Wave {rollout.current_wave} waits for approval of its plan",
         )
     elif not held and rollout.phase == RolloutPhase.AWAITING_APPROVAL:
@@ -235,7 +247,7 @@ def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Deci
     if baking_since is None:
         baking_since = decision.baking_since = now
         decision.event(
-            Reason.WAVE_HEALTHY,
+            RolloutReason.WAVE_HEALTHY,
             f"Wave {rollout.current_wave} is healthy; baking for {int(rollout.bake.total_seconds())}s",
             wave=rollout.current_wave,
         )
@@ -246,15 +258,20 @@ def step(rollout: RolloutView, targets: list[TargetView], now: datetime) -> Deci
     if next_wave >= rollout.wave_count:
         decision.phase = RolloutPhase.COMPLETED
         decision.condition = (
-            ConditionType.PROGRESSING,
+            RolloutConditionType.PROGRESSING,
             ConditionStatus.FALSE,
-            Reason.COMPLETED,
+            RolloutReason.COMPLETED,
             "Every wave is healthy",
         )
-        decision.event(Reason.COMPLETED, f"All {rollout.wave_count} waves are healthy")
+        decision.event(RolloutReason.COMPLETED, f"All {rollout.wave_count} waves are healthy")
     else:
         decision.current_wave, decision.wave_started = next_wave, True
         started = f"Wave {next_wave} started"
-        decision.condition = (ConditionType.PROGRESSING, ConditionStatus.TRUE, Reason.WAVE_STARTED, started)
-        decision.event(Reason.WAVE_STARTED, started, wave=next_wave)
+        decision.condition = (
+            RolloutConditionType.PROGRESSING,
+            ConditionStatus.TRUE,
+            RolloutReason.WAVE_STARTED,
+            started,
+        )
+        decision.event(RolloutReason.WAVE_STARTED, started, wave=next_wave)
     return decision

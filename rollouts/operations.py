@@ -23,7 +23,7 @@ from gateways.release_trust import unsigned_release_problem
 from rollouts.choices import ACTIVE_PHASES, RolloutPhase
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
 from rollouts.planning import Candidate, PlanError, plan_waves
-from rollouts.states import ConditionType, Reason
+from rollouts.states import RolloutConditionType, RolloutReason
 
 __all__ = [
     "RolloutConflict",
@@ -120,7 +120,7 @@ def _transition(rollout_id: Any, allowed: tuple[str, ...], phase: str | None, re
         paused = ConditionStatus.TRUE if rollout.phase == RolloutPhase.PAUSED else ConditionStatus.FALSE
         rollout.conditions = set_condition(
             rollout.conditions,
-            type_=ConditionType.PAUSED,
+            type_=RolloutConditionType.PAUSED,
             status=paused,
             reason=reason,
             message=message,
@@ -139,15 +139,15 @@ def pause(rollout_id: Any, who: str) -> Rollout:
         rollout_id,
         (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL),
         RolloutPhase.PAUSED,
-        Reason.PAUSED,
+        RolloutReason.PAUSED,
         f"Paused by {who}",
     )
 
 
 def resume(rollout_id: Any, who: str) -> Rollout:
-    return _transition(rollout_id, (RolloutPhase.PAUSED,), None, Reason.RESUMED, f"Resumed by {who}")
+    return _transition(rollout_id, (RolloutPhase.PAUSED,), None, RolloutReason.RESUMED, f"Resumed by {who}")
 
 
 def abort(rollout_id: Any, who: str) -> Rollout:
     """Stop for good and release the gateways (for another rollout); nothing is rolled back."""
-    return _transition(rollout_id, ACTIVE_PHASES, RolloutPhase.ABORTED, Reason.ABORTED, f"Aborted by {who}")
+    return _transition(rollout_id, ACTIVE_PHASES, RolloutPhase.ABORTED, RolloutReason.ABORTED, f"Aborted by {who}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["ACTIVE_PHASES", "SEVERITY", "ConditionType", "Reason", "RolloutPhase", "TargetState"]
+__all__ = ["ACTIVE_PHASES", "SEVERITY", "RolloutConditionType", "RolloutPhase", "RolloutReason", "TargetState"]
 
 
 class RolloutPhase(StrEnum):
@@ -48,7 +48,7 @@ SEVERITY = (
 )
 
 
-class ConditionType(StrEnum):
+class RolloutConditionType(StrEnum):
     PROGRESSING = "Progressing"
     HALTED = "Halted"
     ROLLED_BACK = "RolledBack"
@@ -57,7 +57,7 @@ class ConditionType(StrEnum):
     APPROVED = "Approved"  # False while the current wave waits for approval
 
 
-class Reason(StrEnum):
+class RolloutReason(StrEnum):
     """The reasons of a rollout's conditions and events."""
 
     WAVE_STARTED = "WaveStarted"

@@ -29,7 +29,7 @@ from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
 from gateways.release_trust import unsigned_release_problem
-from gateways.states import Reason, ReleaseConditionType, VerifiedArtefact
+from gateways.states import GatewayReason, ReleaseConditionType, VerifiedArtefact
 from gateways.values import gateway_values, routing_problems
 from workers import release_events, singletons
 from workers.charts import Chart, ReleaseInputs
@@ -250,7 +250,7 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
             str(release.pk),
             unverified=untrusted,
             retry_at=retry_at,
-            verified=(ConditionStatus.FALSE, Reason.RELEASE_UNVERIFIED, untrusted),
+            verified=(ConditionStatus.FALSE, GatewayReason.RELEASE_UNVERIFIED, untrusted),
         )
     if release.reason == ReleaseReason.REGISTRY_UNAVAILABLE:  # Pending: nothing runs before it is verified
         unavailable = f"Release {release.name} is not verified yet: {release.message}"
@@ -262,7 +262,7 @@ def load(gateway: Gateway) -> tuple[Chart, ReleaseInputs]:
         unavailable = f"The chart of release {release.name} is unavailable: {exc.message}"
         return UNAVAILABLE, ReleaseInputs(str(release.pk), unavailable=unavailable, retry_at=exc.retry_at)
     verified = (
-        (ConditionStatus.TRUE, Reason.RELEASE_VERIFIED, f"Release {release.name} is verified")
+        (ConditionStatus.TRUE, GatewayReason.RELEASE_VERIFIED, f"Release {release.name} is verified")
         if (release.signature_keys)
         else None
     )

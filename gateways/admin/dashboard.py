@@ -19,7 +19,7 @@ from controlplane.fleet_plots import PhaseLine, fleet_plots
 from gateways.admin.display import PHASE_TONES, phase_badge
 from gateways.choices import Phase
 from gateways.models import Gateway
-from gateways.states import ConditionType
+from gateways.states import GatewayConditionType
 
 __all__ = ["gateway_panel", "trouble_reason", "trouble_summary"]
 
@@ -28,7 +28,7 @@ TROUBLE_SHOWN = 25
 
 def trouble_reason(gateway: Gateway) -> str:
     """The most telling abnormal condition (Ready first) as 'Reason: message'."""
-    failing = abnormal_conditions(gateway.conditions, first=ConditionType.READY)
+    failing = abnormal_conditions(gateway.conditions, first=GatewayConditionType.READY)
     if not failing:
         return ""
     top = failing[0]

@@ -22,7 +22,7 @@ from controlplane.admin_site import (
 )
 from gateways.choices import Phase, PlanAction
 from gateways.models import Gateway
-from gateways.states import ConditionType
+from gateways.states import GatewayConditionType
 
 __all__ = [
     "ABNORMAL_WHEN_TRUE",
@@ -52,10 +52,10 @@ RELEASE_TONES = {
 }
 # The gateway conditions whose True is the noteworthy state (registered on the console by GatewaysConfig.ready).
 ABNORMAL_WHEN_TRUE = {
-    ConditionType.STALLED: ERROR,
-    ConditionType.RECONCILING: INFO,
-    ConditionType.DRIFTED: WARN,
-    ConditionType.PREREQUISITES_MISSING: ERROR,
+    GatewayConditionType.STALLED: ERROR,
+    GatewayConditionType.RECONCILING: INFO,
+    GatewayConditionType.DRIFTED: WARN,
+    GatewayConditionType.PREREQUISITES_MISSING: ERROR,
 }
 
 

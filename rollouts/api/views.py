@@ -32,7 +32,7 @@ from rollouts.approval import Refusal
 from rollouts.choices import RolloutPhase
 from rollouts.models import Rollout, RolloutTarget, WavePlan
 from rollouts.planning import PlanError
-from rollouts.states import ConditionType, Reason
+from rollouts.states import RolloutConditionType, RolloutReason
 
 __all__ = ["RolloutViewSet"]
 
@@ -76,9 +76,9 @@ STATUS_EXAMPLE = OpenApiExample(
             "finished_at": "2025-01-01T12:10:00Z",
             "conditions": [
                 {
-                    "type": ConditionType.HALTED.value,
+                    "type": RolloutConditionType.HALTED.value,
                     "status": ConditionStatus.TRUE.value,
-                    "reason": Reason.GATE_FAILED.value,
+                    "reason": RolloutReason.GATE_FAILED.value,
                     "message": "Wave 0 failed its health gate: edge: Not Ready within 600s (Provisioning)",
                     "lastTransitionTime": "2025-01-01T12:10:00Z",
                     "observedGeneration": 0,

@@ -11,7 +11,7 @@ from controlplane.admin_site import ERROR, INFO, MUTED, OK, WARN, abnormal_condi
 from controlplane.conditions import set_condition
 from gateways.admin.dashboard import trouble_reason
 from gateways.models import Gateway
-from gateways.states import ConditionType, Reason
+from gateways.states import GatewayConditionType, GatewayReason
 
 WHEN = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -19,17 +19,17 @@ WHEN = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 @pytest.mark.parametrize(
     ("type_", "status", "tone"),
     [
-        (ConditionType.READY, ConditionStatus.TRUE, OK),
-        (ConditionType.READY, ConditionStatus.FALSE, ERROR),
-        (ConditionType.READY, ConditionStatus.UNKNOWN, MUTED),
-        (ConditionType.STALLED, ConditionStatus.TRUE, ERROR),
-        (ConditionType.STALLED, ConditionStatus.FALSE, MUTED),
-        (ConditionType.RECONCILING, ConditionStatus.TRUE, INFO),
-        (ConditionType.DRIFTED, ConditionStatus.TRUE, WARN),
-        (ConditionType.DRIFTED, ConditionStatus.FALSE, MUTED),
-        (ConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, ERROR),
-        (ConditionType.PREREQUISITES_MISSING, ConditionStatus.UNKNOWN, MUTED),
-        (ConditionType.TRUSTED_CA, ConditionStatus.FALSE, ERROR),
+        (GatewayConditionType.READY, ConditionStatus.TRUE, OK),
+        (GatewayConditionType.READY, ConditionStatus.FALSE, ERROR),
+        (GatewayConditionType.READY, ConditionStatus.UNKNOWN, MUTED),
+        (GatewayConditionType.STALLED, ConditionStatus.TRUE, ERROR),
+        (GatewayConditionType.STALLED, ConditionStatus.FALSE, MUTED),
+        (GatewayConditionType.RECONCILING, ConditionStatus.TRUE, INFO),
+        (GatewayConditionType.DRIFTED, ConditionStatus.TRUE, WARN),
+        (GatewayConditionType.DRIFTED, ConditionStatus.FALSE, MUTED),
+        (GatewayConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, ERROR),
+        (GatewayConditionType.PREREQUISITES_MISSING, ConditionStatus.UNKNOWN, MUTED),
+        (GatewayConditionType.TRUSTED_CA, ConditionStatus.FALSE, ERROR),
     ],
 )
 def test_the_gateway_conditions_registered_at_start_are_abnormal_while_true(type_, status, tone) -> None:
@@ -47,18 +47,24 @@ def _conditions(*triples: tuple[str, str, str]) -> list:
 
 def test_trouble_is_told_by_the_ready_condition_first() -> None:
     conditions = _conditions(
-        (ConditionType.STALLED, ConditionStatus.TRUE, Reason.RETRIES_EXCEEDED),
-        (ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING),
-        (ConditionType.READY, ConditionStatus.FALSE, Reason.DEGRADED),
+        (GatewayConditionType.STALLED, ConditionStatus.TRUE, GatewayReason.RETRIES_EXCEEDED),
+        (GatewayConditionType.RECONCILING, ConditionStatus.TRUE, GatewayReason.PROGRESSING),
+        (GatewayConditionType.READY, ConditionStatus.FALSE, GatewayReason.DEGRADED),
     )
-    found = abnormal_conditions(conditions, first=ConditionType.READY)
-    assert [c["type"] for c in found] == [ConditionType.READY, ConditionType.STALLED]  # Reconciling is only info
-    assert trouble_reason(Gateway(conditions=conditions)) == f"{Reason.DEGRADED}: Ready says so"
+    found = abnormal_conditions(conditions, first=GatewayConditionType.READY)
+    assert [c["type"] for c in found] == [
+        GatewayConditionType.READY,
+        GatewayConditionType.STALLED,
+    ]  # Reconciling is only info
+    assert trouble_reason(Gateway(conditions=conditions)) == f"{GatewayReason.DEGRADED}: Ready says so"
 
 
 def test_without_a_first_type_the_order_is_kept() -> None:
     conditions = _conditions(
-        (ConditionType.STALLED, ConditionStatus.TRUE, Reason.RETRIES_EXCEEDED),
-        (ConditionType.READY, ConditionStatus.FALSE, Reason.DEGRADED),
+        (GatewayConditionType.STALLED, ConditionStatus.TRUE, GatewayReason.RETRIES_EXCEEDED),
+        (GatewayConditionType.READY, ConditionStatus.FALSE, GatewayReason.DEGRADED),
     )
-    assert [c["type"] for c in abnormal_conditions(conditions)] == [ConditionType.STALLED, ConditionType.READY]
+    assert [c["type"] for c in abnormal_conditions(conditions)] == [
+        GatewayConditionType.STALLED,
+        GatewayConditionType.READY,
+    ]

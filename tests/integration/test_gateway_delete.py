@@ -18,7 +18,7 @@ import pytest
 from controlplane.models import ManagedCluster
 from gateways import operations
 from gateways.models import Gateway, GatewayEvent
-from gateways.states import Reason
+from gateways.states import GatewayReason
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
 from workers.reconcile.gateway.actions.purge import CLUSTER_SCOPED, release_selector
@@ -29,10 +29,10 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 GATEWAY_IMAGE = "reg.example.test:5000/openshell/gateway:1.0.0"
 SUPERVISOR_IMAGE = "reg.example.test:5000/openshell/supervisor:1.0.0"
 PURGE_STEPS = [
-    Reason.FORCED_DELETE,
-    Reason.CLUSTER_OBJECTS_DELETED,
-    Reason.OWN_OBJECTS_DELETED,
-    Reason.NAMESPACE_DELETED,
+    GatewayReason.FORCED_DELETE,
+    GatewayReason.CLUSTER_OBJECTS_DELETED,
+    GatewayReason.OWN_OBJECTS_DELETED,
+    GatewayReason.NAMESPACE_DELETED,
 ]
 
 
@@ -103,10 +103,10 @@ def test_a_failing_uninstall_ends_after_the_bounded_retries(
         gateway = Gateway.objects.get(pk=running.pk)
         assert (gateway.phase, gateway.failure_count) == ("Deleting", failures)
         assert len(leftovers(devcluster, running)) == 3, "helm uninstall failed, so nothing was removed"
-    failed = GatewayEvent.objects.filter(gateway_id=running.pk, reason=Reason.DELETE_FAILED).last()
+    failed = GatewayEvent.objects.filter(gateway_id=running.pk, reason=GatewayReason.DELETE_FAILED).last()
     assert failed is not None and "release" in failed.message, "helm's own answer to a record it cannot read"
     reasons = passes_until_gone(running)
-    assert reasons.count(Reason.DELETE_FAILED) == 3
+    assert reasons.count(GatewayReason.DELETE_FAILED) == 3
     assert [reason for reason in reasons if reason in PURGE_STEPS] == PURGE_STEPS
     assert leftovers(devcluster, running) == []
 
@@ -116,5 +116,5 @@ def test_a_force_delete_ends_at_once(running: Gateway, devcluster: DevCluster, a
     operations.request_deletion(Gateway.objects.filter(pk=running.pk), admin_user, "test", force=True)
     before = GatewayEvent.objects.filter(gateway_id=running.pk).count()
     reasons = passes_until_gone(running)[before:]
-    assert reasons == [Reason.DELETE_FAILED, *PURGE_STEPS], "helm uninstall was tried once, then each step"
+    assert reasons == [GatewayReason.DELETE_FAILED, *PURGE_STEPS], "helm uninstall was tried once, then each step"
     assert leftovers(devcluster, running) == []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,6 @@ from tests.paths import PROJECT_ROOT
 LAYERS = ("cluster_vocabulary", "controlplane", "gateways", "catalogs", "rollouts", "notifications", "workers")
 # Django finds a management command by this name in its own module.
 DJANGO_NAMES = frozenset({"Command"})
-# Each kind's vocabulary, in its own states module, names its condition types and reasons as Kubernetes does.
-PER_KIND = frozenset({"ConditionType", "Reason"})
 
 
 def module_classes(source: str) -> list[tuple[str, int]]:
@@ -28,7 +25,7 @@ def shared_names(sources: dict[str, str]) -> dict[str, list[str]]:
     places: dict[str, list[str]] = defaultdict(list)
     for path, source in sources.items():
         for name, line in module_classes(source):
-            if name in DJANGO_NAMES or (name in PER_KIND and Path(path).name == "states.py"):
+            if name in DJANGO_NAMES:
                 continue
             places[name].append(f"{path}:{line}")
     return {name: where for name, where in sorted(places.items()) if len(where) > 1}
@@ -54,7 +51,10 @@ def test_no_two_classes_share_a_name() -> None:
         ({"a.py": "class A:\n    class Meta: ...\n", "b.py": "class B:\n    class Meta: ...\n"}, {}),
         ({"a.py": "def f():\n    class Local: ...\n", "b.py": "class Local: ...\n"}, {}),
         ({"a/commands/x.py": "class Command: ...\n", "a/commands/y.py": "class Command: ...\n"}, {}),
-        ({"a/states.py": "class Reason: ...\n", "b/states.py": "class Reason: ...\n"}, {}),
+        (
+            {"a/states.py": "class Reason: ...\n", "b/states.py": "class Reason: ...\n"},
+            {"Reason": ["a/states.py:1", "b/states.py:1"]},
+        ),
         (
             {"a/loop.py": "class Reason: ...\n", "b/loop.py": "class Reason: ...\n"},
             {"Reason": ["a/loop.py:1", "b/loop.py:1"]},

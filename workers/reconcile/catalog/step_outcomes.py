@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from catalogs.states import ConditionType, Reason
+from catalogs.states import CatalogConditionType, CatalogReason
 from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.conditions import Condition, find_condition
 from workers.reconcile.catalog.failures import Failure
@@ -34,7 +34,7 @@ def _step(
 ) -> CatalogOutcome:
     """A step's outcome: its Progressing change, then the Serving that ``summarize`` derives from its facts."""
     outcome = CatalogOutcome(
-        conditions=[ConditionChange(ConditionType.PROGRESSING, *progressing)],
+        conditions=[ConditionChange(CatalogConditionType.PROGRESSING, *progressing)],
         events=events or [],
         status=status,
         content_present=content_present,
@@ -56,8 +56,8 @@ def _changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
 
 
 def _progress_changed(request: CatalogRequest, conditions: list[Condition]) -> bool:
-    before = find_condition(list(request.conditions), ConditionType.PROGRESSING)
-    after = find_condition(conditions, ConditionType.PROGRESSING)
+    before = find_condition(list(request.conditions), CatalogConditionType.PROGRESSING)
+    after = find_condition(conditions, CatalogConditionType.PROGRESSING)
     if before is None or after is None:
         return True
     return (before["reason"], before["message"]) != (after["reason"], after["message"])
@@ -65,13 +65,13 @@ def _progress_changed(request: CatalogRequest, conditions: list[Condition]) -> b
 
 def _was_lost(request: CatalogRequest) -> bool:
     """Serving says the content was lost from the store (``catalogs.lost_content``)."""
-    serving = find_condition(list(request.conditions), ConditionType.SERVING)
-    return serving is not None and serving["reason"] == Reason.CONTENT_LOST
+    serving = find_condition(list(request.conditions), CatalogConditionType.SERVING)
+    return serving is not None and serving["reason"] == CatalogReason.CONTENT_LOST
 
 
 def _restored_event(request: CatalogRequest, resolved_ref: str) -> EventNote:
     message = f"Serving {request.content_digest} from {resolved_ref} again: it was lost from the store"
-    return EventNote.normal(Reason.CONTENT_RESTORED, message)
+    return EventNote.normal(CatalogReason.CONTENT_RESTORED, message)
 
 
 def _stored(
@@ -87,7 +87,7 @@ def _stored(
 
 
 def _unpacked_progress(resolved_ref: str) -> tuple[str, str, str]:
-    return TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"
+    return TRUE, CatalogReason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"
 
 
 def unpacked(
@@ -99,7 +99,7 @@ def unpacked(
         _unpacked_progress(resolved_ref),
         _stored(request, resolved_ref, content_digest, base_url, now),
         content_present=True,
-        events=[EventNote.normal(Reason.UNPACKED, message)],
+        events=[EventNote.normal(CatalogReason.UNPACKED, message)],
         require_content=content_digest,
         switch=switch,
     )
@@ -133,19 +133,19 @@ def verified(request: CatalogRequest, now: datetime) -> CatalogOutcome:
         _unpacked_progress(request.resolved_ref),
         dataclasses.replace(request.served_status(), verified_keys=request.keys_fingerprint),
         content_present=True,
-        events=[EventNote.normal(Reason.VERIFIED, message)],
+        events=[EventNote.normal(CatalogReason.VERIFIED, message)],
     )
 
 
 def dropped(request: CatalogRequest, now: datetime) -> CatalogOutcome:
     outcome = _step(
-        (TRUE, Reason.SUCCEEDED, "Availability mode is Unavailable: nothing is unpacked"),
+        (TRUE, CatalogReason.SUCCEEDED, "Availability mode is Unavailable: nothing is unpacked"),
         CatalogStatus(),
         content_present=False,
     )
     changed = _changed(request, _applied(request, outcome.conditions, now))
     if changed:
-        outcome.event(Reason.DROPPED, "Content dropped: availability mode is Unavailable")
+        outcome.event(CatalogReason.DROPPED, "Content dropped: availability mode is Unavailable")
     outcome.release_content = request.content_digest
     outcome.changes = changed or bool(request.content_digest)
     return outcome
@@ -161,9 +161,9 @@ def failed(
     failure records ``digest`` (the one being pulled) as blocked, so polls do not pull it again (unless
     it is one that ``Failure.blocks_digest`` says a poll should check again)."""
     if failure.terminal:
-        progressing = (FALSE, failure.reason or Reason.BLOCKED, failure.message)
+        progressing = (FALSE, failure.reason or CatalogReason.BLOCKED, failure.message)
     else:
-        progressing = (TRUE, failure.reason or Reason.RETRYING, failure.message)
+        progressing = (TRUE, failure.reason or CatalogReason.RETRYING, failure.message)
     # Content lost from the store keeps what the catalog serves, so the heal is a restore.
     kept = request.served_status() if request.content_present or request.content_digest else CatalogStatus()
     status = dataclasses.replace(

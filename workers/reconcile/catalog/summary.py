@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalogs.states import ConditionType, Reason
+from catalogs.states import CatalogConditionType, CatalogReason
 from cluster_vocabulary.kubernetes import ConditionStatus
 from workers.reconcile.catalog.outcome import CatalogOutcome, CatalogStatus
 
@@ -15,11 +15,15 @@ def summarize(outcome: CatalogOutcome) -> CatalogOutcome:
     unpacked; else (no failure, nothing present: the content was dropped) False as the user asked."""
     status = outcome.status or CatalogStatus()
     if outcome.content_present:
-        serving = (ConditionStatus.TRUE, Reason.AVAILABLE, f"Serving content unpacked from {status.resolved_ref}")
+        serving = (
+            ConditionStatus.TRUE,
+            CatalogReason.AVAILABLE,
+            f"Serving content unpacked from {status.resolved_ref}",
+        )
     elif outcome.failure is None:
         serving = (
             ConditionStatus.FALSE,
-            Reason.USER_SPECIFIED_UNAVAILABLE,
+            CatalogReason.USER_SPECIFIED_UNAVAILABLE,
             "Availability mode is Unavailable: content was dropped",
         )
     elif status.content_digest:
@@ -27,8 +31,8 @@ def summarize(outcome: CatalogOutcome) -> CatalogOutcome:
             f"Content {status.content_digest} is missing from the store; unpacking it again waits: "
             f"{outcome.failure.message}"
         )
-        serving = (ConditionStatus.FALSE, Reason.CONTENT_LOST, message)
+        serving = (ConditionStatus.FALSE, CatalogReason.CONTENT_LOST, message)
     else:
-        serving = (ConditionStatus.FALSE, Reason.UNAVAILABLE, "No content has been unpacked")
-    outcome.condition(ConditionType.SERVING, *serving)
+        serving = (ConditionStatus.FALSE, CatalogReason.UNAVAILABLE, "No content has been unpacked")
+    outcome.condition(CatalogConditionType.SERVING, *serving)
     return outcome

@@ -25,11 +25,11 @@ from controlplane.maintenance_windows import Verdict, WindowReason
 from controlplane.queues import QueueName
 from controlplane.tasks import TaskName
 from gateways.models import Gateway, GatewayRelease
-from gateways.states import ConditionType as GatewayCondition
+from gateways.states import GatewayConditionType
 from rollouts.choices import FailurePolicy
 from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetView, step
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
-from rollouts.states import ConditionType, Reason, RolloutPhase, TargetState
+from rollouts.states import RolloutConditionType, RolloutPhase, RolloutReason, TargetState
 from workers import releases
 from workers.reconcile.outcome import ConditionChange, apply_conditions
 from workers.reconcile.rollout import wave_gate
@@ -43,11 +43,11 @@ log = logging.getLogger(__name__)
 WORKING_PHASES = (RolloutPhase.PENDING, RolloutPhase.PROGRESSING, RolloutPhase.AWAITING_APPROVAL)
 # The event a target's new state is announced with.
 TARGET_EVENTS = {
-    TargetState.UPGRADING: Reason.UPGRADE_STARTED,
-    TargetState.HEALTHY: Reason.GATEWAY_HEALTHY,
-    TargetState.FAILED: Reason.GATEWAY_FAILED,
-    TargetState.ROLLED_BACK: Reason.GATEWAY_ROLLED_BACK,
-    TargetState.SKIPPED: Reason.GATEWAY_SKIPPED,
+    TargetState.UPGRADING: RolloutReason.UPGRADE_STARTED,
+    TargetState.HEALTHY: RolloutReason.GATEWAY_HEALTHY,
+    TargetState.FAILED: RolloutReason.GATEWAY_FAILED,
+    TargetState.ROLLED_BACK: RolloutReason.GATEWAY_ROLLED_BACK,
+    TargetState.SKIPPED: RolloutReason.GATEWAY_SKIPPED,
 }
 
 
@@ -56,7 +56,7 @@ def active_rollout_ids() -> list[str]:
 
 
 def _ready_message(gateway: Gateway) -> str:
-    ready = next((c for c in gateway.conditions or [] if c.get("type") == GatewayCondition.READY), None)
+    ready = next((c for c in gateway.conditions or [] if c.get("type") == GatewayConditionType.READY), None)
     return str(ready.get("message", "")) if ready and ready.get("status") != ConditionStatus.TRUE else ""
 
 
@@ -170,15 +170,18 @@ def _window_condition(rollout: Rollout, decision: Decision) -> ConditionChange |
     """MaintenanceWindow=False while a target of the wave waits for its window; True again once none does."""
     if decision.window_wait:
         return ConditionChange(
-            ConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW, decision.window_wait
+            RolloutConditionType.MAINTENANCE_WINDOW,
+            ConditionStatus.FALSE,
+            WindowReason.OUTSIDE_WINDOW,
+            decision.window_wait,
         )
     waited = any(
-        c.get("type") == ConditionType.MAINTENANCE_WINDOW and c.get("status") == ConditionStatus.FALSE
+        c.get("type") == RolloutConditionType.MAINTENANCE_WINDOW and c.get("status") == ConditionStatus.FALSE
         for c in rollout.conditions or []
     )
     if waited:
         return ConditionChange(
-            ConditionType.MAINTENANCE_WINDOW,
+            RolloutConditionType.MAINTENANCE_WINDOW,
             ConditionStatus.TRUE,
             WindowReason.NOTHING_HELD,
             "No target of the wave waits for a maintenance window",

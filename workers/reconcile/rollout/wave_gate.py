@@ -36,7 +36,7 @@ from gateways.models import Gateway, GatewayRelease
 from gateways.plans import spec_of
 from rollouts.approval import ApprovalState, Gate, Inputs, changes, digest, plan_changes, plan_hash
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget, WavePlan
-from rollouts.states import Reason, RolloutPhase, TargetState
+from rollouts.states import RolloutPhase, RolloutReason, TargetState
 from workers.drivers import errors
 
 __all__ = ["WavePlanner", "gate", "prepare"]
@@ -133,12 +133,14 @@ def _store(rollout_id: str, seen: WavePlan | None, inputs: Inputs, plans: dict[s
         what = "; ".join(changed)
         shown = new.plan_hash[:HASH_SHOWN]
         if seen is None:
-            reason, warning = Reason.AWAITING_APPROVAL, False
+            reason, warning = RolloutReason.AWAITING_APPROVAL, False
             message = f"Wave {rollout.current_wave} planned ({len(plans)} gateways); plan {shown} awaits approval"
         else:
             WavePlan.objects.filter(pk=seen.pk).update(state=ApprovalState.VOID, reason=f"Changed: {what}"[:2048])
             approved = seen.state == ApprovalState.APPROVED
-            reason, warning = (Reason.APPROVAL_VOID, True) if approved else (Reason.AWAITING_APPROVAL, False)
+            reason, warning = (
+                (RolloutReason.APPROVAL_VOID, True) if approved else (RolloutReason.AWAITING_APPROVAL, False)
+            )
             before = "approval of plan" if approved else "plan"
             message = (
                 f"Wave {rollout.current_wave}: the {before} {seen.plan_hash[:HASH_SHOWN]} is void, {what} "
@@ -158,11 +160,11 @@ def _plan_failed(rollout: Rollout, problem: str) -> None:
     """One warning event per distinct problem (the next pass tries again)."""
     last = rollout.events.first()
     message = f"Wave {rollout.current_wave} could not be planned: {problem}"[:2048]
-    if last is None or last.reason != Reason.PLAN_FAILED or last.message != message:
+    if last is None or last.reason != RolloutReason.PLAN_FAILED or last.message != message:
         RolloutEvent.objects.create(
             rollout=rollout,
             wave=rollout.current_wave,
-            reason=Reason.PLAN_FAILED,
+            reason=RolloutReason.PLAN_FAILED,
             message=message,
             type=EventType.WARNING,
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cluster_vocabulary.kubernetes import ConditionStatus
-from gateways.states import ConditionType, Reason
+from gateways.states import GatewayConditionType, GatewayReason
 from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
@@ -16,7 +16,10 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> Gatewa
     release = io.helm.install(io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version)
     outcome = GatewayOutcome(release=release, failure_count=0, next_attempt_at=None)
     outcome.condition(
-        ConditionType.RELEASED, ConditionStatus.TRUE, Reason.INSTALL_SUCCEEDED, f"Installed revision {release.revision}"
+        GatewayConditionType.RELEASED,
+        ConditionStatus.TRUE,
+        GatewayReason.INSTALL_SUCCEEDED,
+        f"Installed revision {release.revision}",
     )
-    outcome.event(Reason.INSTALL_SUCCEEDED, f"helm install of {request.release} revision {release.revision}")
+    outcome.event(GatewayReason.INSTALL_SUCCEEDED, f"helm install of {request.release} revision {release.revision}")
     return outcome

@@ -5,7 +5,7 @@ the bounded failed uninstalls, or on a platform admin's force delete. Each step 
 from __future__ import annotations
 
 from cluster_vocabulary.kubernetes import NamespacePhase
-from gateways.states import Reason
+from gateways.states import GatewayReason
 from workers.drivers.errors import DriverError
 from workers.reconcile.gateway.actions import Interrupted
 from workers.reconcile.gateway.backend_tls.reconcile import remove_backend_tls
@@ -50,12 +50,14 @@ def _remove(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> Non
             io.kube.delete_object(api_version, plural, None, item["metadata"]["name"])
             removed.append(f"{item['kind']} {item['metadata']['name']}")
     if removed:
-        outcome.event(Reason.CLUSTER_OBJECTS_DELETED, f"Deleted {', '.join(removed)} (labelled for {request.release})")
+        outcome.event(
+            GatewayReason.CLUSTER_OBJECTS_DELETED, f"Deleted {', '.join(removed)} (labelled for {request.release})"
+        )
     namespace = io.kube.get_namespace(request.namespace)
     if namespace is None or (namespace.get("status") or {}).get("phase") == NamespacePhase.TERMINATING:
         return
     remove_backend_tls(request, io)
     remove_prerequisites(request, io)
-    outcome.event(Reason.OWN_OBJECTS_DELETED, f"Deleted the control plane's objects in {request.namespace}")
+    outcome.event(GatewayReason.OWN_OBJECTS_DELETED, f"Deleted the control plane's objects in {request.namespace}")
     io.kube.delete_namespace(request.namespace)
-    outcome.event(Reason.NAMESPACE_DELETED, f"Deleting namespace {request.namespace}")
+    outcome.event(GatewayReason.NAMESPACE_DELETED, f"Deleting namespace {request.namespace}")

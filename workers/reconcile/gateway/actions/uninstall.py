@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateways.states import Reason
+from gateways.states import GatewayReason
 from workers.drivers import errors
 from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
@@ -18,5 +18,5 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> Gatewa
         io.helm.uninstall(io.target, request.release)
     except errors.ReleaseNotFound:
         return outcome
-    outcome.event(Reason.UNINSTALL_SUCCEEDED, f"helm uninstall of {request.release}")
+    outcome.event(GatewayReason.UNINSTALL_SUCCEEDED, f"helm uninstall of {request.release}")
     return outcome

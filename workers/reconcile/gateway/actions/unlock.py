@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gateways.states import Reason
+from gateways.states import GatewayReason
 from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
@@ -18,5 +18,7 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> Gatewa
     revision, status = view.release.status.revision, view.release.status.status
     outcome = GatewayOutcome()
     io.kube.delete("Secret", request.namespace, f"sh.helm.release.v1.{request.release}.v{revision}")
-    outcome.event(Reason.UNLOCKED, f"revision {revision} was stuck in {status}; its record was removed", warning=True)
+    outcome.event(
+        GatewayReason.UNLOCKED, f"revision {revision} was stuck in {status}; its record was removed", warning=True
+    )
     return outcome

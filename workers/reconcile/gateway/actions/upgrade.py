@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cluster_vocabulary.kubernetes import ConditionStatus
-from gateways.states import ConditionType, Reason
+from gateways.states import GatewayConditionType, GatewayReason
 from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
@@ -18,10 +18,10 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> Gatewa
     )
     outcome = GatewayOutcome(release=release, failure_count=0, next_attempt_at=None)
     outcome.condition(
-        ConditionType.RELEASED,
+        GatewayConditionType.RELEASED,
         ConditionStatus.TRUE,
-        Reason.UPGRADE_SUCCEEDED,
+        GatewayReason.UPGRADE_SUCCEEDED,
         f"Upgraded to revision {release.revision}",
     )
-    outcome.event(Reason.UPGRADE_SUCCEEDED, f"helm upgrade of {request.release} to revision {release.revision}")
+    outcome.event(GatewayReason.UPGRADE_SUCCEEDED, f"helm upgrade of {request.release} to revision {release.revision}")
     return outcome

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from cluster_vocabulary.kubernetes import ConditionStatus, NamespacePhase
 from controlplane.image_policy import images_from_values
-from gateways.states import ConditionType, Phase, Reason, Step
+from gateways.states import GatewayConditionType, GatewayReason, Phase, Step
 from gateways.values import route_address
 from workers.drivers import errors
 from workers.reconcile.gateway.actions import GatewayAction, Interrupted, install, purge, uninstall, unlock, upgrade
@@ -50,11 +50,16 @@ ACTIONS: dict[State, tuple[Step, GatewayAction]] = {
 BUSY_REQUEUE_SECONDS = 5.0
 DELETE_POLL_SECONDS = 1.0
 CHART_RETRY_MIN_SECONDS = 1.0
-REACHABLE = (ConditionType.CLUSTER_REACHABLE, ConditionStatus.TRUE, Reason.REACHABLE, "The cluster answers")
+REACHABLE = (
+    GatewayConditionType.CLUSTER_REACHABLE,
+    ConditionStatus.TRUE,
+    GatewayReason.REACHABLE,
+    "The cluster answers",
+)
 APIS_SERVED = (
-    ConditionType.PREREQUISITES_MISSING,
+    GatewayConditionType.PREREQUISITES_MISSING,
     ConditionStatus.FALSE,
-    Reason.ALL_SERVED,
+    GatewayReason.ALL_SERVED,
     "The cluster serves every API the values need",
 )
 
@@ -70,11 +75,16 @@ def _settled(request: GatewayRequest) -> GatewayOutcome | None:
     outcome = GatewayOutcome()
     if request.suspended:
         outcome.condition(
-            ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED, "Reconciliation is suspended"
+            GatewayConditionType.RECONCILING,
+            ConditionStatus.FALSE,
+            GatewayReason.SUSPENDED,
+            "Reconciliation is suspended",
         )
         return outcome
     if request.values_error:
-        outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.INVALID_VALUES, request.values_error)
+        outcome.condition(
+            GatewayConditionType.STALLED, ConditionStatus.TRUE, GatewayReason.INVALID_VALUES, request.values_error
+        )
         outcome.phase = Phase.FAILED
         return outcome
     if request.chart_unavailable:
@@ -87,11 +97,13 @@ def _settled(request: GatewayRequest) -> GatewayOutcome | None:
     if request.missing_apis:
         # Before any helm call: the chart would fail to render, or render objects nobody serves.
         message = f"The cluster does not serve {', '.join(request.missing_apis)}, which the values need"
-        outcome.condition(ConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, Reason.APIS_NOT_SERVED, message)
         outcome.condition(
-            ConditionType.RECONCILING,
+            GatewayConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, GatewayReason.APIS_NOT_SERVED, message
+        )
+        outcome.condition(
+            GatewayConditionType.RECONCILING,
             ConditionStatus.FALSE,
-            Reason.PREREQUISITES_MISSING,
+            GatewayReason.PREREQUISITES_MISSING,
             "Waiting for the cluster probe to see them",
         )
         outcome.phase = Phase.DEGRADED if request.was_running else Phase.PENDING
@@ -103,11 +115,11 @@ def _chart_unavailable(request: GatewayRequest, outcome: GatewayOutcome) -> Gate
     """The release's chart cannot be pulled: stall without a helm call or a counted failure, keep the phase, and
     come back when the worker pulls it again (not Invalid: a registry outage passes)."""
     message = request.chart_unavailable or ""
-    outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.CHART_UNAVAILABLE, message)
+    outcome.condition(GatewayConditionType.STALLED, ConditionStatus.TRUE, GatewayReason.CHART_UNAVAILABLE, message)
     outcome.condition(
-        ConditionType.RECONCILING,
+        GatewayConditionType.RECONCILING,
         ConditionStatus.TRUE,
-        Reason.RETRYING,
+        GatewayReason.RETRYING,
         "Waiting to pull the chart again (with backoff)",
     )
     retry_at = request.chart_retry_at or request.now + request.timing.retry.base
@@ -119,7 +131,7 @@ def _release_unverified(request: GatewayRequest, outcome: GatewayOutcome) -> Gat
     """The release's keys changed and it does not verify with them (yet): no install or upgrade from it, no counted
     failure, the phase kept (running pods keep running); checked again later."""
     message = request.release_unverified or ""
-    outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.RELEASE_UNVERIFIED, message)
+    outcome.condition(GatewayConditionType.STALLED, ConditionStatus.TRUE, GatewayReason.RELEASE_UNVERIFIED, message)
     retry_at = request.chart_retry_at or request.now + request.timing.retry.base
     outcome.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
     return outcome
@@ -186,15 +198,15 @@ def unreachable(request: GatewayRequest, message: str, outcome: GatewayOutcome |
     resumes every gateway there. Deletion waits as well: an unreachable cluster is never "absent".
     """
     outcome = outcome or GatewayOutcome()
-    outcome.condition(ConditionType.CLUSTER_REACHABLE, ConditionStatus.FALSE, Reason.UNREACHABLE, message)
+    outcome.condition(GatewayConditionType.CLUSTER_REACHABLE, ConditionStatus.FALSE, GatewayReason.UNREACHABLE, message)
     outcome.cluster_outage = message
     outcome.requeue_after = None
     if request.deleting:
         outcome.phase = Phase.DELETING
         outcome.condition(
-            ConditionType.RECONCILING,
+            GatewayConditionType.RECONCILING,
             ConditionStatus.TRUE,
-            Reason.DELETE_WAITING,
+            GatewayReason.DELETE_WAITING,
             f"Waiting for the cluster to answer: {message}",
         )
     return outcome
@@ -205,24 +217,24 @@ def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: 
     if drifts is None:
         if request.drift_reported is not None:
             outcome.condition(
-                ConditionType.DRIFTED,
+                GatewayConditionType.DRIFTED,
                 ConditionStatus.UNKNOWN,
-                Reason.DETECTION_DISABLED,
+                GatewayReason.DETECTION_DISABLED,
                 "GATEWAY_DRIFT_DETECTION is disabled",
             )
         return
     if not drifts:
         outcome.condition(
-            ConditionType.DRIFTED,
+            GatewayConditionType.DRIFTED,
             ConditionStatus.FALSE,
-            Reason.NO_DRIFT,
+            GatewayReason.NO_DRIFT,
             "The cluster holds the release's objects as rendered",
         )
         return
     message = drift_message(drifts)
-    outcome.condition(ConditionType.DRIFTED, ConditionStatus.TRUE, Reason.DRIFT_DETECTED, message)
+    outcome.condition(GatewayConditionType.DRIFTED, ConditionStatus.TRUE, GatewayReason.DRIFT_DETECTED, message)
     if message != request.drift_reported:
-        outcome.event(Reason.DRIFT_DETECTED, message, warning=True)
+        outcome.event(GatewayReason.DRIFT_DETECTED, message, warning=True)
 
 
 def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem: str | None) -> str | None:
@@ -283,18 +295,23 @@ def _report_deployed(
     outcome.deployed = Deployed(waiting, _provisioning_poll(request, view, release.last_deployed))
     outcome.route_address = route_address(request.route_host) if waiting is None and request.route_host else ""
     outcome.condition(
-        ConditionType.RELEASED, ConditionStatus.TRUE, Reason.DEPLOYED, f"Revision {release.revision} is deployed"
+        GatewayConditionType.RELEASED,
+        ConditionStatus.TRUE,
+        GatewayReason.DEPLOYED,
+        f"Revision {release.revision} is deployed",
     )
-    outcome.condition(ConditionType.STALLED, ConditionStatus.FALSE, Reason.PROGRESSING, "")
+    outcome.condition(GatewayConditionType.STALLED, ConditionStatus.FALSE, GatewayReason.PROGRESSING, "")
     if request.prerequisites.trusted_ca:
         unmounted = request.trusted_ca_unmounted
         if unmounted:
-            outcome.condition(ConditionType.TRUSTED_CA, ConditionStatus.FALSE, Reason.NOT_MOUNTABLE, unmounted)
+            outcome.condition(
+                GatewayConditionType.TRUSTED_CA, ConditionStatus.FALSE, GatewayReason.NOT_MOUNTABLE, unmounted
+            )
         else:
             outcome.condition(
-                ConditionType.TRUSTED_CA,
+                GatewayConditionType.TRUSTED_CA,
                 ConditionStatus.TRUE,
-                Reason.MOUNTED,
+                GatewayReason.MOUNTED,
                 "The trusted CA is bundled into server.oidc.caConfigMapName",
             )
     outcome.failure_count, outcome.next_attempt_at = 0, None
@@ -316,18 +333,18 @@ def _failed(request: GatewayRequest, action: str, message: str, outcome: Gateway
     outcome.failure = FailedAttempt(reason, message)
     outcome.event(reason, message, warning=True)
     if action in (Step.INSTALL, Step.UPGRADE):
-        outcome.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
+        outcome.condition(GatewayConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
     if policy.exhausted(failures):
         outcome.condition(
-            ConditionType.STALLED,
+            GatewayConditionType.STALLED,
             ConditionStatus.TRUE,
-            Reason.RETRIES_EXCEEDED,
+            GatewayReason.RETRIES_EXCEEDED,
             f"{failures} consecutive failures; last: {message}",
         )
         outcome.condition(
-            ConditionType.RECONCILING,
+            GatewayConditionType.RECONCILING,
             ConditionStatus.FALSE,
-            Reason.RETRIES_EXCEEDED,
+            GatewayReason.RETRIES_EXCEEDED,
             "Waiting for a spec change or a retry",
         )
         outcome.phase, outcome.next_attempt_at = Phase.FAILED, None
@@ -336,9 +353,9 @@ def _failed(request: GatewayRequest, action: str, message: str, outcome: Gateway
     outcome.next_attempt_at = request.now + delay
     outcome.requeue_after = delay.total_seconds()
     outcome.condition(
-        ConditionType.RECONCILING,
+        GatewayConditionType.RECONCILING,
         ConditionStatus.TRUE,
-        Reason.RETRYING,
+        GatewayReason.RETRYING,
         f"Attempt {failures + 1} in {int(delay.total_seconds())}s",
     )
     outcome.phase = phase_for(
@@ -376,9 +393,9 @@ def _delete(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> Gat
         if io.kube.namespace_exists(request.namespace):
             outcome.requeue_after = DELETE_POLL_SECONDS
             outcome.condition(
-                ConditionType.RECONCILING,
+                GatewayConditionType.RECONCILING,
                 ConditionStatus.TRUE,
-                Reason.DELETING,
+                GatewayReason.DELETING,
                 f"Waiting for namespace {request.namespace} to go",
             )
             return outcome
@@ -404,8 +421,8 @@ def _purge(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> None
             except errors.DriverError as exc:
                 if errors.is_outage(exc):
                     raise
-                outcome.event(Reason.DELETE_FAILED, f"helm uninstall: {exc}", warning=True)
-        outcome.event(Reason.FORCED_DELETE, f"Removing what release {request.release} left without Helm: {why}")
+                outcome.event(GatewayReason.DELETE_FAILED, f"helm uninstall: {exc}", warning=True)
+        outcome.event(GatewayReason.FORCED_DELETE, f"Removing what release {request.release} left without Helm: {why}")
     try:
         outcome.merge(purge.run(request, io, None))
     except Interrupted as exc:
@@ -420,11 +437,11 @@ def _delete_failed(request: GatewayRequest, outcome: GatewayOutcome, message: st
     outcome.phase = Phase.DELETING
     outcome.failure_count, outcome.next_attempt_at = failures, request.now + delay
     outcome.requeue_after, outcome.failed = delay.total_seconds(), True
-    outcome.event(Reason.DELETE_FAILED, message, warning=True)
+    outcome.event(GatewayReason.DELETE_FAILED, message, warning=True)
     outcome.condition(
-        ConditionType.RECONCILING,
+        GatewayConditionType.RECONCILING,
         ConditionStatus.TRUE,
-        Reason.DELETE_FAILED,
+        GatewayReason.DELETE_FAILED,
         f"Retrying in {int(delay.total_seconds())}s: {message}",
     )
     return outcome

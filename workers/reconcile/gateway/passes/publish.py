@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from gateways.models import Gateway, GatewayEvent
-from gateways.states import ConditionType
+from gateways.states import GatewayConditionType
 from workers.reconcile.fence import locked_row
 from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.request import GatewayRequest
@@ -19,9 +19,9 @@ __all__ = ["changed_fields", "publish"]
 def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: GatewayOutcome, now: datetime) -> dict[str, Any]:
     changes = list(outcome.conditions)
     if request.image_policy is not None and not request.deleting:
-        changes.append(ConditionChange(ConditionType.IMAGE_POLICY, *request.image_policy))
+        changes.append(ConditionChange(GatewayConditionType.IMAGE_POLICY, *request.image_policy))
     if request.release_verified is not None and not request.deleting:
-        changes.append(ConditionChange(ConditionType.VERIFIED, *request.release_verified))
+        changes.append(ConditionChange(GatewayConditionType.VERIFIED, *request.release_verified))
     conditions = apply_conditions(gateway.conditions, changes, generation=request.generation, now=now)
     fields: dict[str, Any] = {"conditions": conditions}
     if outcome.window is not None:

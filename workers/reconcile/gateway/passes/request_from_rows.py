@@ -16,7 +16,7 @@ from gateways.choices import DatabaseProvider, Phase
 from gateways.image_rules import policy_condition
 from gateways.models import Gateway
 from gateways.spec_rules import check_spec
-from gateways.states import ConditionType
+from gateways.states import GatewayConditionType
 from gateways.values import (
     ClusterFacts,
     GatewaySpec,
@@ -81,7 +81,7 @@ def pod_security(gateway: Gateway) -> str | None:
 
 def _drift_reported(gateway: Gateway) -> str | None:
     for condition in gateway.conditions or []:
-        if condition.get("type") == ConditionType.DRIFTED and condition.get("status") == ConditionStatus.TRUE:
+        if condition.get("type") == GatewayConditionType.DRIFTED and condition.get("status") == ConditionStatus.TRUE:
             return str(condition.get("message", ""))
     return None
 
@@ -92,7 +92,7 @@ def window_verdict(gateway: Gateway, now: datetime) -> tuple[Verdict | None, boo
     rollout wave started inside its window finishes even after the window closed."""
     cluster = gateway.cluster
     schedule = cluster.maintenance_schedule()
-    shown = any(c.get("type") == ConditionType.MAINTENANCE_WINDOW for c in gateway.conditions or [])
+    shown = any(c.get("type") == GatewayConditionType.MAINTENANCE_WINDOW for c in gateway.conditions or [])
     if schedule.empty and cluster.window_override_until is None and not shown:
         return None, False
     window = cluster.window_verdict(now)

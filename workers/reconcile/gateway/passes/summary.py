@@ -7,7 +7,7 @@ and the next timed pass."""
 from __future__ import annotations
 
 from cluster_vocabulary.kubernetes import ConditionStatus
-from gateways.states import ConditionType, Phase, Reason
+from gateways.states import GatewayConditionType, GatewayReason, Phase
 from workers.reconcile.gateway.outcome import Deployed, GatewayOutcome
 from workers.reconcile.gateway.passes.phases import phase_for
 from workers.reconcile.gateway.request import GatewayRequest
@@ -24,17 +24,23 @@ def summarize(request: GatewayRequest, outcome: GatewayOutcome) -> GatewayOutcom
         return outcome
     if outcome.failure is not None:
         # Before the Stalled and Reconciling that the failure causes.
-        _ready(outcome, ConditionStatus.FALSE, outcome.failure.reason, outcome.failure.message, ConditionType.STALLED)
+        _ready(
+            outcome,
+            ConditionStatus.FALSE,
+            outcome.failure.reason,
+            outcome.failure.message,
+            GatewayConditionType.STALLED,
+        )
         return outcome
-    stalled = latest_change(outcome.conditions, ConditionType.STALLED)
+    stalled = latest_change(outcome.conditions, GatewayConditionType.STALLED)
     if _true(stalled) and not (outcome.phase is None and request.was_running):
         assert stalled is not None
         _ready(outcome, ConditionStatus.FALSE, stalled.reason, stalled.message)
         return outcome
-    missing = latest_change(outcome.conditions, ConditionType.PREREQUISITES_MISSING)
+    missing = latest_change(outcome.conditions, GatewayConditionType.PREREQUISITES_MISSING)
     if _true(missing):
         assert missing is not None
-        _ready(outcome, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, missing.message)
+        _ready(outcome, ConditionStatus.FALSE, GatewayReason.PREREQUISITES_MISSING, missing.message)
         return outcome
     if outcome.deployed is not None:
         _summarize_deployed(request, outcome, outcome.deployed)
@@ -44,10 +50,10 @@ def summarize(request: GatewayRequest, outcome: GatewayOutcome) -> GatewayOutcom
 def _ready(outcome: GatewayOutcome, status: str, reason: str, message: str, *before: str) -> None:
     """Set Ready before the pass's first Reconciling change (or one of ``before``), where the pass has always written
     it: a row's new conditions go last, so their order is kept."""
-    ahead = {ConditionType.RECONCILING, *before}
+    ahead = {GatewayConditionType.RECONCILING, *before}
     types = [change.type for change in outcome.conditions]
     at = next((index for index, type_ in enumerate(types) if type_ in ahead), len(types))
-    outcome.conditions.insert(at, ConditionChange(ConditionType.READY, status, reason, message))
+    outcome.conditions.insert(at, ConditionChange(GatewayConditionType.READY, status, reason, message))
 
 
 def _true(change: ConditionChange | None) -> bool:
@@ -70,19 +76,22 @@ def _summarize_deployed(request: GatewayRequest, outcome: GatewayOutcome, deploy
     )
     if deployed.waiting is None:
         detail = " and the route is accepted" if request.route_host else ""
-        _ready(outcome, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
+        _ready(outcome, ConditionStatus.TRUE, GatewayReason.SUCCEEDED, f"The workload is ready{detail}")
         outcome.condition(
-            ConditionType.RECONCILING,
+            GatewayConditionType.RECONCILING,
             ConditionStatus.FALSE,
-            Reason.SUCCEEDED,
+            GatewayReason.SUCCEEDED,
             f"Generation {request.generation} is applied",
         )
         outcome.requeue_after = None
         return
     provisioning = outcome.phase == Phase.PROVISIONING
-    reason = Reason.PROGRESSING if provisioning else Reason.DEGRADED
+    reason = GatewayReason.PROGRESSING if provisioning else GatewayReason.DEGRADED
     _ready(outcome, ConditionStatus.FALSE, reason, deployed.waiting)
     outcome.condition(
-        ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING, f"Waiting: {deployed.waiting}"
+        GatewayConditionType.RECONCILING,
+        ConditionStatus.TRUE,
+        GatewayReason.PROGRESSING,
+        f"Waiting: {deployed.waiting}",
     )
     outcome.requeue_after = deployed.provisioning_poll if provisioning else None

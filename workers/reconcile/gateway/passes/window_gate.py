@@ -13,7 +13,7 @@ from datetime import datetime
 
 from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.maintenance_windows import HORIZON, WindowReason
-from gateways.states import ConditionType, Phase, Reason
+from gateways.states import GatewayConditionType, GatewayReason, Phase
 from workers.reconcile.gateway.observation.state import State
 from workers.reconcile.gateway.outcome import GatewayOutcome, WindowHold
 from workers.reconcile.gateway.request import GatewayRequest
@@ -44,11 +44,11 @@ def hold(request: GatewayRequest, state: State | None, outcome: GatewayOutcome) 
     until = window.next_start or request.now + HORIZON
     change = "delete" if state is None else ("install" if state is State.ABSENT else "upgrade")
     outcome.condition(
-        ConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW, window.message
+        GatewayConditionType.MAINTENANCE_WINDOW, ConditionStatus.FALSE, WindowReason.OUTSIDE_WINDOW, window.message
     )
-    reason = Reason.DELETE_WAITING if state is None else WindowReason.OUTSIDE_WINDOW
+    reason = GatewayReason.DELETE_WAITING if state is None else WindowReason.OUTSIDE_WINDOW
     outcome.condition(
-        ConditionType.RECONCILING,
+        GatewayConditionType.RECONCILING,
         ConditionStatus.TRUE,
         reason,
         f"The {change} waits for the cluster's maintenance window",
@@ -68,5 +68,5 @@ def report_not_held(request: GatewayRequest, outcome: GatewayOutcome) -> None:
         return
     reason = WindowReason.WINDOW_OPEN if window.open else WindowReason.NOTHING_HELD
     message = window.message if window.open else "No change waits for a maintenance window"
-    outcome.condition(ConditionType.MAINTENANCE_WINDOW, ConditionStatus.TRUE, reason, message)
+    outcome.condition(GatewayConditionType.MAINTENANCE_WINDOW, ConditionStatus.TRUE, reason, message)
     outcome.window = WindowHold(None)

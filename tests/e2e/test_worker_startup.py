@@ -36,13 +36,13 @@ def start_worker(env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
-def test_worker_refuses_a_chart_it_cannot_load(live_stack, transactional_db) -> None:
+def test_worker_refuses_a_chart_it_cannot_load(live_stack, stack_db) -> None:
     result = start_worker({**live_stack.env, "GATEWAY_CHART": "/nonexistent/chart"})
     assert result.returncode != 0
     assert "The worker cannot start" in result.stderr and "GATEWAY_CHART" in result.stderr
 
 
-def test_worker_refuses_openshift_routes_without_an_issuer(live_stack, transactional_db) -> None:
+def test_worker_refuses_openshift_routes_without_an_issuer(live_stack, stack_db) -> None:
     ManagedCluster.objects.create(
         name="ocp-no-gwapi", flavour="openshift", gateway_api=False, kubeconfig=KUBECONFIG, base_domain="o.test"
     )
@@ -51,7 +51,7 @@ def test_worker_refuses_openshift_routes_without_an_issuer(live_stack, transacti
     assert "cert-manager issuer" in result.stderr
 
 
-def test_worker_refuses_the_upstream_oci_chart_without_a_pinned_version(live_stack, transactional_db) -> None:
+def test_worker_refuses_the_upstream_oci_chart_without_a_pinned_version(live_stack, stack_db) -> None:
     env = {k: v for k, v in live_stack.env.items() if k != "GATEWAY_CHART_VERSION"}
     result = start_worker({**env, "GATEWAY_CHART": "oci://ghcr.io/nvidia/openshell/helm-chart"})
     assert result.returncode != 0
@@ -59,7 +59,7 @@ def test_worker_refuses_the_upstream_oci_chart_without_a_pinned_version(live_sta
     assert "oci://ghcr.io/nvidia/openshell/helm-chart" in result.stderr and "GATEWAY_CHART_VERSION" in result.stderr
 
 
-def test_worker_refuses_the_default_embedded_chart_where_the_image_did_not_embed_it(live_stack, transactional_db):
+def test_worker_refuses_the_default_embedded_chart_where_the_image_did_not_embed_it(live_stack, stack_db):
     env = {k: v for k, v in live_stack.env.items() if k not in ("GATEWAY_CHART", "GATEWAY_CHART_VERSION")}
     result = start_worker(env)  # the default is the image's archive, which a checkout does not have
     assert result.returncode != 0

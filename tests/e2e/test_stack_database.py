@@ -1,0 +1,31 @@
+"""The live stack runs on a database of its own, which nothing truncates under it, and a test's rows go with it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import TransactionTestCase
+
+from tests.fixtures.cleanup import Cleanup
+from tests.fixtures.stack import ApiSession, Stack
+from tests.fixtures.stack_database import KEEPER, StackDatabase
+
+
+def test_the_stack_is_not_on_the_database_pytest_flushes(
+    live_stack: Stack, stack_database: StackDatabase, stack_db: Cleanup
+) -> None:
+    served = urlsplit(live_stack.env["DATABASE_URL"]).path.lstrip("/")
+    assert served == stack_database.name == connection.settings_dict["NAME"]
+    assert not connection.in_atomic_block  # autocommit: no test transaction to roll back or flush
+    assert TransactionTestCase._fixture_teardown.__module__ == "django.test.testcases"  # Django's own, unpatched
+    assert get_user_model().objects.filter(username=KEEPER).exists()  # made with the database, never truncated
+
+
+def test_what_a_test_made_is_gone_after_it(api_session: Callable[..., ApiSession], stack_db: Cleanup) -> None:
+    api_session("made-here")
+    assert stack_db.new("auth", "User")
+    stack_db.undo()
+    assert not stack_db.new("auth", "User") and not get_user_model().objects.filter(username="made-here").exists()

@@ -10,7 +10,6 @@ from gateways.models import Gateway, GatewayRelease
 from rollouts.models import Rollout, WavePlan
 from rollouts.operations import create_rollout
 from tests.browser.test_console import make_gateway
-from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.waiting import wait_until
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_wave_plan_shows_each_diff_and_a_second_admin_approves_it(
-    console: Console, staff_user, gateway_cluster, tmp_path
+    console: Console, staff_user, gateway_cluster, tmp_path, register
 ) -> None:
     GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
     v2 = GatewayRelease.objects.create(name="v2", chart=str(copy_chart(tmp_path / "v2", "0.2.0")))

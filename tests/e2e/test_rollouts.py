@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, copy_chart, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.stack import ApiSession, Stack
@@ -50,7 +49,7 @@ def admin(api_session: Callable[..., ApiSession]) -> ApiSession:
 
 
 @pytest.fixture
-def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_gateway_cluster):
+def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_gateway_cluster, register):
     """Releases v1 (the default), v2 and bad; six Running gateways on v1 over three clusters."""
     releases = (("v1", MIRROR_CHART, True), ("v2", charts["v2"], False), ("bad", charts["bad"], False))
     for name, chart, default in releases:

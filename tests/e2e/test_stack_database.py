@@ -25,7 +25,7 @@ def test_the_stack_is_not_on_the_database_pytest_flushes(
 
 
 def test_what_a_test_made_is_gone_after_it(api_session: Callable[..., ApiSession], stack_db: Cleanup) -> None:
-    api_session("made-here")
-    assert stack_db.new("auth", "User")
+    made = api_session("made-here")
+    assert made.username.startswith("made-here-") and stack_db.new("auth", "User")
     stack_db.undo()
-    assert not stack_db.new("auth", "User") and not get_user_model().objects.filter(username="made-here").exists()
+    assert not stack_db.new("auth", "User") and not get_user_model().objects.filter(username=made.username).exists()

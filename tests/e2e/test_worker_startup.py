@@ -12,7 +12,6 @@ import pytest
 import requests
 
 from controlplane.models import ManagedCluster
-from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, push_chart
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer
@@ -95,6 +94,7 @@ def test_a_worker_started_while_the_chart_registry_answers_503_serves_catalogs_a
     registry_proxy: RegistryProxy,
     own_registry: Registry,
     repository: str,
+    register,
 ) -> None:
     assert "GATEWAY_CHART: cannot pull" in live_stack.log("worker") and "503" in live_stack.log("worker")
     admin = api_session()

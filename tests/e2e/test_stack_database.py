@@ -7,20 +7,20 @@ from urllib.parse import urlsplit
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.test import TransactionTestCase
 
 from tests.fixtures.cleanup import Cleanup
 from tests.fixtures.stack import ApiSession, Stack
 from tests.fixtures.stack_database import KEEPER, StackDatabase
 
 
-def test_the_stack_is_not_on_the_database_pytest_flushes(
-    live_stack: Stack, stack_database: StackDatabase, stack_db: Cleanup
-) -> None:
+def test_the_stack_is_not_on_the_database_pytest_flushes(live_stack: Stack, stack_database: StackDatabase) -> None:
     served = urlsplit(live_stack.env["DATABASE_URL"]).path.lstrip("/")
-    assert served == stack_database.name == connection.settings_dict["NAME"]
-    assert not connection.in_atomic_block  # autocommit: no test transaction to roll back or flush
-    assert TransactionTestCase._fixture_teardown.__module__ == "django.test.testcases"  # Django's own, unpatched
+    assert served == stack_database.name != connection.settings_dict["NAME"]  # pytest-django's test database
+
+
+def test_a_stack_test_reads_the_stacks_database_in_autocommit(stack_database: StackDatabase, stack_db: Cleanup) -> None:
+    assert connection.settings_dict["NAME"] == stack_database.name
+    assert not connection.in_atomic_block  # no test transaction to roll back, and no flush after it
     assert get_user_model().objects.filter(username=KEEPER).exists()  # made with the database, never truncated
 
 

@@ -43,8 +43,15 @@ def test_the_wave_plan_shows_each_diff_and_a_second_admin_approves_it(
     page = f"/admin/rollouts/rollout/{rollout.pk}/change/"
 
     console.login("creator")
+    # The plan is shown as soon as it is made; Approve once the rollout waits for it (the worker's next step).
     console.reload_until(
-        page, lambda: console.find_all("#cp-rollout-approval[data-state='awaiting']"), "the wave plan", 90
+        page,
+        lambda: (
+            console.find_all("#cp-rollout-approval[data-state='awaiting']")
+            and console.find_all("button[data-operation='approve']")
+        ),
+        "the wave plan and its Approve button",
+        90,
     )
     shown = console.find("#cp-rollout-approval").get_attribute("data-plan-hash")
     assert shown == WavePlan.objects.get(rollout=rollout).plan_hash

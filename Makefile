@@ -50,10 +50,11 @@ test: setup $(VENV)/.dev $(TOOLS)/node/node_modules/.bin/tsc
 	$(BIN)/mkdocs build --strict --quiet
 	$(BIN)/python scripts/test_tiers.py
 
-# The everyday loop: every tier but the live stack's (pure, db and cluster), in one pytest process.
+# The everyday loop: every tier but the live stack's (pure, db and cluster), in four pytest-xdist workers (each
+# with its own test database and Redis databases; tests/settings_env.py). A module's tests stay on one worker.
 test-fast: setup $(VENV)/.dev
 	scripts/ensure_services.sh $(TEST_SERVICES)
-	$(BIN)/python -m pytest -m "not stack" --durations=25
+	$(BIN)/python -m pytest -m "not stack" -n 4 --dist loadfile --durations=25
 
 schema: setup
 	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file build/openapi.yaml

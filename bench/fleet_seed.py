@@ -24,7 +24,7 @@ from typing import Any
 
 from devcluster.workloads import template_hash
 from tests.fixtures.devcluster import DevCluster, start_devcluster
-from workers.reconcile.gateway.backend_tls_objects import SECRET_VERSION_ANNOTATION
+from workers.reconcile.gateway.backend_tls.objects import SECRET_VERSION_ANNOTATION
 
 __all__ = ["SeededFleet", "seed_fleet"]
 
@@ -177,7 +177,7 @@ def _start(workdir: Path) -> DevCluster:
 def _install_template(gateway_id: str) -> None:
     """Real passes until the template gateway is Running (its certgen Secrets played, its pods ready)."""
     from gateways.models import Gateway
-    from workers.reconcile.gateway.run import run_pass
+    from workers.reconcile.gateway.passes.run import run_pass
 
     deadline = time.monotonic() + TEMPLATE_TIMEOUT_SECONDS
     while (phase := Gateway.objects.values_list("phase", flat=True).get(pk=gateway_id)) != "Running":

@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString
 from catalogs import history, operations
 from catalogs.choices import ConditionType, Reason
 from catalogs.models import Catalog
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.admin_site import (
     CONSOLE_CSS,
     CONSOLE_JS,
@@ -40,7 +41,7 @@ from controlplane.admin_site import (
     write_only_field,
 )
 from controlplane.audit import audit_save
-from controlplane.conditions import ConditionStatus, find_condition
+from controlplane.conditions import find_condition
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.tasks import TaskName
 

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 
 from catalogs.models import Catalog
 from catalogs.states import ConditionType
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 
 __all__ = ["catalog_panel"]
 

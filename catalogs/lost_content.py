@@ -24,7 +24,7 @@ from catalogs.choices import AvailabilityMode, ConditionType, Reason
 from catalogs.cleanup import lock_content
 from catalogs.integrity import entry_intact
 from catalogs.models import Catalog, CatalogEvent
-from controlplane.choices import ConditionStatus, EventType
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType
 from controlplane.conditions import Condition, find_condition, set_condition
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.tasks import TaskName

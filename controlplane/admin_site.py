@@ -26,10 +26,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.timesince import timesince
 
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType
 from controlplane.api.permissions import is_platform_admin
-from controlplane.conditions import ConditionStatus
 from controlplane.dashboard import dashboard_context
-from controlplane.events import EventType
 
 __all__ = [
     "CONSOLE_CSS",
@@ -37,6 +36,7 @@ __all__ = [
     "CONSOLE_MEDIA",
     "ConsoleAdminConfig",
     "ConsoleSite",
+    "PlatformAdminOnly",
     "PlatformAdminWritesMixin",
     "WriteOnlyPasswordInput",
     "WriteOnlyTextarea",
@@ -205,6 +205,28 @@ class PlatformAdminWritesMixin:
 
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return is_platform_admin(request.user)
+
+
+class PlatformAdminOnly:
+    """Only platform admins (superusers) see these pages and work on them (releases, rollouts, notifications); they
+    delete too, unless the admin sets ``deletable`` False."""
+
+    deletable = True
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return is_platform_admin(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return self.deletable and is_platform_admin(request.user)
 
 
 # The site and its dashboard: the apps register their panels (controlplane.dashboard).

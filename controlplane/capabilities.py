@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from controlplane.values_tree import value_at
+
 __all__ = [
     "PROBED_RESOURCES",
     "REQUIRED_APIS",
@@ -94,13 +96,6 @@ def capabilities_from(served: Iterable[str]) -> dict[str, bool]:
     return {api.capability: api.served(served) for api in REQUIRED_APIS}
 
 
-def _switch(values: Mapping[str, Any], path: tuple[str, ...]) -> bool:
-    node: Any = values
-    for key in path:
-        node = node.get(key) if isinstance(node, Mapping) else None
-    return bool(node)
-
-
 def needed_apis(values: Mapping[str, Any]) -> list[RequiredApi]:
     """The APIs the effective ``values`` need (a switch counts when Helm would take it as true)."""
-    return [api for api in REQUIRED_APIS if _switch(values, api.switch)]
+    return [api for api in REQUIRED_APIS if value_at(values, api.switch)]

@@ -7,7 +7,8 @@ from enum import StrEnum
 
 from django.db import models
 
-from controlplane import conditions, events, flavours
+from cluster_vocabulary import kubernetes
+from controlplane import events, flavours
 
 __all__ = ["ClusterReason", "ConditionStatus", "EventType", "Flavour", "text_choices"]
 
@@ -28,6 +29,6 @@ def text_choices(enum: type[StrEnum], module: str, labels: Mapping[str, str] | N
 FLAVOUR_LABELS: dict[str, str] = {flavours.Flavour.KUBERNETES: "Kubernetes", flavours.Flavour.OPENSHIFT: "OpenShift"}
 
 Flavour = text_choices(flavours.Flavour, __name__, FLAVOUR_LABELS)
-ConditionStatus = text_choices(conditions.ConditionStatus, __name__)
-EventType = text_choices(events.EventType, __name__)
+ConditionStatus = text_choices(kubernetes.ConditionStatus, __name__)
+EventType = text_choices(kubernetes.EventType, __name__)
 ClusterReason = text_choices(events.ClusterReason, __name__)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypedDict
 
-from cluster_vocabulary.kubernetes import ConditionStatus
-
-__all__ = ["Condition", "ConditionStatus", "find_condition", "set_condition"]
+__all__ = ["Condition", "find_condition", "set_condition"]
 
 
 class Condition(TypedDict):

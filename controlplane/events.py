@@ -1,12 +1,10 @@
-"""The vocabulary of events shared by every kind (no Django): their types, and the reasons of a cluster's."""
+"""The reasons of a cluster's events (no Django); their types are Kubernetes' (``cluster_vocabulary.kubernetes``)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from cluster_vocabulary.kubernetes import EventType
-
-__all__ = ["ClusterReason", "EventType"]
+__all__ = ["ClusterReason"]
 
 
 class ClusterReason(StrEnum):

@@ -231,7 +231,9 @@ class PkiPlayer:
 
     def run(self, stop: threading.Event, interval: float) -> None:
         """Tick every `interval` seconds until `stop` is set, and watch Jobs meanwhile (a hook Job that succeeds
-        and is deleted between two ticks is still seen); API errors are logged and retried."""
+        and is deleted between two ticks is still seen); API errors are logged and retried. The Job watch is a
+        daemon thread that ends with the process: stopping does not wait out its open watch, as a controller's
+        shutdown does not."""
         watcher = threading.Thread(target=self.watch_jobs, args=(stop, interval), name="pki-jobs", daemon=True)
         watcher.start()
         while not stop.is_set():
@@ -240,7 +242,6 @@ class PkiPlayer:
             except (ApiError, OSError) as exc:
                 log.warning("pass failed, retrying: %s", exc)
             stop.wait(interval)
-        watcher.join(timeout=JOB_WATCH_SECONDS + REQUEST_TIMEOUT_SECONDS)
 
     def tick(self) -> None:
         jobs = self.api.get("/apis/batch/v1/jobs") or {"items": [], "metadata": {}}

@@ -14,7 +14,8 @@ from datetime import datetime
 
 from django.db import transaction
 
-from controlplane.conditions import ConditionStatus, find_condition, set_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import find_condition, set_condition
 from controlplane.image_policy import IMAGE_FIELDS, override_problem, provenance_problem
 from controlplane.models import ManagedCluster
 from gateways.choices import ImagePolicyReason

@@ -13,7 +13,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Upper
 
-from controlplane.conditions import ConditionStatus, find_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import find_condition
 from controlplane.fields import EncryptedTextField
 from controlplane.image_policy import provenance_problem
 from controlplane.imageref import InvalidImageRefError, parse_image_ref, pinned_image
@@ -30,9 +31,9 @@ from controlplane.validators import (
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.chart_source import chart_source_problem, local_chart_defaults
 from gateways.choices import DatabaseProvider, Phase, PlanStatus, ReleaseReason, ReleaseStatus
-from gateways.release_trust import VerifiedArtefact, release_trust_problems, unsigned_release_problem
+from gateways.release_trust import release_trust_problems, unsigned_release_problem
 from gateways.spec_rules import spec_problems
-from gateways.states import ReleaseConditionType
+from gateways.states import ReleaseConditionType, VerifiedArtefact
 from gateways.values import ClusterFacts, GatewaySpec, default_route_host, host_in_domains
 
 __all__ = [

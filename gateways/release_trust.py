@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gateways.states import VerifiedArtefact
-
-__all__ = ["SETTING", "VerifiedArtefact", "is_oci", "release_trust_problems", "unsigned_release_problem"]
+__all__ = ["SETTING", "is_oci", "release_trust_problems", "unsigned_release_problem"]
 
 SETTING = "RELEASES_REQUIRE_SIGNATURES"
 

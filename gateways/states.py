@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from cluster_vocabulary.helm import HelmStatus  # a gateway's release_status records Helm's
-
 __all__ = [
     "ConditionType",
     "DatabaseProvider",
-    "HelmStatus",
     "ImagePolicyReason",
     "Phase",
     "PlanAction",

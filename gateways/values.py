@@ -34,7 +34,6 @@ __all__ = [
     "host_in_domains",
     "image_problem",
     "image_values",
-    "merge_values",
     "route_address",
     "route_host",
     "routing_problems",
@@ -329,7 +328,7 @@ def _routing_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCo
         grpc = {"grpcRoute": {"enabled": True, "hostnames": [host], "gateway": gateway}}
         # The pod serves TLS with the chart's own server certificate: from its certgen hook, or from cert-manager
         # when the release's values enable `certManager`. Either way a BackendTLSPolicy validates it
-        # (workers.reconcile.gateway.backend_tls), so `certManager` is the release's to choose here.
+        # (workers.reconcile.gateway.backend_tls.reconcile), so `certManager` is the release's to choose here.
         return {**grpc, **disabled_route}
     # OpenShift without the Gateway API: a passthrough Route, the server presenting a cert-manager certificate.
     route: dict[str, Any] = {"enabled": True, "host": host}
@@ -341,18 +340,3 @@ def _routing_values(spec: GatewaySpec, cluster: ClusterFacts, routing: RoutingCo
         "serverDnsNames": [host],
     }
     return {**disabled_grpc, "openshiftRoute": route, "certManager": certificate}
-
-
-def merge_values(overrides: Mapping[str, Any], mapped: Mapping[str, Any]) -> dict[str, Any]:
-    """A release's values overrides under the values mapped from the spec (a new dict; the spec's keys win).
-
-    Maps merge key by key; anything else (scalars, lists) is replaced whole by the mapped value.
-    """
-    merged: dict[str, Any] = dict(overrides)
-    for key, value in mapped.items():
-        below = merged.get(key)
-        if isinstance(value, Mapping) and isinstance(below, Mapping):
-            merged[key] = merge_values(below, value)
-        else:
-            merged[key] = value
-    return merged

@@ -20,13 +20,13 @@ from controlplane.admin_site import (
     MUTED,
     OK,
     WARN,
+    PlatformAdminOnly,
     WriteOnlyPasswordInput,
     badge,
     relative_time,
     secret_state,
     write_only_field,
 )
-from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import audit_save
 from notifications.choices import DeliveryStatus, Severity
 from notifications.models import Delivery, Receiver, Subscription
@@ -40,23 +40,6 @@ STATUS_TONES = {
     DeliveryStatus.FAILED: ERROR,
 }
 SEVERITY_TONES = {Severity.INFO: MUTED, Severity.WARNING: WARN, Severity.CRITICAL: ERROR}
-
-
-class PlatformAdminOnly:
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return is_platform_admin(request.user)
 
 
 class ReceiverForm(forms.ModelForm):

@@ -26,7 +26,7 @@ from django.utils import timezone
 from notifications.choices import DeliveryStatus, ReceiverKind
 from notifications.models import Delivery, Receiver, transport_policy
 from notifications.payloads import PAYLOAD_VERSION, TEST_KIND, body_for, trial_payload
-from notifications.policy import RetryPolicy, judge
+from notifications.policy import DeliveryRetryPolicy, judge
 from notifications.signing import SIGNATURE_HEADER, TIMESTAMP_HEADER, sign
 from notifications.transport import Answer, RefusedUrl, SendFailed, post
 
@@ -50,8 +50,8 @@ USER_AGENT = f"controlplane-notifications/{PAYLOAD_VERSION}"
 LEASE_MARGIN_SECONDS = 2
 
 
-def retry_policy() -> RetryPolicy:
-    return RetryPolicy(
+def retry_policy() -> DeliveryRetryPolicy:
+    return DeliveryRetryPolicy(
         base_seconds=settings.NOTIFICATIONS_RETRY_BASE_SECONDS,
         cap_seconds=settings.NOTIFICATIONS_RETRY_CAP_SECONDS,
         max_attempts=settings.NOTIFICATIONS_MAX_ATTEMPTS,

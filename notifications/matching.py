@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from catalogs.states import Reason as CatalogReason
-from controlplane.events import EventType
+from cluster_vocabulary.kubernetes import EventType
 from gateways.states import Phase as GatewayPhase
 from gateways.states import Reason as GatewayReason
 from gateways.states import ReleaseReason

@@ -7,14 +7,14 @@ from datetime import datetime, timedelta
 
 from notifications.choices import DeliveryStatus
 
-__all__ = ["RETRYABLE_STATUSES", "RetryPolicy", "Verdict", "judge"]
+__all__ = ["RETRYABLE_STATUSES", "DeliveryRetryPolicy", "DeliveryVerdict", "judge"]
 
 # Answers worth another attempt; any other non-2xx answer is final (the receiver refused this request).
 RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 
 @dataclass(frozen=True)
-class RetryPolicy:
+class DeliveryRetryPolicy:
     base_seconds: float
     cap_seconds: float
     max_attempts: int
@@ -25,21 +25,21 @@ class RetryPolicy:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class DeliveryVerdict:
     status: DeliveryStatus
     next_attempt_at: datetime | None = None
 
 
 def judge(
-    policy: RetryPolicy, attempts: int, now: datetime, *, status_code: int | None, retryable_error: bool = False
-) -> Verdict:
+    policy: DeliveryRetryPolicy, attempts: int, now: datetime, *, status_code: int | None, retryable_error: bool = False
+) -> DeliveryVerdict:
     """After attempt number ``attempts``: delivered, pending again (with when), or failed for good.
 
     ``status_code`` is the receiver's answer (None when there was none); ``retryable_error`` says a
     missing answer was a connection failure or timeout rather than a refused URL."""
     if status_code is not None and 200 <= status_code < 300:
-        return Verdict(DeliveryStatus.DELIVERED)
+        return DeliveryVerdict(DeliveryStatus.DELIVERED)
     retryable = status_code in RETRYABLE_STATUSES if status_code is not None else retryable_error
     if not retryable or attempts >= policy.max_attempts:
-        return Verdict(DeliveryStatus.FAILED)
-    return Verdict(DeliveryStatus.PENDING, now + policy.delay(attempts))
+        return DeliveryVerdict(DeliveryStatus.FAILED)
+    return DeliveryVerdict(DeliveryStatus.PENDING, now + policy.delay(attempts))

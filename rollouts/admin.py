@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote, unquote
-from django.db.models import Model, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.urls import path, reverse
@@ -29,13 +29,13 @@ from controlplane.admin_site import (
     MUTED,
     OK,
     WARN,
+    PlatformAdminOnly,
     badge,
     conditions_table,
     copyable,
     events_table,
     relative_time,
 )
-from controlplane.api.permissions import is_platform_admin
 from controlplane.audit import record
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.image_policy import provenance_problem
@@ -94,27 +94,9 @@ OPERATIONS = {
 }
 
 
-class PlatformAdminOnly:
-    """Releases and rollouts are platform-admin resources in the console too."""
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-
 @admin.register(GatewayRelease)
 class GatewayReleaseAdmin(PlatformAdminOnly, admin.ModelAdmin):
+    deletable = False  # the console does not delete releases or rollouts
     list_display = (
         "name",
         "chart",
@@ -265,6 +247,7 @@ class RolloutForm(forms.ModelForm):
 
 @admin.register(Rollout)
 class RolloutAdmin(PlatformAdminOnly, admin.ModelAdmin):
+    deletable = False  # the console does not delete releases or rollouts
     form = RolloutForm
     list_display = ("name", "target_release", "phase_column", "progress_column", "worst_column", "created_at")
     list_filter = ("phase",)

@@ -5,7 +5,7 @@ A wave that needs approval is planned first: every gateway of the wave still to 
 canonical JSON of each gateway's action, values diff and object diff, ordered by gateway id, so it
 does not depend on the order the plans were made in. An approval names that hash.
 
-Redaction markers are keyed per plan (``workers.reconcile.gateway.plan_redact``), and a chart may
+Redaction markers are keyed per plan (``workers.reconcile.gateway.plan.redact``), and a chart may
 generate a Secret's data at render time, so the hash counts a redacted value as ``[REDACTED]``: it
 binds what a reviewer can read. A change to a secret in a spec still voids an approval, through the
 inputs below.

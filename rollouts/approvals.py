@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from controlplane.conditions import ConditionStatus, set_condition
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType
+from controlplane.conditions import set_condition
 from controlplane.dispatch import enqueue_on_commit
-from controlplane.events import EventType
 from controlplane.tasks import TaskName
 from rollouts.approval import ApprovalState, Refusal, refusal
 from rollouts.choices import RolloutPhase

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from gateways.states import Phase as GatewayPhase
 from gateways.states import ReleaseStatus
 from rollouts.approval import Gate
@@ -92,7 +92,7 @@ class Decision:
     previous one back), the rollout's new fields, a condition, and events (reason, message, warning, wave).
 
     This is the machine's plan, not a pass's result: the controller (``workers.reconcile.rollout``) applies it and
-    reports the pass as the ``Outcome`` every reconciler returns, which ``rollouts`` may not import (the layers put
+    reports the pass as a ``RolloutOutcome``, which ``rollouts`` may not import (the layers put
     ``workers`` above ``rollouts``)."""
 
     transitions: list[Transition] = field(default_factory=list)

@@ -13,7 +13,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from controlplane.conditions import ConditionStatus, set_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import set_condition
 from controlplane.dispatch import enqueue_on_commit
 from controlplane.json_lookups import labels_include
 from controlplane.tasks import TaskName

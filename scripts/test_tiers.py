@@ -1,12 +1,14 @@
-"""Run the whole suite as three pytest processes at once: every tier but the live stack's, beside two shards of the
-stack tier.
+"""Run the whole suite as four pytest processes at once: every tier but the live stack's, beside three shards of
+the stack tier.
 
-The stack tier (``-m stack``: e2e, browser, contract) spends most of its time waiting on its own processes, so its
-shards overlap well with the in-process tiers on two cores. Each stack shard has a database name (so a test
-database and its live stack's database, ``tests/fixtures/stack_database.py``) and a ``redis-server`` of its own
-(on a free port, keeping nothing on disk), so no process touches what another uses; the other tiers use the
-machine's Redis, as ``pytest`` alone does. Every test module of the stack tier runs in exactly one shard: the
-second names its modules, and the first ignores them.
+The tiers without the stack (pure, db and cluster) run under pytest-xdist, each worker with a test database and
+Redis databases of its own (``tests/settings_env.py``). The stack tier (``-m stack``: e2e, browser, contract and the
+benchmark smokes that start the stack) spends most of its time waiting on its own processes, so its shards overlap
+well with the rest on two cores. Each stack shard has a database name (so a test database and its live stack's
+database, ``tests/fixtures/stack_database.py``) and a ``redis-server`` of its own (on a free port, keeping nothing on
+disk), so no process touches what another uses; the other tiers use the machine's Redis, as ``pytest`` alone does.
+Every test module of the stack tier runs in exactly one shard: each shard names its folders or modules, and the e2e
+shard ignores those the ui shard takes.
 
 The other tiers print as they run; each shard's output is kept in ``build/test-<shard>.log`` and printed when all
 have finished. Each prints its 25 slowest tests. Started by ``make test``; extra arguments go to every process.
@@ -59,10 +61,14 @@ class Shard:
     own_services: bool = True
 
 
+# pytest-xdist workers for the tiers without the stack: their tests wait on helm, devclusters and subprocesses
+# about half the time, so more workers than cores still overlap.
+REST_WORKERS = 3
 SHARDS = (
-    Shard("rest", ("-m", "not stack"), own_services=False),
+    Shard("rest", ("-m", "not stack", "-n", str(REST_WORKERS), "--dist", "loadfile"), own_services=False),
     Shard("stack-e2e", ("-m", "stack", "tests/e2e", *(f"--ignore={module}" for module in SECOND_SHARD_E2E))),
     Shard("stack-ui", ("-m", "stack", "tests/browser", "tests/contract", *SECOND_SHARD_E2E)),
+    Shard("stack-bench", ("-m", "stack", "tests/bench")),
 )
 
 

@@ -54,7 +54,11 @@ DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup"})
 
 
 def tier_of(item: pytest.Item) -> Tier:
-    """The folder's tier, raised to ``db`` for a test of a database-free folder that asks for the database."""
+    """The tier a test declares with a marker (a benchmark smoke that starts the live stack), else its folder's,
+    raised to ``db`` for a test of a database-free folder that asks for the database."""
+    declared = [tier for tier in Tier if item.get_closest_marker(tier) is not None]
+    if declared:
+        return max(declared, key=list(Tier).index)
     tier = TIER_OF_FOLDER.get(Path(str(item.path)).relative_to(TESTS_DIR).parts[0], Tier.CLUSTER)
     if tier is Tier.PURE and DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
         return Tier.DB
@@ -85,7 +89,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with its tier, and keep the live stack's tests last (once started, its worker and beat
     reconcile every cluster in the test database). The sort is stable, so every other order is kept."""
     for item in items:
-        item.add_marker(tier_of(item))
+        item.add_marker(tier_of(item).value)  # a plain str: xdist sends the keywords to its controller
         if tier_of(item) is Tier.STACK and flushes(item):
             raise pytest.UsageError(f"{item.nodeid}: a stack test asks for stack_db, never a database Django flushes")
     items.sort(key=lambda item: item.get_closest_marker(Tier.STACK) is not None)

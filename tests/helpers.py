@@ -73,7 +73,7 @@ def converge_by_passes(gateway: Any, done: Callable[[Any], bool], timeout: float
     gateway, or None once it is gone). Bounded by time, not by a count of passes: a pass is quick, and the
     cluster's pods take what they take."""
     from gateways.models import Gateway
-    from workers.reconcile.gateway.run import run_pass
+    from workers.reconcile.gateway.passes.run import run_pass
 
     seen: list[Any] = [None]
 

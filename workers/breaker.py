@@ -13,8 +13,9 @@ import logging
 
 from django.utils import timezone
 
-from controlplane.choices import ClusterReason, EventType
+from cluster_vocabulary.kubernetes import EventType
 from controlplane.dispatch import send
+from controlplane.events import ClusterReason
 from controlplane.models import ClusterEvent, ManagedCluster
 from controlplane.tasks import TaskName
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controlplane.events import EventType
+from cluster_vocabulary.kubernetes import EventType
 from gateways.choices import ReleaseReason
 from gateways.models import GatewayRelease, ReleaseEvent
 

@@ -21,14 +21,16 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from controlplane.conditions import Condition, ConditionStatus, set_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import Condition, set_condition
 from controlplane.signing_keys import keys_fingerprint
+from controlplane.values_tree import deep_merge
 from gateways.chart_keys import type_mismatches, unknown_keys
 from gateways.choices import ReleaseReason, ReleaseStatus
 from gateways.models import Gateway, GatewayRelease
 from gateways.release_trust import unsigned_release_problem
 from gateways.states import Reason, ReleaseConditionType, VerifiedArtefact
-from gateways.values import gateway_values, merge_values, routing_problems
+from gateways.values import gateway_values, routing_problems
 from workers import release_events, singletons
 from workers.charts import Chart, ReleaseInputs
 from workers.drivers.errors import DriverError
@@ -90,7 +92,7 @@ def _problems(release: GatewayRelease, chart: Chart) -> list[str]:
     for facts in cluster_shapes():
         if routing_problems(facts, routing):
             continue  # a worker configuration problem (reported at start-up), not the release's
-        merged = merge_values(release.values, gateway_values(MAXIMAL_SPEC, facts, routing))
+        merged = deep_merge(release.values, gateway_values(MAXIMAL_SPEC, facts, routing))
         bad = unknown_keys(merged, chart.defaults)
         problems += [f"{facts.flavour}: the chart has no values key {p!r}" for p in bad]
     return sorted(set(problems))

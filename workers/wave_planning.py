@@ -13,7 +13,7 @@ from rollouts.models import Rollout, RolloutTarget
 from workers import breaker, singletons
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.plan import plan_candidate, redactor_for
+from workers.reconcile.gateway.plan.build import plan_candidate, redactor_for
 from workers.reconcile.rollout.overrides import dropped_overrides
 
 __all__ = ["ClusterWavePlanner"]

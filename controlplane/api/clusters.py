@@ -12,7 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from controlplane.api.errors import Conflict
+from controlplane.api.errors import ApiConflict
 from controlplane.api.fields import StrictCharField
 from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
@@ -247,7 +247,7 @@ class ClusterViewSet(ReconciledModelViewSet):
 
     def perform_destroy(self, instance: ManagedCluster) -> None:
         if instance.gateways.exists():
-            raise Conflict("The cluster still has gateways; delete them first.")
+            raise ApiConflict("The cluster still has gateways; delete them first.")
         super().perform_destroy(instance)
 
     @extend_schema(operation_id="clusters_events_list", responses={200: ClusterEventSerializer(many=True)})

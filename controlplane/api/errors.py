@@ -16,12 +16,12 @@ from rest_framework.response import Response
 
 from controlplane.http_errors import error_body
 
-__all__ = ["Conflict", "PayloadTooLarge", "PreconditionFailed", "exception_handler"]
+__all__ = ["ApiConflict", "PayloadTooLarge", "PreconditionFailed", "exception_handler"]
 
 log = logging.getLogger(__name__)
 
 
-class Conflict(exceptions.APIException):
+class ApiConflict(exceptions.APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "The request conflicts with the current state of the resource."
     default_code = "conflict"

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Verdict", "judge", "window_of"]
+__all__ = ["RateVerdict", "judge", "window_of"]
 
 # The estimate must fall below the limit, not reach it: a retry comes this much after the crossing.
 MARGIN_SECONDS = 0.001
 
 
 @dataclass(frozen=True)
-class Verdict:
+class RateVerdict:
     """Whether the request may go ahead and, if not, how many seconds until one would."""
 
     allowed: bool
@@ -27,15 +27,15 @@ def window_of(now: float, duration: int) -> int:
     return int(now // duration)
 
 
-def judge(limit: int, duration: int, previous: int, current: int, now: float) -> Verdict:
+def judge(limit: int, duration: int, previous: int, current: int, now: float) -> RateVerdict:
     """Allow while the estimate is below ``limit``; else the time until it is (at most two windows)."""
     elapsed = now % duration
     estimate = previous * (1 - elapsed / duration) + current
     if estimate < limit:
-        return Verdict(True)
+        return RateVerdict(True)
     to_next = duration - elapsed
     if current < limit:
         # Then previous > 0, and its weight fades by previous / duration a second: below the limit this window.
-        return Verdict(False, min((estimate - limit) / previous * duration + MARGIN_SECONDS, to_next))
+        return RateVerdict(False, min((estimate - limit) / previous * duration + MARGIN_SECONDS, to_next))
     # The current count alone is at the limit: it fades once it is the previous window's, and is gone a window on.
-    return Verdict(False, min(to_next + (1 - limit / current) * duration + MARGIN_SECONDS, to_next + duration))
+    return RateVerdict(False, min(to_next + (1 - limit / current) * duration + MARGIN_SECONDS, to_next + duration))

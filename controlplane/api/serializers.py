@@ -9,7 +9,7 @@ from django.db import IntegrityError, models, transaction
 from rest_framework import serializers
 from rest_framework.validators import UniqueTogetherValidator, UniqueValidator
 
-from controlplane.api.errors import Conflict
+from controlplane.api.errors import ApiConflict
 from controlplane.api.fields import StrictCharField, StrictIntegerField
 from controlplane.choices import ConditionStatus
 
@@ -125,14 +125,14 @@ class ModelCleanSerializer(serializers.ModelSerializer):
 
     def _save(self, write: Any) -> models.Model:
         if self._conflict is not None:
-            raise Conflict(self._conflict)
+            raise ApiConflict(self._conflict)
         try:
             with transaction.atomic():
                 return write()
         except IntegrityError as exc:
             constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None)
             default = f"A {self.Meta.model._meta.verbose_name} with this name already exists."
-            raise Conflict(self.conflict_messages.get(constraint or "", default)) from None
+            raise ApiConflict(self.conflict_messages.get(constraint or "", default)) from None
 
 
 class ConditionSerializer(serializers.Serializer):

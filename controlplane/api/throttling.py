@@ -24,7 +24,7 @@ from django.conf import settings
 from redis.exceptions import RedisError
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from controlplane.api.rate_window import Verdict, judge, window_of
+from controlplane.api.rate_window import RateVerdict, judge, window_of
 from controlplane.ttl_cache import TtlCache
 
 __all__ = ["AnonymousRateThrottle", "TokenRateThrottle"]
@@ -98,7 +98,7 @@ def _switch(reason: str | None) -> None:
         log.info("rate limits are shared again: the cache is reachable")
 
 
-def _decide(counters: Counters, keys: tuple[str, str], limit: int, duration: int, now: float) -> Verdict:
+def _decide(counters: Counters, keys: tuple[str, str], limit: int, duration: int, now: float) -> RateVerdict:
     previous, current = counters.count(keys, 2 * duration)
     verdict = judge(limit, duration, previous, current, now)
     if not verdict.allowed:
@@ -108,7 +108,7 @@ def _decide(counters: Counters, keys: tuple[str, str], limit: int, duration: int
 
 class _WindowThrottle(SimpleRateThrottle):
     def allow_request(self, request: Any, view: Any) -> bool:
-        self.verdict = Verdict(True)
+        self.verdict = RateVerdict(True)
         if self.rate is None:
             return True
         key = self.get_cache_key(request, view)

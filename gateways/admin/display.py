@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from cluster_vocabulary.helm import HelmStatus
 from controlplane.admin_site import (
     ERROR,
     INFO,
@@ -21,7 +22,7 @@ from controlplane.admin_site import (
 )
 from gateways.choices import Phase, PlanAction
 from gateways.models import Gateway
-from gateways.states import ConditionType, HelmStatus
+from gateways.states import ConditionType
 
 __all__ = [
     "ABNORMAL_WHEN_TRUE",

@@ -19,7 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from controlplane.api.errors import Conflict
+from controlplane.api.errors import ApiConflict
 from controlplane.api.fields import StrictCharField
 from controlplane.api.permissions import IsPlatformAdmin
 from controlplane.api.schema import crud_operation_ids
@@ -254,8 +254,8 @@ class GatewayReleaseViewSet(ReconciledModelViewSet):
 
     def perform_destroy(self, instance: GatewayRelease) -> None:
         if instance.default:
-            raise Conflict("The default release cannot be deleted; make another release the default first.")
+            raise ApiConflict("The default release cannot be deleted; make another release the default first.")
         try:
             super().perform_destroy(instance)
         except ProtectedError:
-            raise Conflict("Gateways or rollouts still use this release.") from None
+            raise ApiConflict("Gateways or rollouts still use this release.") from None

@@ -19,7 +19,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from controlplane.api.errors import Conflict
+from controlplane.api.errors import ApiConflict
 from controlplane.api.permissions import is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
@@ -198,7 +198,7 @@ class GatewayViewSet(ReconciledModelViewSet):
         seconds = wait_seconds(request)
         gateway = self.get_object()  # a reading action: no row lock (see reading_actions)
         if gateway.deletion_requested_at is not None:
-            raise Conflict("The gateway is being deleted; there is nothing to plan.")
+            raise ApiConflict("The gateway is being deleted; there is nothing to plan.")
         return plan_response(request, request_plan(request.user, gateway, gateway), seconds)
 
     @extend_schema(
@@ -219,7 +219,7 @@ class GatewayViewSet(ReconciledModelViewSet):
         serializer = GatewaySerializer(existing, data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         if existing is not None and existing.deletion_requested_at is not None:
-            raise Conflict("The gateway is being deleted; it can no longer be changed.")
+            raise ApiConflict("The gateway is being deleted; it can no longer be changed.")
         candidate = serializer.build_candidate(serializer.validated_data)
         candidate.assign_namespace()
         return plan_response(request, request_plan(request.user, candidate, existing), seconds)
@@ -230,7 +230,7 @@ class GatewayViewSet(ReconciledModelViewSet):
 
     def perform_update(self, serializer: Any) -> None:
         if serializer.instance.deletion_requested_at is not None:
-            raise Conflict("The gateway is being deleted; it can no longer be changed.")
+            raise ApiConflict("The gateway is being deleted; it can no longer be changed.")
         instance = serializer.instance
         granted_before = (instance.image, instance.supervisor_image) if instance.image_override_by_admin else None
         super().perform_update(serializer)

@@ -15,7 +15,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from controlplane.api.errors import Conflict
+from controlplane.api.errors import ApiConflict
 from controlplane.api.permissions import IsPlatformAdmin, is_platform_admin
 from controlplane.api.schema import crud_operation_ids
 from controlplane.api.views import ReconciledModelViewSet
@@ -71,7 +71,7 @@ class ReceiverViewSet(ReconciledModelViewSet):
 
     def perform_destroy(self, instance: Receiver) -> None:
         if instance.subscriptions.exists():
-            raise Conflict("The receiver still has subscriptions; delete them first.")
+            raise ApiConflict("The receiver still has subscriptions; delete them first.")
         super().perform_destroy(instance)
 
     @extend_schema(

@@ -15,10 +15,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from controlplane.api.errors import Conflict
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.api.errors import ApiConflict
 from controlplane.api.permissions import IsPlatformAdmin, is_platform_admin
 from controlplane.audit import record
-from controlplane.conditions import ConditionStatus
 from rollouts import approvals, operations
 from rollouts.api.serializers import (
     ApproveSerializer,
@@ -190,7 +190,7 @@ class RolloutViewSet(
         except PlanError as exc:
             raise ValidationError({exc.field: [str(exc)]}) from None
         except operations.RolloutConflict as exc:
-            raise Conflict(str(exc)) from None
+            raise ApiConflict(str(exc)) from None
         record(self.request.user, "create", rollout)
 
     def _run(self, request: Request, operation: Any) -> Response:
@@ -198,7 +198,7 @@ class RolloutViewSet(
         try:
             operation(rollout.pk, request.user.username)
         except operations.RolloutConflict as exc:
-            raise Conflict(str(exc)) from None
+            raise ApiConflict(str(exc)) from None
         record(request.user, self.action, rollout)
         return Response(self.get_serializer(self.get_queryset().get(pk=rollout.pk)).data)
 
@@ -256,7 +256,7 @@ class RolloutViewSet(
         except approvals.ApprovalRefused as exc:
             if exc.refusal == Refusal.SELF_APPROVAL:
                 raise PermissionDenied(exc.message) from None
-            raise Conflict(exc.message) from None
+            raise ApiConflict(exc.message) from None
         record(
             request.user,
             self.action,

@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.admin_site import ERROR, INFO, MUTED, OK, WARN, abnormal_conditions, condition_tone
-from controlplane.conditions import ConditionStatus, set_condition
+from controlplane.conditions import set_condition
 from gateways.admin.dashboard import trouble_reason
 from gateways.models import Gateway
 from gateways.states import ConditionType, Reason

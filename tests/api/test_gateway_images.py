@@ -16,7 +16,7 @@ from gateways.choices import Phase
 from gateways.models import Gateway, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART
 from workers.charts import Chart
-from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.passes.request_from_rows import build_request
 from workers.reconcile.rollout.overrides import dropped_overrides
 
 pytestmark = pytest.mark.django_db

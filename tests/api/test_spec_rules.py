@@ -18,8 +18,8 @@ from gateways.spec_rules import SPEC_RULES, RuleName
 from gateways.values import TRUSTED_CA_CONFIGMAP
 from tests.fixtures.charts import MIRROR_CHART
 from workers.charts import Chart
-from workers.reconcile.gateway.loop import settled
-from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.passes.loop import settled
+from workers.reconcile.gateway.passes.request_from_rows import build_request
 
 pytestmark = pytest.mark.django_db
 

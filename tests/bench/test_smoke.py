@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _pytest.mark import ParameterSet
 
 from tests.paths import PROJECT_ROOT
 
@@ -21,6 +22,18 @@ pytestmark = pytest.mark.bench
 
 BENCH = PROJECT_ROOT / "bench"
 SCRIPTS = sorted(path for path in BENCH.glob("*.py") if 'if __name__ == "__main__":' in path.read_text())
+# A script that runs the API or Celery processes starts the live stack: its smoke belongs to the stack tier.
+STACK_PROCESS = re.compile(r'"-m",\s*"(gunicorn|celery)"')
+
+
+def smoke_params() -> list[ParameterSet]:
+    """Each script, marked ``stack`` when it starts the stack's processes (the others keep their folder's tier)."""
+    return [
+        pytest.param(path, id=path.stem, marks=[pytest.mark.stack] if STACK_PROCESS.search(path.read_text()) else [])
+        for path in SCRIPTS
+    ]
+
+
 RATIO = re.compile(r"\d+(\.\d+)?x\b|\bx\d+(\.\d+)?\b")  # 12.3x, or x12.3
 SMOKE_TIMEOUT_SECONDS = 240
 
@@ -30,7 +43,13 @@ def test_every_benchmark_is_found() -> None:
     assert {"fleet", "gateways", "rollout", "api", "catalogs"} <= names, names
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
+def test_the_smokes_that_start_the_stack_are_of_the_stack_tier() -> None:
+    stack = {param.id for param in smoke_params() if param.marks}
+    assert {"fleet", "gateways", "rollout", "api", "fairness", "slow_cluster"} <= stack, stack
+    assert "devcluster_list" not in stack, stack
+
+
+@pytest.mark.parametrize("script", smoke_params())
 def test_the_benchmark_runs_at_its_smoke_size(script: Path) -> None:
     env = {**os.environ, "BENCH_DB_NAME": f"bench_smoke_{script.stem}", "PYTHONUNBUFFERED": "1"}
     result = subprocess.run(

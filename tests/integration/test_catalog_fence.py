@@ -10,9 +10,9 @@ from django.utils import timezone
 from catalogs.models import Catalog, CatalogEvent
 from tests.fixtures.registry import Registry, fbc_layer
 from workers.reconcile.catalog import loop
+from workers.reconcile.catalog.outcome import CatalogOutcome
 from workers.reconcile.catalog.run import LEASE
 from workers.reconcile.lease import held_lease
-from workers.reconcile.outcome import Outcome
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +27,7 @@ def test_a_pass_whose_lease_was_taken_over_cannot_write(
     with held_lease(Catalog, pk, LEASE) as lease:
         assert lease is not None
         Catalog.objects.filter(pk=pk).update(lease_owner="another-worker")  # a second worker took the catalog
-        assert loop.reconcile(pk, now=timezone.now(), lease_token=lease.token) == Outcome(superseded=True)
+        assert loop.reconcile(pk, now=timezone.now(), lease_token=lease.token) == CatalogOutcome(superseded=True)
 
     catalog.refresh_from_db()
     assert (catalog.content_digest, catalog.conditions, catalog.observed_generation) == ("", [], 0)
@@ -37,6 +37,6 @@ def test_a_pass_whose_lease_was_taken_over_cannot_write(
     Catalog.objects.filter(pk=pk).update(lease_owner="", lease_expires_at=None)
     with held_lease(Catalog, pk, LEASE) as lease:
         assert lease is not None
-        assert loop.reconcile(pk, now=timezone.now(), lease_token=lease.token) == Outcome()
+        assert loop.reconcile(pk, now=timezone.now(), lease_token=lease.token) == CatalogOutcome()
     catalog.refresh_from_db()
     assert catalog.content_digest and catalog.observed_generation == catalog.generation

@@ -19,7 +19,7 @@ from catalogs.models import Catalog
 from catalogs.stored_diff import EntryMissing, diff_entries
 from tests.fixtures.registry import Registry, fbc_layer, stored_content
 from workers.reconcile.catalog import loop
-from workers.reconcile.outcome import Outcome
+from workers.reconcile.catalog.outcome import CatalogOutcome
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -50,7 +50,7 @@ def push_versions(registry: Registry, repository: str, capture: CaptureCommits, 
     for version in versions:
         manifest[version] = registry.push_image(repository, "latest", [fbc_layer(version)])
         with capture(execute=True):
-            assert loop.reconcile(str(catalog.pk), now=timezone.now()) == Outcome()
+            assert loop.reconcile(str(catalog.pk), now=timezone.now()) == CatalogOutcome()
         catalog.refresh_from_db()
         content[version] = catalog.content_digest
     return Pushed(catalog, content, manifest)

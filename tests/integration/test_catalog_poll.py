@@ -19,7 +19,7 @@ from tests.fixtures.registry import PASSWORD, USERNAME, Registry, expected_lines
 from tests.fixtures.registry_proxy import RegistryProxy
 from tests.fixtures.token_auth import TokenServer
 from workers.reconcile.catalog import loop, polling
-from workers.reconcile.outcome import Outcome
+from workers.reconcile.catalog.outcome import CatalogOutcome
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -37,7 +37,7 @@ def fresh_counts(registry_proxy: RegistryProxy) -> None:
     registry_proxy.throttle_with = None
 
 
-def reconcile(catalog: Catalog) -> Outcome:
+def reconcile(catalog: Catalog) -> CatalogOutcome:
     return loop.reconcile(str(catalog.pk), now=timezone.now())
 
 
@@ -71,7 +71,7 @@ def test_unchanged_tag_costs_one_head(
     assert served("steady") == expected_lines("v1")
     registry_proxy.requests.clear()
 
-    assert reconcile(catalog) == Outcome()
+    assert reconcile(catalog) == CatalogOutcome()
 
     assert registry_proxy.requests == [("HEAD", f"/v2/{repository}/manifests/v1")]
 
@@ -93,7 +93,7 @@ def test_blocked_digest_is_not_pulled_again_until_it_or_the_spec_changes(
     before = (catalog.conditions, catalog.failure_count, CatalogEvent.objects.filter(catalog=catalog).count())
     registry_proxy.requests.clear()
 
-    assert reconcile(catalog) == Outcome()  # the tag still names the blocked digest
+    assert reconcile(catalog) == CatalogOutcome()  # the tag still names the blocked digest
 
     assert registry_proxy.requests == [("HEAD", f"/v2/{repository}/manifests/v1")]
     catalog.refresh_from_db()
@@ -180,7 +180,7 @@ def test_bearer_token_registry_serves_a_catalog_and_polls_with_one_request(
         token_server.expires_in = expires_in
         token_proxy.requests.clear()
         token_server.requests.clear()
-        assert reconcile(catalog) == Outcome()
+        assert reconcile(catalog) == CatalogOutcome()
         assert token_proxy.requests == [head]
         assert len(token_server.requests) == token_requests
 

@@ -26,12 +26,12 @@ from tests.fixtures.registry import (
     tar_bytes,
 )
 from workers.reconcile.catalog import loop, persist
-from workers.reconcile.outcome import Outcome
+from workers.reconcile.catalog.outcome import CatalogOutcome
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
 
-def reconcile(catalog: Catalog) -> Outcome:
+def reconcile(catalog: Catalog) -> CatalogOutcome:
     return loop.reconcile(str(catalog.pk), now=timezone.now())
 
 
@@ -59,7 +59,7 @@ def test_tag_is_resolved_pulled_and_served(registry: Registry, repository: str, 
     digest = registry.push_image(repository, "v1", [fbc_layer("v1")])
     catalog = Catalog.objects.create(name="operators", image_ref=f"{registry.host}/{repository}:v1")
 
-    assert reconcile(catalog) == Outcome()
+    assert reconcile(catalog) == CatalogOutcome()
 
     assert conditions(catalog) == {"Progressing": ("True", "Succeeded"), "Serving": ("True", "Available")}
     assert catalog.resolved_ref == f"{registry.host}/{repository}@{digest}"
@@ -273,7 +273,7 @@ def test_save_is_conditional_on_generation(registry: Registry, repository: str, 
     assert persist.save(request, step, timezone.now()) is False
     catalog.refresh_from_db()
     assert catalog.content_digest == "" and catalog.conditions == []
-    assert reconcile(catalog) == Outcome()
+    assert reconcile(catalog) == CatalogOutcome()
     assert conditions(catalog)["Serving"] == ("True", "Available")
 
 

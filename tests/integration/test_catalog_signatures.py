@@ -20,7 +20,7 @@ from tests.fixtures.registry import (
     simple_signing_payload,
 )
 from workers.reconcile.catalog import loop
-from workers.reconcile.outcome import Outcome
+from workers.reconcile.catalog.outcome import CatalogOutcome
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db]
 
@@ -35,7 +35,7 @@ def stranger() -> ec.EllipticCurvePrivateKey:
     return ec.generate_private_key(ec.SECP256R1())
 
 
-def reconcile(catalog: Catalog) -> Outcome:
+def reconcile(catalog: Catalog) -> CatalogOutcome:
     result = loop.reconcile(str(catalog.pk), now=timezone.now())
     catalog.refresh_from_db()
     return result
@@ -74,7 +74,7 @@ def test_signed_image_is_verified_and_served(
     keys = public_pem(stranger) + public_pem(trusted)  # any one policy key suffices
     catalog = Catalog.objects.create(name="signed", image_ref=f"{registry.host}/{repository}:v1", signature_keys=keys)
 
-    assert reconcile(catalog) == Outcome()
+    assert reconcile(catalog) == CatalogOutcome()
 
     assert progressing(catalog)[:2] == ("True", "Succeeded") and serving(catalog) == ("True", "Available")
     assert catalog.signature_verified and served("signed") == expected_lines("v1")

@@ -26,7 +26,7 @@ from workers import pool_share, singletons
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
 from workers.drivers.request_budget import UNBOUNDED, RedisRequestBudget, RequestBudget
-from workers.reconcile.gateway.run import CLUSTER_BUSY_SECONDS, run_pass
+from workers.reconcile.gateway.passes.run import CLUSTER_BUSY_SECONDS, run_pass
 
 pytestmark = pytest.mark.integration
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
+from controlplane.values_tree import deep_merge
 from gateways.chart_keys import check_values_keys, defaults_from_yaml, unknown_keys
 from gateways.values import (
     TRUSTED_CA_CONFIGMAP,
@@ -327,7 +328,7 @@ def test_template_renders_the_certgen_hook_as_upstream_and_mounts_its_secrets(of
         "--jwt-only",
         "--jwt-secret-name=gw-jwt-keys",
     ]
-    disabled = _merge(values_for("kubernetes", spec_for("gw-pki-1")), {"pkiInitJob": {"enabled": False}})
+    disabled = deep_merge(values_for("kubernetes", spec_for("gw-pki-1")), {"pkiInitJob": {"enabled": False}})
     docs = offline_helm.render("gw", "gw-pki-1", disabled)
     assert "gw-certgen" not in {d["metadata"]["name"] for d in docs}
 
@@ -473,7 +474,7 @@ def test_install_rejects_unknown_keys_and_wrong_types_by_schema(
     helm = helm_for(cluster)
     namespace = cluster.create_namespace("gw-schema")
     values = values_for("kubernetes", spec_for(namespace))
-    merged = _merge(values, patch)
+    merged = deep_merge(values, patch)
     result = helm.run("install", "gw", str(CHART), "-n", namespace, "-f", helm.values_file(merged), check=False)
     assert result.returncode != 0
     assert "schema" in result.stderr.lower() and message in result.stderr, result.stderr
@@ -483,18 +484,8 @@ def test_install_rejects_unknown_keys_and_wrong_types_by_schema(
 
 def test_unknown_keys_caught_by_schema_are_caught_before_helm_too() -> None:
     defaults = defaults_from_yaml((CHART / "values.yaml").read_text())
-    values = _merge(values_for("kubernetes", spec_for("gw-x-1")), {"grpcRoute": {"hostname": "h"}, "extra": True})
+    values = deep_merge(values_for("kubernetes", spec_for("gw-x-1")), {"grpcRoute": {"hostname": "h"}, "extra": True})
     assert unknown_keys(values, defaults) == ["extra", "grpcRoute.hostname"]
-
-
-def _merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in patch.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = _merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
 
 
 # ---------------------------------------------------------------- the Agent Sandbox preflight

@@ -22,8 +22,8 @@ from tests.fixtures.registry_proxy import RegistryProxy
 from tests.waiting import wait_until
 from workers import releases, singletons
 from workers.drivers.helm import is_loopback_oci
-from workers.reconcile.gateway.loop import settled
-from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.passes.loop import settled
+from workers.reconcile.gateway.passes.request_from_rows import build_request
 from workers.reconcile.rollout.controller import advance
 
 pytestmark = pytest.mark.integration

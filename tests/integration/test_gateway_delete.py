@@ -22,7 +22,7 @@ from gateways.states import Reason
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
 from workers.reconcile.gateway.actions.purge import CLUSTER_SCOPED, release_selector
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.passes.run import run_pass
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

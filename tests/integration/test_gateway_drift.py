@@ -31,9 +31,9 @@ from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstr
 from tests.paths import DEVCLUSTER_PRESETS
 from tests.waiting import wait_until
 from workers import cluster_probe
-from workers.reconcile.gateway import fleet
-from workers.reconcile.gateway.cluster_reads import FETCH_ONE_BY_ONE
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.observation.cluster_reads import FETCH_ONE_BY_ONE
+from workers.reconcile.gateway.passes import fleet
+from workers.reconcile.gateway.passes.run import run_pass
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

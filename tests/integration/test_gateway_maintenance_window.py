@@ -25,7 +25,7 @@ from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.passes.run import run_pass
 from workers.reconcile.rollout.controller import advance
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

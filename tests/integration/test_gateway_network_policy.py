@@ -21,7 +21,7 @@ from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstr
     delete_through_the_control_plane,
     upstream_worker,
 )
-from workers.reconcile.gateway import fleet
+from workers.reconcile.gateway.passes import fleet
 
 pytestmark = [
     pytest.mark.integration,

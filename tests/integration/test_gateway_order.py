@@ -27,8 +27,8 @@ from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstr
     delete_through_the_control_plane,
     upstream_worker,
 )
+from workers.reconcile.gateway.passes.run import run_pass
 from workers.reconcile.gateway.prerequisites import scc_binding_name
-from workers.reconcile.gateway.run import run_pass
 
 pytestmark = [
     pytest.mark.integration,

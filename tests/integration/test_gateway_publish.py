@@ -10,9 +10,9 @@ from gateways.chart_keys import defaults_from_yaml
 from gateways.models import Gateway
 from tests.paths import MIRROR_CHART
 from workers.charts import Chart
-from workers.reconcile.gateway.publish import changed_fields, publish
-from workers.reconcile.gateway.request_from_rows import build_request
-from workers.reconcile.outcome import Outcome
+from workers.reconcile.gateway.outcome import GatewayOutcome
+from workers.reconcile.gateway.passes.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.request_from_rows import build_request
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +33,8 @@ def gateway(alice, cluster) -> Gateway:
     return gateway
 
 
-def running_result() -> Outcome:
-    result = Outcome(phase="Running", route_address="grpcs://h:443", failure_count=0)
+def running_result() -> GatewayOutcome:
+    result = GatewayOutcome(phase="Running", route_address="grpcs://h:443", failure_count=0)
     result.condition("Ready", "True", "Succeeded", "ok")
     result.event("InstallSucceeded", "installed")
     return result
@@ -69,7 +69,7 @@ def test_a_pass_that_began_before_deletion_does_not_undo_deleting(gateway) -> No
 
 
 def test_delete_row_result_removes_the_gateway_only_when_deletion_was_requested(gateway) -> None:
-    result = Outcome(delete_row=True)
+    result = GatewayOutcome(delete_row=True)
     request = build_request(gateway, CHART, NOW)
     publish(request, result, NOW, lease_token=None)
     assert Gateway.objects.filter(pk=gateway.pk).exists()
@@ -101,7 +101,7 @@ def test_publish_is_fenced_by_the_lease_token(gateway) -> None:
 
 def test_an_unchanged_result_writes_nothing(gateway) -> None:
     request = build_request(gateway, CHART, NOW)
-    result = Outcome(phase="Running", route_address="grpcs://h:443", failure_count=0)
+    result = GatewayOutcome(phase="Running", route_address="grpcs://h:443", failure_count=0)
     result.condition("Ready", "True", "Succeeded", "ok")
     assert publish(request, result, NOW, lease_token=None) is True
     gateway.refresh_from_db()

@@ -27,8 +27,8 @@ from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstr
     get,
     upstream_worker,
 )
-from workers.reconcile.gateway.backend_tls_objects import backend_ca_name, backend_tls_name
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.backend_tls.objects import backend_ca_name, backend_tls_name
+from workers.reconcile.gateway.passes.run import run_pass
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

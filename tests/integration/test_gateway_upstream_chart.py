@@ -29,7 +29,7 @@ from tests.fixtures.devcluster import DevCluster, DevClusterError, start_devclus
 from tests.helpers import KUBECONFIG, converge_by_passes
 from workers import singletons
 from workers.drivers.helm import HelmTarget
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.passes.run import run_pass
 from workers.startup import check_configuration
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

@@ -26,8 +26,8 @@ from tests.integration.test_gateway_upstream_chart import (  # noqa: F401 (upstr
     upstream_worker,
 )
 from tests.integration.test_release_images_migration import migrate
-from workers.reconcile.gateway import fleet
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.passes import fleet
+from workers.reconcile.gateway.passes.run import run_pass
 
 pytestmark = [
     pytest.mark.integration,

@@ -12,7 +12,7 @@ import pytest
 from django.utils import timezone
 
 from catalogs.models import Catalog, CatalogEvent
-from controlplane.choices import EventType
+from cluster_vocabulary.kubernetes import EventType
 from gateways.models import Gateway, GatewayEvent
 from notifications import delivery, outbox
 from notifications.choices import DeliveryStatus

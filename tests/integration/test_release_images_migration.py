@@ -23,8 +23,8 @@ from gateways.models import Gateway, GatewayEvent, GatewayRelease
 from tests.fixtures.charts import MIRROR_CHART, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import converge_by_passes
-from workers.reconcile.gateway import fleet
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.passes import fleet
+from workers.reconcile.gateway.passes.run import run_pass
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

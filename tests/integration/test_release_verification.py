@@ -38,8 +38,8 @@ from tests.fixtures.registry_proxy import RegistryProxy
 from tests.helpers import converge_by_passes
 from tests.paths import HELM, MIRROR_CHART
 from workers import releases, singletons
-from workers.reconcile.gateway.request_from_rows import build_request
-from workers.reconcile.gateway.run import run_pass
+from workers.reconcile.gateway.passes.request_from_rows import build_request
+from workers.reconcile.gateway.passes.run import run_pass
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from rollouts.models import Rollout
 from rollouts.operations import create_rollout
 from tests.fixtures.charts import MIRROR_CHART
 from workers import releases, singletons
-from workers.reconcile.gateway.request_from_rows import build_request
+from workers.reconcile.gateway.passes.request_from_rows import build_request
 from workers.reconcile.rollout.controller import advance
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]

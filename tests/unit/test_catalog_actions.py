@@ -18,7 +18,7 @@ def test_unpack_switches_to_the_new_content_and_says_what_changed() -> None:
     assert io.calls == [f"unpack {DIGEST}"]
     assert step.require_content == CONTENT and step.switch is not None
     assert step.switch.summary == f"sha256:prev -> {CONTENT}"
-    assert (step.fields["resolved_ref"], step.fields["base_url"]) == (REF, "http://cp/catalogs/ops")
+    assert (step.status.resolved_ref, step.status.base_url) == (REF, "http://cp/catalogs/ops")
     assert [e.reason for e in step.events] == ["Unpacked"]
 
 
@@ -34,7 +34,7 @@ def test_verify_records_the_keys_without_pulling() -> None:
     io = FakeIo(request)
     step = verify.run(request, io, DIGEST, NOW)
     assert io.calls == [f"verify {DIGEST}"]
-    assert step.fields["verified_keys"] == request.keys_fingerprint and not step.require_content
+    assert step.status.verified_keys == request.keys_fingerprint and not step.require_content
     assert [e.reason for e in step.events] == ["Verified"]
 
 
@@ -49,4 +49,4 @@ def test_drop_serves_nothing_and_releases_the_content() -> None:
     io = FakeIo(request)
     step = drop.run(request, io, "", NOW)
     assert io.calls == [] and not step.content_present and step.release_content == CONTENT
-    assert step.fields["content_digest"] == "" and [e.reason for e in step.events] == ["Dropped"]
+    assert step.status.content_digest == "" and [e.reason for e in step.events] == ["Dropped"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 
 import pytest
@@ -82,7 +83,7 @@ def test_restored_serves_again_with_its_event_and_no_switch() -> None:
     serving_after = next(c for c in step.conditions if c.type == "Serving")
     assert (serving_after.status, serving_after.reason) == ("True", "Available")
     assert [(e.type, e.reason) for e in step.events] == [("Normal", "ContentRestored")]
-    assert step.switch is None and step.require_content == DIGEST and step.fields["content_digest"] == DIGEST
+    assert step.switch is None and step.require_content == DIGEST and step.status.content_digest == DIGEST
 
 
 @pytest.mark.parametrize(("reason", "event"), [("ContentLost", "ContentRestored"), ("Available", None)])
@@ -96,7 +97,8 @@ def test_a_failed_heal_keeps_what_the_catalog_serves(terminal: bool) -> None:
     """Before: the registry down while lost content healed cleared resolved_ref, base_url and content_digest."""
     lost = request(serving("False", "ContentLost"))
     step = step_outcomes.failed(lost, Failure(terminal=terminal, message="registry unreachable"), NOW, None)
-    assert step.fields | lost.status_fields() == step.fields, "every status field is kept as it was"
+    kept = dataclasses.replace(step.status, failure_count=0, next_attempt_at=None, blocked_digest="")
+    assert kept == lost.served_status(), "every status field is kept as it was"
     assert step.release_content == "" and step.content_present is False
     serving_after = next(c for c in step.conditions if c.type == "Serving")
     assert (serving_after.status, serving_after.reason) == ("False", "ContentLost")
@@ -108,7 +110,7 @@ def test_a_failed_heal_keeps_what_the_catalog_serves(terminal: bool) -> None:
 def test_a_failure_with_nothing_unpacked_says_nothing_is_served() -> None:
     never = request([], digest="")
     step = step_outcomes.failed(never, Failure(terminal=False, message="down"), NOW, None)
-    assert step.fields["resolved_ref"] == "" and step.fields["content_digest"] == ""
+    assert step.status.resolved_ref == "" and step.status.content_digest == ""
     assert next(c for c in step.conditions if c.type == "Serving").reason == "Unavailable"
 
 

@@ -20,10 +20,11 @@ from workers.fbc.parse import FBCError
 from workers.fbc.untar import CorruptLayer, UnsafeLayer
 from workers.reconcile.catalog import step_outcomes
 from workers.reconcile.catalog.failures import MAX_RETRY_AFTER, RETRY, Failure, classify, poll_seconds, retry_delay
+from workers.reconcile.catalog.outcome import CatalogOutcome, CatalogStatus, Switch
 from workers.reconcile.catalog.polling import UNSETTLED_RECHECK_SECONDS, is_settled, recheck_seconds
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.catalog.state import State, determine_state
-from workers.reconcile.outcome import Outcome, Switch, apply_conditions
+from workers.reconcile.catalog.state import CatalogState, determine_state
+from workers.reconcile.outcome import apply_conditions
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 DIGEST = "sha256:" + "d" * 64
@@ -55,26 +56,26 @@ def request(**overrides: object) -> CatalogRequest:
 @pytest.mark.parametrize(
     ("overrides", "resolved", "state"),
     [
-        ({"available": False}, None, State.USER_UNAVAILABLE),
-        ({}, None, State.UNRESOLVED),
-        ({}, DIGEST, State.IN_SYNC),
-        ({}, "sha256:" + "e" * 64, State.OUT_OF_SYNC),
-        ({"content_present": False}, DIGEST, State.OUT_OF_SYNC),
-        ({"blocked_digest": OTHER}, OTHER, State.BLOCKED),
-        ({"blocked_digest": OTHER, "content_present": False}, OTHER, State.BLOCKED),
-        ({"blocked_digest": OTHER}, "sha256:" + "f" * 64, State.OUT_OF_SYNC),  # the tag moved on: pull it
-        ({"blocked_digest": OTHER}, DIGEST, State.IN_SYNC),  # moved back to what is served
+        ({"available": False}, None, CatalogState.USER_UNAVAILABLE),
+        ({}, None, CatalogState.UNRESOLVED),
+        ({}, DIGEST, CatalogState.IN_SYNC),
+        ({}, "sha256:" + "e" * 64, CatalogState.OUT_OF_SYNC),
+        ({"content_present": False}, DIGEST, CatalogState.OUT_OF_SYNC),
+        ({"blocked_digest": OTHER}, OTHER, CatalogState.BLOCKED),
+        ({"blocked_digest": OTHER, "content_present": False}, OTHER, CatalogState.BLOCKED),
+        ({"blocked_digest": OTHER}, "sha256:" + "f" * 64, CatalogState.OUT_OF_SYNC),  # the tag moved on: pull it
+        ({"blocked_digest": OTHER}, DIGEST, CatalogState.IN_SYNC),  # moved back to what is served
     ],
 )
-def test_determine_state(overrides: dict, resolved: str | None, state: State) -> None:
+def test_determine_state(overrides: dict, resolved: str | None, state: CatalogState) -> None:
     assert determine_state(request(**overrides), resolved) is state
 
 
-def conditions_of(result: Outcome) -> dict[str, tuple[str, str]]:
+def conditions_of(result: CatalogOutcome) -> dict[str, tuple[str, str]]:
     return {c.type: (c.status, c.reason) for c in result.conditions}
 
 
-def saved_conditions(result: Outcome) -> tuple[Condition, ...]:
+def saved_conditions(result: CatalogOutcome) -> tuple[Condition, ...]:
     """The conditions of a catalog of ``request()``'s generation, with none before, once ``result`` is saved."""
     return tuple(apply_conditions((), result.conditions, generation=request().generation, now=NOW))
 
@@ -84,8 +85,8 @@ def test_failure_with_content_keeps_serving() -> None:
     failure = Failure(terminal=False, message="registry down")
     result = step_outcomes.failed(request(failure_count=2), failure, NOW, retry_at)
     assert conditions_of(result) == {"Progressing": ("True", "Retrying"), "Serving": ("True", "Available")}
-    assert result.fields["content_digest"] == CONTENT and result.content_present
-    assert (result.fields["failure_count"], result.fields["next_attempt_at"]) == (3, retry_at)
+    assert result.status.content_digest == CONTENT and result.content_present
+    assert (result.status.failure_count, result.status.next_attempt_at) == (3, retry_at)
     assert [e.type for e in result.events] == ["Warning"] and not result.release_content
 
 
@@ -93,8 +94,7 @@ def test_terminal_failure_without_content_is_not_serving_and_blocks_on_the_diges
     never_unpacked = request(content_present=False, content_digest="", resolved_ref="", base_url="", last_unpacked=None)
     result = step_outcomes.failed(never_unpacked, Failure(terminal=True, message="no label"), NOW, None, DIGEST)
     assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "Unavailable")}
-    blocked = {"failure_count": 1, "next_attempt_at": None, "blocked_digest": DIGEST}
-    assert result.fields == step_outcomes.NO_CONTENT | blocked
+    assert result.status == CatalogStatus(failure_count=1, next_attempt_at=None, blocked_digest=DIGEST)
     assert not result.release_content
 
 
@@ -104,20 +104,18 @@ def test_terminal_failure_after_a_loss_keeps_the_lost_contents_status() -> None:
         request(content_present=False), Failure(terminal=True, message="no label"), NOW, None, DIGEST
     )
     assert conditions_of(result) == {"Progressing": ("False", "Blocked"), "Serving": ("False", "ContentLost")}
-    assert result.fields["content_digest"] == CONTENT and result.fields["blocked_digest"] == DIGEST
+    assert result.status.content_digest == CONTENT and result.status.blocked_digest == DIGEST
     assert not result.release_content
 
 
 def test_retryable_failure_and_recovery_clear_the_blocked_digest() -> None:
     blocked = request(blocked_digest=OTHER)
     assert (
-        step_outcomes.failed(blocked, Failure(terminal=False, message="down"), NOW, NOW, DIGEST).fields[
-            "blocked_digest"
-        ]
+        step_outcomes.failed(blocked, Failure(terminal=False, message="down"), NOW, NOW, DIGEST).status.blocked_digest
         == ""
     )
     recovered = step_outcomes.in_sync(blocked, NOW)
-    assert recovered.fields["blocked_digest"] == "" and recovered.changes
+    assert recovered.status.blocked_digest == "" and recovered.changes
 
 
 def test_repeated_failure_records_no_second_event() -> None:
@@ -131,13 +129,13 @@ def test_repeated_failure_records_no_second_event() -> None:
 def test_dropped_and_unpacked_and_in_sync() -> None:
     dropped = step_outcomes.dropped(request(available=False), NOW)
     assert conditions_of(dropped)["Serving"] == ("False", "UserSpecifiedUnavailable")
-    assert dropped.release_content == CONTENT and dropped.fields["resolved_ref"] == ""
+    assert dropped.release_content == CONTENT and dropped.status.resolved_ref == ""
     switch = Switch(summary="+1 bundle", changes={})
     done = step_outcomes.unpacked(
         request(content_present=False), "r@" + DIGEST, CONTENT, "http://x/catalogs/ops", NOW, switch
     )
     assert conditions_of(done) == {"Progressing": ("True", "Succeeded"), "Serving": ("True", "Available")}
-    assert done.require_content == CONTENT and done.fields["last_unpacked"] == NOW and done.switch == switch
+    assert done.require_content == CONTENT and done.status.last_unpacked == NOW and done.switch == switch
     assert len(done.events) == 1 and done.events[0].message.startswith("+1 bundle; serving " + CONTENT)
     settled = request(conditions=saved_conditions(done), observed_generation=2, resolved_ref="r@" + DIGEST)
     assert not step_outcomes.in_sync(settled, NOW).changes
@@ -172,18 +170,18 @@ def test_signature_failures_block_with_their_own_reason() -> None:
 def test_content_unverified_by_the_current_keys_is_unverified() -> None:
     keys = "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"
     unverified = request(signature_keys=keys)
-    assert determine_state(unverified, DIGEST) is State.UNVERIFIED
-    assert determine_state(unverified, "sha256:" + "e" * 64) is State.OUT_OF_SYNC  # other content: pull it
+    assert determine_state(unverified, DIGEST) is CatalogState.UNVERIFIED
+    assert determine_state(unverified, "sha256:" + "e" * 64) is CatalogState.OUT_OF_SYNC  # other content: pull it
     verified = request(signature_keys=keys, verified_keys=unverified.keys_fingerprint)
-    assert determine_state(verified, DIGEST) is State.IN_SYNC
+    assert determine_state(verified, DIGEST) is CatalogState.IN_SYNC
     assert (
         determine_state(
             request(signature_keys=keys.replace("AAAA", "BBBB"), verified_keys=verified.verified_keys), DIGEST
         )
-        is State.UNVERIFIED
+        is CatalogState.UNVERIFIED
     )
     done = step_outcomes.verified(unverified, NOW)
-    assert done.fields["verified_keys"] == unverified.keys_fingerprint and done.events
+    assert done.status.verified_keys == unverified.keys_fingerprint and done.events
     assert not done.release_content and not done.require_content and done.content_present
 
 

@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from controlplane.capabilities import capabilities_from
-from workers.reconcile.gateway.plan_checks import ClusterObjects, prerequisite_checks
+from controlplane.values_tree import deep_merge
+from workers.reconcile.gateway.observation.required_apis import missing_apis
+from workers.reconcile.gateway.plan.checks import ClusterObjects, prerequisite_checks
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
-from workers.reconcile.gateway.required_apis import effective_values, missing_apis
 from workers.reconcile.retry import RetryPolicy
 
 DEFAULTS = {
@@ -118,9 +119,7 @@ def test_plan_and_reconciler_give_one_answer(served, values) -> None:
     cluster = ClusterObjects(
         served_apis=group_versions, served_resources=frozenset(served - group_versions), namespace_phase=None
     )
-    checks = prerequisite_checks(
-        request, effective_values(DEFAULTS, values), cluster, ca_configmap="ca", scc_binding="scc"
-    )
+    checks = prerequisite_checks(request, deep_merge(DEFAULTS, values), cluster, ca_configmap="ca", scc_binding="scc")
     plan_missing = [check.name.removeprefix("API ") for check in checks if check.blocking]
     assert plan_missing == missing_apis(values, DEFAULTS, capabilities_from(served))
 

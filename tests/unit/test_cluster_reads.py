@@ -7,11 +7,11 @@ from typing import Any
 import yaml
 
 from cluster_vocabulary.helm import HelmStatus
-from workers.drivers.helm_parse import ReleaseStatus
+from workers.drivers.helm_parse import HelmReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
-from workers.reconcile.gateway import cluster_reads
-from workers.reconcile.gateway.cluster_reads import Judged, judged_objects
-from workers.reconcile.gateway.drift import Drift, remembered_drift
+from workers.reconcile.gateway.observation import cluster_reads
+from workers.reconcile.gateway.observation.cluster_reads import Judged, judged_objects
+from workers.reconcile.gateway.observation.drift import Drift, remembered_drift
 
 KINDS = frozenset({"StatefulSet", "Service"})
 LIGHT = frozenset({"Service"})
@@ -57,7 +57,9 @@ MANIFEST = yaml.safe_dump_all(
         },
     ]
 )
-RELEASE = StoredRelease(ReleaseStatus("edge", "ns", 1, HelmStatus.DEPLOYED, "gw", "0.1.0", None, None), {}, MANIFEST)
+RELEASE = StoredRelease(
+    HelmReleaseStatus("edge", "ns", 1, HelmStatus.DEPLOYED, "gw", "0.1.0", None, None), {}, MANIFEST
+)
 
 
 class Cluster:

@@ -14,13 +14,13 @@ from tests.unit.test_gateway_loop import NOW, NS, RELEASE, VALUES, FakeHelm, Fak
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
-from workers.drivers.helm_parse import ReleaseStatus
+from workers.drivers.helm_parse import HelmReleaseStatus
 from workers.drivers.helm_storage import StoredRelease
-from workers.reconcile.gateway.actions import install, uninstall, unlock, upgrade
-from workers.reconcile.gateway.loop import reconcile
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.actions import Interrupted, install, purge, uninstall, unlock, upgrade
+from workers.reconcile.gateway.observation.view import GatewayView
+from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.outcome import Outcome
+from workers.reconcile.gateway.passes.loop import reconcile
 
 STUCK_SECRET = f"sh.helm.release.v1.{RELEASE}.v2"
 
@@ -33,7 +33,7 @@ def cluster() -> tuple[FakeKube, FakeHelm, PassIo]:
     return kube, helm, PassIo(helm=helm, kube=kube, target=HelmTarget(kubeconfig="", namespace=NS), chart=chart)
 
 
-def stuck(kube: FakeKube, status: str = "pending-upgrade") -> ReleaseStatus:
+def stuck(kube: FakeKube, status: str = "pending-upgrade") -> HelmReleaseStatus:
     """Revision 2 of the release, left in ``status`` by a helm process that died long ago."""
     started = NOW - timedelta(minutes=20)
     document = {
@@ -55,21 +55,20 @@ def stuck(kube: FakeKube, status: str = "pending-upgrade") -> ReleaseStatus:
             "metadata": {"name": STUCK_SECRET, "namespace": NS, "labels": labels},
         },
     )
-    return ReleaseStatus(RELEASE, NS, 2, status, "gateway", "0.1.0", None, started)
+    return HelmReleaseStatus(RELEASE, NS, 2, status, "gateway", "0.1.0", None, started)
 
 
-def events(result: Outcome) -> list[tuple[str, str]]:
+def events(result: GatewayOutcome) -> list[tuple[str, str]]:
     return [(e.type, e.reason) for e in result.events]
 
 
-def conditions(result: Outcome) -> dict[str, tuple[str, str]]:
+def conditions(result: GatewayOutcome) -> dict[str, tuple[str, str]]:
     return {c.type: (c.status, c.reason) for c in result.conditions}
 
 
 def test_install_reports_the_release_and_clears_failures(cluster) -> None:
     _, helm, io = cluster
-    result = Outcome(failure_count=2)
-    install.run(request(failure_count=2), io, GatewayView(release=None), result)
+    result = GatewayOutcome(failure_count=2).merge(install.run(request(failure_count=2), io, GatewayView(release=None)))
     assert helm.calls == ["install"] and result.release is not None and result.release.revision == 1
     assert conditions(result) == {"Released": ("True", "InstallSucceeded")}
     assert events(result) == [("Normal", "InstallSucceeded")]
@@ -78,9 +77,8 @@ def test_install_reports_the_release_and_clears_failures(cluster) -> None:
 
 def test_upgrade_reports_the_new_revision_and_clears_failures(cluster) -> None:
     _, helm, io = cluster
-    install.run(request(), io, None, Outcome())
-    result = Outcome()
-    upgrade.run(request(failure_count=1), io, None, result)
+    install.run(request(), io, None)
+    result = upgrade.run(request(failure_count=1), io, None)
     assert helm.calls == ["install", "upgrade"] and result.release is not None and result.release.revision == 2
     assert conditions(result) == {"Released": ("True", "UpgradeSucceeded")}
     assert events(result) == [("Normal", "UpgradeSucceeded")] and result.failure_count == 0
@@ -88,9 +86,8 @@ def test_upgrade_reports_the_new_revision_and_clears_failures(cluster) -> None:
 
 def test_uninstall_records_an_event_only_when_there_was_a_release(cluster) -> None:
     _, helm, io = cluster
-    install.run(request(), io, None, Outcome())
-    result = Outcome()
-    uninstall.run(request(deleting=True), io, None, result)
+    install.run(request(), io, None)
+    result = uninstall.run(request(deleting=True), io, None)
     assert helm.calls[-1] == "uninstall" and events(result) == [("Normal", "UninstallSucceeded")]
 
     class Gone(FakeHelm):
@@ -99,17 +96,15 @@ def test_uninstall_records_an_event_only_when_there_was_a_release(cluster) -> No
 
     kube = FakeKube()
     gone = PassIo(helm=Gone(kube), kube=kube, target=io.target, chart=io.chart)
-    result = Outcome()
-    uninstall.run(request(deleting=True), gone, None, result)
+    result = uninstall.run(request(deleting=True), gone, None)
     assert result.events == [] and result.conditions == []
 
 
 def test_unlock_removes_the_stuck_revision_it_observed(cluster) -> None:
     kube, helm, io = cluster
-    install.run(request(), io, None, Outcome())
+    install.run(request(), io, None)
     status = stuck(kube)
-    result = Outcome()
-    unlock.run(request(), io, GatewayView(release=StoredRelease(status, values=VALUES, manifest="")), result)
+    result = unlock.run(request(), io, GatewayView(release=StoredRelease(status, values=VALUES, manifest="")))
     assert ("secrets", NS, STUCK_SECRET) not in kube.objects
     assert ("secrets", NS, f"sh.helm.release.v1.{RELEASE}.v1") in kube.objects  # the settled revision stays
     assert events(result) == [("Warning", "Unlocked")] and "pending-upgrade" in result.events[0].message
@@ -128,3 +123,34 @@ def test_the_loop_unlocks_a_stuck_release_and_goes_on_from_the_settled_revision(
     result = reconcile(request(values=changed, generation=2), io)
     assert helm.calls == ["install", "upgrade"]
     assert events(result) == [("Warning", "Unlocked"), ("Normal", "UpgradeSucceeded")]
+
+
+class StuckNamespaceKube(FakeKube):
+    """A cluster whose namespace cannot be deleted (a webhook refuses it, say)."""
+
+    def get_namespace(self, name: str) -> dict[str, Any] | None:
+        return self.objects.get(("namespaces", "", name))
+
+    def delete_namespace(self, name: str) -> None:
+        raise errors.Unauthorized("namespaces is forbidden")
+
+
+def stuck_namespace() -> PassIo:
+    """A release's namespace and cluster role, in a cluster that refuses to delete the namespace."""
+    kube = StuckNamespaceKube()
+    kube.ensure_namespace(NS, {})
+    labels = {"app.kubernetes.io/instance": RELEASE, "app.kubernetes.io/managed-by": "Helm"}
+    kube.put("clusterroles", {"kind": "ClusterRole", "metadata": {"name": f"{RELEASE}-reader", "labels": labels}})
+    chart = Chart(ref="chart", version=None, chart_version="0.1.0", defaults={})
+    return PassIo(helm=FakeHelm(kube), kube=kube, target=HelmTarget(kubeconfig="", namespace=NS), chart=chart)
+
+
+def test_a_purge_that_fails_part_way_keeps_the_events_of_what_it_removed() -> None:
+    with pytest.raises(Interrupted) as interrupted:
+        purge.run(request(deleting=True), stuck_namespace(), None)
+    assert isinstance(interrupted.value.cause, errors.Unauthorized)
+    assert events(interrupted.value.done) == [("Normal", "ClusterObjectsDeleted"), ("Normal", "OwnObjectsDeleted")]
+    result = reconcile(request(deleting=True, failure_count=99), stuck_namespace())  # past the failed uninstalls
+    reasons = ["ForcedDelete", "ClusterObjectsDeleted", "OwnObjectsDeleted", "DeleteFailed"]
+    assert [reason for _, reason in events(result)] == reasons
+    assert result.failed and result.phase == "Deleting" and not result.delete_row

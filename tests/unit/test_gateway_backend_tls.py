@@ -14,16 +14,16 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from workers.drivers.kube import SecretData
-from workers.reconcile.gateway.backend_tls import reconcile_backend_tls
-from workers.reconcile.gateway.backend_tls_objects import (
+from workers.reconcile.gateway.backend_tls.objects import (
     BackendTls,
     CertificateProblem,
     backend_tls_objects,
     route_backend_service,
     server_certificate,
 )
-from workers.reconcile.gateway.drift import INSTANCE_LABEL
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.backend_tls.reconcile import reconcile_backend_tls
+from workers.reconcile.gateway.observation.drift import INSTANCE_LABEL
+from workers.reconcile.gateway.observation.view import GatewayView
 
 NOW = datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.reconcile.gateway.backend_tls_judge import BackendTlsVerdict, judge_backend_tls
+from workers.reconcile.gateway.backend_tls.judge import BackendTlsVerdict, judge_backend_tls
 
 
 def head(version: str | None) -> dict:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from workers.reconcile.gateway.drift import (
+from workers.reconcile.gateway.observation.drift import (
     DRIFT_KINDS,
     Drift,
     differences,

@@ -18,9 +18,9 @@ import pytest
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import HelmTarget
-from workers.drivers.helm_parse import ReleaseStatus
-from workers.reconcile.gateway.loop import reconcile
+from workers.drivers.helm_parse import HelmReleaseStatus
 from workers.reconcile.gateway.pass_io import PassIo
+from workers.reconcile.gateway.passes.loop import reconcile
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
 from workers.reconcile.retry import RetryPolicy
 
@@ -107,7 +107,7 @@ class FakeHelm:
     fail: str | None = None  # a command that fails
     ready: bool = True
 
-    def _release(self, target: HelmTarget, name: str, values: dict[str, Any]) -> ReleaseStatus:
+    def _release(self, target: HelmTarget, name: str, values: dict[str, Any]) -> HelmReleaseStatus:
         revisions = [o for o in self.kube.list_objects("v1", "secrets", target.namespace, f"owner=helm,name={name}")]
         revision = len(revisions) + 1
         document = {
@@ -144,18 +144,18 @@ class FakeHelm:
             "status": {"observedGeneration": 1, "updatedReplicas": 1, "readyReplicas": int(self.ready)},
         }
         self.kube.put("statefulsets", sts)
-        return ReleaseStatus(name, target.namespace, revision, "deployed", "gateway", "0.1.0", None, NOW)
+        return HelmReleaseStatus(name, target.namespace, revision, "deployed", "gateway", "0.1.0", None, NOW)
 
-    def _run(self, command: str, target: HelmTarget, name: str, values: dict[str, Any]) -> ReleaseStatus:
+    def _run(self, command: str, target: HelmTarget, name: str, values: dict[str, Any]) -> HelmReleaseStatus:
         self.calls.append(command)
         if self.fail == command:
             raise errors.HelmError(f"{command} failed: render error")
         return self._release(target, name, values)
 
-    def install(self, target: HelmTarget, name: str, chart: str, values: dict, **_: Any) -> ReleaseStatus:
+    def install(self, target: HelmTarget, name: str, chart: str, values: dict, **_: Any) -> HelmReleaseStatus:
         return self._run("install", target, name, values)
 
-    def upgrade(self, target: HelmTarget, name: str, chart: str, values: dict, **_: Any) -> ReleaseStatus:
+    def upgrade(self, target: HelmTarget, name: str, chart: str, values: dict, **_: Any) -> HelmReleaseStatus:
         return self._run("upgrade", target, name, values)
 
     def uninstall(self, target: HelmTarget, name: str, **_: Any) -> None:

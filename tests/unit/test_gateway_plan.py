@@ -10,20 +10,20 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from controlplane.capabilities import needed_apis
+from controlplane.values_tree import deep_merge
 from gateways.choices import PlanAction
-from workers.reconcile.gateway.plan_checks import (
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.plan.checks import (
     MISSING,
     PRESENT,
     WILL_CREATE,
     ClusterObjects,
     prerequisite_checks,
 )
-from workers.reconcile.gateway.plan_decide import decide
-from workers.reconcile.gateway.plan_diff import field_changes, format_path, manifest_diff, parse_manifest
-from workers.reconcile.gateway.plan_redact import Redactor
+from workers.reconcile.gateway.plan.decide import decide
+from workers.reconcile.gateway.plan.diff import field_changes, format_path, manifest_diff, parse_manifest
+from workers.reconcile.gateway.plan.redact import Redactor
 from workers.reconcile.gateway.request import GatewayRequest, Prerequisites, Timing
-from workers.reconcile.gateway.required_apis import effective_values
-from workers.reconcile.gateway.state import State
 from workers.reconcile.retry import RetryPolicy
 
 DB_URI = "postgresql://gw:s3cret-pw@db.example.test/gw"
@@ -153,11 +153,11 @@ def test_redacted_secret_data_still_shows_whether_it_changed() -> None:
     assert Redactor([]).marker("c2VjcmV0") != redactor.marker("c2VjcmV0"), "markers are keyed per plan"
 
 
-def test_effective_values_overlay_the_chart_defaults() -> None:
-    values = effective_values(CHART_DEFAULTS, {"image": {"tag": "1.0"}, "grpcRoute": {"enabled": True}})
+def test_the_chart_defaults_overlaid_with_the_values_need_the_apis_they_switch_on() -> None:
+    values = deep_merge(CHART_DEFAULTS, {"image": {"tag": "1.0"}, "grpcRoute": {"enabled": True}})
     assert values["image"] == {"repository": "r", "tag": "1.0"}
     assert [api.capability for api in needed_apis(values)] == ["agent_sandbox", "grpc_route", "backend_tls_policy"]
-    off = effective_values(CHART_DEFAULTS, {"agentSandbox": {"preflight": {"enabled": False}}})
+    off = deep_merge(CHART_DEFAULTS, {"agentSandbox": {"preflight": {"enabled": False}}})
     assert needed_apis(off) == []
 
 
@@ -192,7 +192,7 @@ def make_request(**prerequisites: object) -> GatewayRequest:
 def checks_of(request: GatewayRequest, cluster: ClusterObjects, values: dict | None = None) -> dict[str, tuple]:
     checks = prerequisite_checks(
         request,
-        effective_values(CHART_DEFAULTS, values or {}),
+        deep_merge(CHART_DEFAULTS, values or {}),
         cluster,
         ca_configmap="gateway-trusted-ca",
         scc_binding="edge-scc",

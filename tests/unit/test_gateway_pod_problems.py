@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from workers.reconcile.gateway.pod_problems import pod_problems
+from workers.reconcile.gateway.observation.pod_problems import pod_problems
 
 NOW = datetime(2026, 12, 2, 3, 0, tzinfo=UTC)
 

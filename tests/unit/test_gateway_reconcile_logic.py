@@ -6,9 +6,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
-from workers.reconcile.gateway.phases import phase_for
-from workers.reconcile.gateway.state import Observed, State, determine_state
+from workers.reconcile.gateway.observation.health import (
+    backend_tls_ready,
+    backend_tls_refusals,
+    route_ready,
+    workload_ready,
+)
+from workers.reconcile.gateway.observation.state import Observed, State, determine_state
+from workers.reconcile.gateway.passes.phases import phase_for
 from workers.reconcile.retry import RetryPolicy
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

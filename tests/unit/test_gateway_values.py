@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from controlplane.values_tree import deep_merge
 from gateways.values import (
     TRUSTED_CA_CONFIGMAP,
     ClusterFacts,
@@ -23,7 +24,6 @@ from gateways.values import (
     gateway_values,
     host_in_domains,
     image_values,
-    merge_values,
     route_address,
     route_host,
     routing_problems,
@@ -422,13 +422,13 @@ def test_the_clusters_network_policy_setting_wins_over_a_release_that_turns_it_o
     """A release's `networkPolicy.enabled: true` cannot put the policy on a cluster that is off; its other keys
     stay."""
     release = {"networkPolicy": {"enabled": True}, "image": {"pullPolicy": "Always"}}
-    values = merge_values(release, gateway_values(SPEC, replace(K8S, network_policy=network_policy), ROUTING))
+    values = deep_merge(release, gateway_values(SPEC, replace(K8S, network_policy=network_policy), ROUTING))
     assert values["networkPolicy"] == {"enabled": enabled}
     assert values["image"]["pullPolicy"] == "Always"
 
 
 def test_a_release_may_turn_the_policy_off_on_a_cluster_that_asks_for_it() -> None:
-    values = merge_values(
+    values = deep_merge(
         {"networkPolicy": {"enabled": False}}, gateway_values(SPEC, replace(K8S, network_policy=True), ROUTING)
     )
     assert values["networkPolicy"] == {"enabled": False}

@@ -10,9 +10,10 @@ from controlplane.maintenance_windows import Verdict
 from tests.unit.test_gateway_loop import NOW, NS, FakeHelm, FakeKube, request
 from workers.charts import Chart
 from workers.drivers.helm import HelmTarget
-from workers.reconcile.gateway.loop import reconcile
+from workers.reconcile.gateway.outcome import WindowHold
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.gateway.window_gate import REQUEUE_CAP_SECONDS
+from workers.reconcile.gateway.passes.loop import reconcile
+from workers.reconcile.gateway.passes.window_gate import REQUEUE_CAP_SECONDS
 
 NEXT = NOW + timedelta(minutes=20)
 CLOSED = Verdict(False, NEXT, message=f"Waiting for the next maintenance window, at {NEXT.isoformat()}")
@@ -40,7 +41,7 @@ def test_an_upgrade_outside_the_window_waits_and_is_queued_for_its_start(cluster
     assert helm.calls == ["install"]  # no upgrade
     assert window_condition(result) == ("False", "OutsideWindow", CLOSED.message)
     assert NEXT.isoformat() in window_condition(result)[2]
-    assert result.fields["window_held_until"] == NEXT and result.next_attempt_at == NEXT
+    assert result.window == WindowHold(NEXT) and result.next_attempt_at == NEXT
     assert result.requeue_after == (NEXT - NOW).total_seconds()
     assert not result.failed
 
@@ -51,7 +52,7 @@ def test_inside_the_window_the_upgrade_runs_and_the_wait_is_cleared(cluster) -> 
     result = reconcile(request(values=CHANGED, generation=2, window=OPEN), io)
     assert helm.calls == ["install", "upgrade"]
     assert window_condition(result) == ("True", "WindowOpen", OPEN.message)
-    assert result.fields["window_held_until"] is None
+    assert result.window == WindowHold(None)
 
 
 def test_a_far_window_is_waited_for_in_capped_steps(cluster) -> None:

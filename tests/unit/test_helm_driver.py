@@ -10,7 +10,7 @@ import pytest
 
 from workers.drivers import errors
 from workers.drivers.helm_parse import (
-    ReleaseStatus,
+    HelmReleaseStatus,
     classify_error,
     error_message,
     parse_history,
@@ -278,7 +278,7 @@ METADATA_JSON = (
 
 def test_parse_metadata() -> None:
     release = parse_metadata(METADATA_JSON)
-    assert release == ReleaseStatus(
+    assert release == HelmReleaseStatus(
         name="web",
         namespace="t1",
         revision=4,
@@ -292,7 +292,7 @@ def test_parse_metadata() -> None:
 
 @pytest.mark.parametrize("parser", [parse_release, parse_metadata])
 @pytest.mark.parametrize("text", ["not json", "[]", '{"info": {}}'])
-def test_release_parsers_reject_garbage(parser: Callable[[str], ReleaseStatus], text: str) -> None:
+def test_release_parsers_reject_garbage(parser: Callable[[str], HelmReleaseStatus], text: str) -> None:
     with pytest.raises(errors.HelmError):
         parser(text)
 

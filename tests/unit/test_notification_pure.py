@@ -12,7 +12,7 @@ import pytest
 from notifications.choices import DeliveryStatus, EventKind, ReceiverKind, Severity
 from notifications.matching import EventFacts, Filter, matches, severity_of
 from notifications.payloads import body_for, build_payload
-from notifications.policy import RetryPolicy, judge
+from notifications.policy import DeliveryRetryPolicy, judge
 from notifications.signing import sign, verify
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
@@ -138,7 +138,7 @@ def test_slack_gets_one_text_line() -> None:
     assert document["text"].endswith("|details>") and len(document["text"]) < 1300
 
 
-POLICY = RetryPolicy(base_seconds=10, cap_seconds=60, max_attempts=4)
+POLICY = DeliveryRetryPolicy(base_seconds=10, cap_seconds=60, max_attempts=4)
 
 
 def test_backoff_doubles_up_to_the_cap() -> None:

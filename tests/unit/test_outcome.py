@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from workers.reconcile.catalog.outcome import CatalogOutcome
 from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -42,4 +43,6 @@ def test_an_outcome_collects_conditions_and_events() -> None:
     outcome.event("Unlocked", "done")
     assert outcome.conditions == [ConditionChange("Ready", "False", "InstallFailed", "boom")]
     assert [(e.type, e.reason) for e in outcome.events] == [("Warning", "InstallFailed"), ("Normal", "Unlocked")]
-    assert (outcome.failed, outcome.superseded, outcome.requeue_after, outcome.changes) == (False, False, None, True)
+    assert (outcome.failed, outcome.requeue_after) == (False, None)
+    catalog = CatalogOutcome()
+    assert (catalog.failed, catalog.superseded, catalog.requeue_after, catalog.changes) == (False, False, None, True)

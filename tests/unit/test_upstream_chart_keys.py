@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from controlplane.values_tree import value_at
 from gateways.chart_keys import check_values_keys, defaults_from_yaml, leaf_paths, type_mismatches, unknown_keys
 from gateways.values import ClusterFacts, RoutingConfig, gateway_values
 from tests.fixtures.charts import MIRROR_CHART, require_upstream_chart
@@ -80,15 +81,8 @@ def test_the_combinations_cover_every_key_of_the_interface(upstream_defaults: di
         "networkPolicy.enabled",
     }
     # None of them has a null default upstream (a null would leave the type to the templates).
-    nulls = [path for path in leaf_paths(upstream_defaults) if _lookup(upstream_defaults, path) is None]
+    nulls = [path for path in leaf_paths(upstream_defaults) if value_at(upstream_defaults, path.split(".")) is None]
     assert not covered & set(nulls)
-
-
-def _lookup(tree: dict[str, Any], path: str) -> Any:
-    node: Any = tree
-    for part in path.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    return node
 
 
 def test_the_invented_trusted_ca_key_is_gone_and_would_be_caught(upstream_defaults: dict[str, Any]) -> None:

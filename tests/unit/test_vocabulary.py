@@ -16,14 +16,13 @@ from pathlib import Path
 import pytest
 
 from catalogs import states as catalog_states
-from controlplane.conditions import ConditionStatus
-from controlplane.events import ClusterReason, EventType
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType, NamespacePhase
+from controlplane.events import ClusterReason
 from controlplane.flavours import Flavour
 from controlplane.tasks import TaskName
 from gateways import states as gateway_states
 from rollouts import states as rollout_states
 from tests.paths import PROJECT_ROOT
-from workers.drivers import kube_vocabulary
 
 SCANNED = ("workers", "controlplane", "gateways", "catalogs", "rollouts", "notifications")
 
@@ -35,7 +34,6 @@ ENUM_MODULES = {
     "controlplane/tasks.py",
     "gateways/states.py",
     "rollouts/states.py",
-    "workers/drivers/kube_vocabulary.py",
 }
 
 VOCABULARY: tuple[type[StrEnum], ...] = (
@@ -57,7 +55,7 @@ VOCABULARY: tuple[type[StrEnum], ...] = (
     ClusterReason,
     Flavour,
     TaskName,
-    kube_vocabulary.NamespacePhase,
+    NamespacePhase,
 )
 FORBIDDEN = frozenset(member.value for enum in VOCABULARY for member in enum)
 
@@ -196,8 +194,8 @@ def test_the_enum_modules_import_no_django() -> None:
 @pytest.mark.parametrize(
     "module",
     [
-        "workers.reconcile.gateway.loop",
-        "workers.reconcile.gateway.phases",
+        "workers.reconcile.gateway.passes.loop",
+        "workers.reconcile.gateway.passes.phases",
         "workers.reconcile.events",
         "rollouts.machine",
     ],

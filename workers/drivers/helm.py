@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 
 from workers.drivers import errors
 from workers.drivers.helm_parse import (
+    HelmReleaseStatus,
     ReleaseRevision,
-    ReleaseStatus,
     ReleaseSummary,
     classify_error,
     parse_history,
@@ -83,7 +83,7 @@ class Helm:
     def __init__(self, config: HelmConfig) -> None:
         self.config = config
 
-    def status(self, target: HelmTarget, release: str) -> ReleaseStatus | None:
+    def status(self, target: HelmTarget, release: str) -> HelmReleaseStatus | None:
         """The current revision of `release`, or None when there is no such release.
         Uses `helm get metadata`: unlike v4's `helm status` it has the chart version and
         does not fetch live resources (nor print Secrets)."""
@@ -103,7 +103,7 @@ class Helm:
         version: str | None = None,
         wait: bool = False,
         timeout: float | None = None,
-    ) -> ReleaseStatus:
+    ) -> HelmReleaseStatus:
         """`helm install`; the namespace must already exist."""
         args = ["install", "--output=json", *self._op_flags(wait, timeout), *_version(version)]
         out = self._run(args, [release, chart_ref], target, values, self._op_timeout(timeout))
@@ -121,7 +121,7 @@ class Helm:
         install: bool = False,
         wait: bool = False,
         timeout: float | None = None,
-    ) -> ReleaseStatus:
+    ) -> HelmReleaseStatus:
         """`helm upgrade`. With `reset_values` the release gets exactly chart defaults plus
         `values`; without it `values` are merged over the previous release's values."""
         args = ["upgrade", "--output=json", *self._op_flags(wait, timeout), *_version(version)]

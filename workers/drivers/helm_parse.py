@@ -16,7 +16,7 @@ from workers.drivers import errors
 
 
 @dataclass(frozen=True)
-class ReleaseStatus:
+class HelmReleaseStatus:
     """The current revision of a release (`helm get metadata`, `helm install|upgrade -o json`)."""
 
     name: str
@@ -91,13 +91,13 @@ def _document(text: str, what: str) -> dict[str, Any]:
     return data
 
 
-def parse_release(text: str) -> ReleaseStatus:
+def parse_release(text: str) -> HelmReleaseStatus:
     """Parse a full release document (`helm install|upgrade|status -o json`). helm v4's
     `status` omits the chart, so its chart fields come back None."""
     data = _document(text, "release")
     info = data.get("info") or {}
     metadata = (data.get("chart") or {}).get("metadata") or {}
-    return ReleaseStatus(
+    return HelmReleaseStatus(
         name=data["name"],
         namespace=data.get("namespace", ""),
         revision=int(data.get("version", 0)),
@@ -109,10 +109,10 @@ def parse_release(text: str) -> ReleaseStatus:
     )
 
 
-def parse_metadata(text: str) -> ReleaseStatus:
+def parse_metadata(text: str) -> HelmReleaseStatus:
     """Parse `helm get metadata -o json` (flat; no values, manifest or live resources)."""
     data = _document(text, "metadata")
-    return ReleaseStatus(
+    return HelmReleaseStatus(
         name=data["name"],
         namespace=data.get("namespace", ""),
         revision=int(data.get("revision", 0)),

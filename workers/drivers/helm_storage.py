@@ -21,7 +21,7 @@ import orjson
 
 from cluster_vocabulary.helm import HelmStatus
 from workers.drivers import errors
-from workers.drivers.helm_parse import ReleaseStatus, parse_time
+from workers.drivers.helm_parse import HelmReleaseStatus, parse_time
 from workers.memo import Memo
 
 __all__ = [
@@ -45,7 +45,7 @@ DECODED_MEMO_SIZE = 20_000
 class StoredRelease:
     """One revision as Helm stored it: its status, the user-supplied values, and the rendered manifest."""
 
-    status: ReleaseStatus
+    status: HelmReleaseStatus
     values: dict[str, Any] = field(repr=False)
     manifest: str = field(repr=False)
 
@@ -86,7 +86,7 @@ def _decode(secret: dict[str, Any]) -> StoredRelease:
     info = document.get("info") or {}
     chart = (document.get("chart") or {}).get("metadata") or {}
     config = document.get("config") or {}
-    status = ReleaseStatus(
+    status = HelmReleaseStatus(
         name=str(document["name"]),
         namespace=str(document.get("namespace", "")),
         revision=int(document.get("version", 0)),

@@ -24,8 +24,8 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config import new_client_from_config_dict
 from kubernetes.config.config_exception import ConfigException
 
+from cluster_vocabulary.kubernetes import ConditionStatus, NamespacePhase
 from workers.drivers import errors
-from workers.drivers.kube_vocabulary import ConditionStatus, NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
 from workers.drivers.request_budget import UNBOUNDED, RequestBudget
 

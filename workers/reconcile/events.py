@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controlplane.events import EventType
+from cluster_vocabulary.kubernetes import EventType
 
 __all__ = ["EventNote"]
 

@@ -15,9 +15,9 @@ from controlplane.tasks import TaskName
 from workers import queued_passes
 from workers.drivers.helm_storage import remember_releases
 from workers.pool_share import cluster_share
-from workers.reconcile.gateway import fleet
-from workers.reconcile.gateway.drift import remember_verdicts
-from workers.reconcile.gateway.run import pool_percent, run_pass
+from workers.reconcile.gateway.observation.drift import remember_verdicts
+from workers.reconcile.gateway.passes import fleet
+from workers.reconcile.gateway.passes.run import pool_percent, run_pass
 from workers.tasks.transient import retried_when_transient
 
 __all__ = ["reconcile_gateway", "resync_cluster", "resync_gateways", "same_queue"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from controlplane.tasks import TaskName
-from workers.reconcile.gateway.plan import run_plan
+from workers.reconcile.gateway.plan.build import run_plan
 
 __all__ = ["plan_gateway"]
 

@@ -26,7 +26,7 @@ from controlplane.tasks import TaskName
 from gateways.models import Gateway
 from workers import queued_passes, singletons
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR
-from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL
+from workers.reconcile.gateway.observation.drift import DRIFT_KINDS, INSTANCE_LABEL
 from workers.watcher.streams import WatchTarget, watch_forever
 
 __all__ = ["ClusterWatch", "Watcher", "watch_targets"]

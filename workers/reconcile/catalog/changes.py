@@ -8,7 +8,7 @@ import logging
 from catalogs.diff import as_dict, summary
 from catalogs.store import ContentStore, StoreError
 from catalogs.stored_diff import EntryMissing, diff_entries
-from workers.reconcile.outcome import Switch
+from workers.reconcile.catalog.outcome import Switch
 
 __all__ = ["CONSOLE_ITEMS", "describe_switch"]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from workers.reconcile.catalog import step_outcomes
+from workers.reconcile.catalog.outcome import CatalogOutcome
 from workers.reconcile.catalog.pass_io import CatalogIo
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.outcome import Outcome
 
 __all__ = ["run"]
 
 
-def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> Outcome:
+def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> CatalogOutcome:
     return step_outcomes.dropped(request, now)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
+from workers.reconcile.catalog.outcome import CatalogOutcome, Switch
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.outcome import Outcome, Switch
 
 __all__ = ["CatalogIo", "ContentVanished"]
 
@@ -34,6 +34,6 @@ class CatalogIo(Protocol):
     def base_url(self, request: CatalogRequest) -> str:
         """Where the catalog's content is served."""
 
-    def save(self, request: CatalogRequest, outcome: Outcome, now: datetime) -> bool:
+    def save(self, request: CatalogRequest, outcome: CatalogOutcome, now: datetime) -> bool:
         """Write ``outcome`` through the fenced write, its conditions set at ``now`` (the pass's clock); False when
         the pass was fenced out or the spec moved on."""

@@ -19,10 +19,11 @@ from catalogs.choices import AvailabilityMode
 from catalogs.cleanup import lock_content, release_after_commit
 from catalogs.integrity import entry_intact
 from catalogs.models import Catalog, CatalogEvent
+from workers.reconcile.catalog.outcome import CatalogOutcome
 from workers.reconcile.catalog.pass_io import ContentVanished
 from workers.reconcile.catalog.request import CatalogRequest
 from workers.reconcile.fence import locked_row
-from workers.reconcile.outcome import Outcome, apply_conditions
+from workers.reconcile.outcome import apply_conditions
 
 __all__ = ["load", "save"]
 
@@ -56,7 +57,7 @@ def load(pk: str) -> CatalogRequest | None:
     )
 
 
-def save(request: CatalogRequest, outcome: Outcome, now: datetime, *, lease_token: str | None = None) -> bool:
+def save(request: CatalogRequest, outcome: CatalogOutcome, now: datetime, *, lease_token: str | None = None) -> bool:
     """Write the outcome while the pass holds ``lease_token`` (None: while no pass holds the catalog) and the
     catalog still has the request's generation; False if not. Its condition changes are set on the conditions the
     pass read, at ``now`` (the pass's clock)."""
@@ -71,18 +72,20 @@ def save(request: CatalogRequest, outcome: Outcome, now: datetime, *, lease_toke
         with fence as locked:
             if locked is None or not locked.writable:
                 return False
+            columns = outcome.status.columns() if outcome.status is not None else {}
             conditions = apply_conditions(
                 request.conditions, outcome.conditions, generation=request.generation, now=now
             )
             Catalog.objects.filter(pk=request.pk).update(
-                conditions=conditions, observed_generation=request.generation, **outcome.fields
+                conditions=conditions, observed_generation=request.generation, **columns
             )
         if outcome.switch:
+            assert outcome.status is not None and outcome.status.last_unpacked is not None, "a switch is unpacked"
             history.record(
                 request.pk,
-                content_digest=outcome.fields["content_digest"],
-                resolved_ref=outcome.fields["resolved_ref"],
-                switched_at=outcome.fields["last_unpacked"],
+                content_digest=outcome.status.content_digest,
+                resolved_ref=outcome.status.resolved_ref,
+                switched_at=outcome.status.last_unpacked,
                 summary=outcome.switch.summary,
                 changes=outcome.switch.changes,
             )
@@ -90,6 +93,7 @@ def save(request: CatalogRequest, outcome: Outcome, now: datetime, *, lease_toke
             CatalogEvent.objects.create(
                 catalog_id=request.pk, type=event.type, reason=event.reason, message=event.message[:2048]
             )
-        if outcome.release_content and outcome.release_content != outcome.fields.get("content_digest"):
+        served = outcome.status.content_digest if outcome.status is not None else None
+        if outcome.release_content and outcome.release_content != served:
             release_after_commit(outcome.release_content)
     return True

@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from controlplane.conditions import Condition
 from controlplane.signing_keys import keys_fingerprint
-from workers.reconcile.outcome import Outcome, apply_conditions
+from workers.reconcile.catalog.outcome import CatalogOutcome, CatalogStatus
+from workers.reconcile.outcome import apply_conditions
 
 __all__ = ["CatalogRequest"]
 
@@ -58,23 +58,25 @@ class CatalogRequest:
     def secrets(self) -> tuple[str, ...]:
         return (self.pull_password,) if self.pull_password else ()
 
-    def status_fields(self) -> dict[str, Any]:
-        return {
-            "resolved_ref": self.resolved_ref,
-            "base_url": self.base_url,
-            "last_unpacked": self.last_unpacked,
-            "content_digest": self.content_digest,
-            "verified_keys": self.verified_keys,
-        }
+    def served_status(self) -> CatalogStatus:
+        """The status columns of the content served now, with no failure counted."""
+        return CatalogStatus(
+            resolved_ref=self.resolved_ref,
+            base_url=self.base_url,
+            last_unpacked=self.last_unpacked,
+            content_digest=self.content_digest,
+            verified_keys=self.verified_keys,
+        )
 
-    def after(self, outcome: Outcome, now: datetime) -> CatalogRequest:
-        """The snapshot once a step's ``outcome`` has been saved at ``now`` (fields it does not carry are left out)."""
+    def after(self, outcome: CatalogOutcome, now: datetime) -> CatalogRequest:
+        """The snapshot once a step's ``outcome`` has been saved at ``now`` (columns it does not hold are left out)."""
         known = {f.name for f in dataclasses.fields(self)}
+        columns = outcome.status.columns() if outcome.status is not None else {}
         conditions = apply_conditions(self.conditions, outcome.conditions, generation=self.generation, now=now)
         return dataclasses.replace(
             self,
             conditions=tuple(conditions),
             observed_generation=self.generation,
             content_present=outcome.content_present,
-            **{name: value for name, value in outcome.fields.items() if name in known},
+            **{name: value for name, value in columns.items() if name in known},
         )

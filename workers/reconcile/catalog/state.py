@@ -6,10 +6,10 @@ import enum
 
 from workers.reconcile.catalog.request import CatalogRequest
 
-__all__ = ["State", "determine_state"]
+__all__ = ["CatalogState", "determine_state"]
 
 
-class State(enum.Enum):
+class CatalogState(enum.Enum):
     USER_UNAVAILABLE = "UserUnavailable"  # availability_mode=Unavailable: drop content
     UNRESOLVED = "Unresolved"  # the ref has not been resolved in this pass yet
     OUT_OF_SYNC = "OutOfSync"  # other content than is served, or content missing: unpack
@@ -18,14 +18,14 @@ class State(enum.Enum):
     IN_SYNC = "InSync"  # serving what the ref names
 
 
-def determine_state(request: CatalogRequest, resolved_digest: str | None) -> State:
+def determine_state(request: CatalogRequest, resolved_digest: str | None) -> CatalogState:
     if not request.available:
-        return State.USER_UNAVAILABLE
+        return CatalogState.USER_UNAVAILABLE
     if resolved_digest is None:
-        return State.UNRESOLVED
+        return CatalogState.UNRESOLVED
     serving = request.content_present and request.served_digest == resolved_digest
     if serving and not request.needs_verification:
-        return State.IN_SYNC
+        return CatalogState.IN_SYNC
     if request.blocked_digest and request.blocked_digest == resolved_digest:
-        return State.BLOCKED
-    return State.UNVERIFIED if serving else State.OUT_OF_SYNC
+        return CatalogState.BLOCKED
+    return CatalogState.UNVERIFIED if serving else CatalogState.OUT_OF_SYNC

@@ -1,33 +1,48 @@
-"""The outcomes of the catalog's steps, as the one ``Outcome`` every kind's pass saves: condition changes, status
-fields and the event (pure). Whether a step changes anything is judged on the conditions it would leave."""
+"""The outcomes of the catalog's steps, as ``CatalogOutcome``: the Progressing change, the status columns and the
+event (pure); Serving is derived by ``summarize``. Whether a step changes anything is judged on the conditions it
+would leave."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
-from typing import Any
 
 from catalogs.states import ConditionType, Reason
-from controlplane.conditions import Condition, ConditionStatus, find_condition
+from cluster_vocabulary.kubernetes import ConditionStatus
+from controlplane.conditions import Condition, find_condition
 from workers.reconcile.catalog.failures import Failure
+from workers.reconcile.catalog.outcome import CatalogOutcome, CatalogStatus, Switch
 from workers.reconcile.catalog.request import CatalogRequest
+from workers.reconcile.catalog.summary import summarize
 from workers.reconcile.events import EventNote
-from workers.reconcile.outcome import ConditionChange, Outcome, Switch, apply_conditions
+from workers.reconcile.outcome import ConditionChange, apply_conditions
 
 __all__ = ["dropped", "failed", "in_sync", "restored", "unpacked", "verified"]
 
 TRUE, FALSE = ConditionStatus.TRUE, ConditionStatus.FALSE
-NO_CONTENT: dict[str, Any] = {
-    "resolved_ref": "",
-    "base_url": "",
-    "last_unpacked": None,
-    "content_digest": "",
-    "verified_keys": "",
-}
-RECOVERED: dict[str, Any] = {"failure_count": 0, "next_attempt_at": None, "blocked_digest": ""}
 
 
-def _changes(progressing: tuple[str, str, str], serving: tuple[str, str, str]) -> list[ConditionChange]:
-    return [ConditionChange(ConditionType.PROGRESSING, *progressing), ConditionChange(ConditionType.SERVING, *serving)]
+def _step(
+    progressing: tuple[str, str, str],
+    status: CatalogStatus,
+    *,
+    content_present: bool,
+    failure: Failure | None = None,
+    events: list[EventNote] | None = None,
+    require_content: str = "",
+    switch: Switch | None = None,
+) -> CatalogOutcome:
+    """A step's outcome: its Progressing change, then the Serving that ``summarize`` derives from its facts."""
+    outcome = CatalogOutcome(
+        conditions=[ConditionChange(ConditionType.PROGRESSING, *progressing)],
+        events=events or [],
+        status=status,
+        content_present=content_present,
+        failure=failure,
+        require_content=require_content,
+        switch=switch,
+    )
+    return summarize(outcome)
 
 
 def _applied(request: CatalogRequest, changes: list[ConditionChange], now: datetime) -> list[Condition]:
@@ -48,10 +63,6 @@ def _progress_changed(request: CatalogRequest, conditions: list[Condition]) -> b
     return (before["reason"], before["message"]) != (after["reason"], after["message"])
 
 
-def _serving_available(resolved_ref: str) -> tuple[str, str, str]:
-    return TRUE, Reason.AVAILABLE, f"Serving content unpacked from {resolved_ref}"
-
-
 def _was_lost(request: CatalogRequest) -> bool:
     """Serving says the content was lost from the store (``catalogs.lost_content``)."""
     serving = find_condition(list(request.conditions), ConditionType.SERVING)
@@ -63,36 +74,30 @@ def _restored_event(request: CatalogRequest, resolved_ref: str) -> EventNote:
     return EventNote.normal(Reason.CONTENT_RESTORED, message)
 
 
-def _heal_waiting(request: CatalogRequest, failure: Failure) -> tuple[str, str, str]:
-    """Serving stays False (``ContentLost``) while unpacking the lost entry again fails, saying on what."""
-    message = f"Content {request.content_digest} is missing from the store; unpacking it again waits: {failure.message}"
-    return FALSE, Reason.CONTENT_LOST, message
-
-
 def _stored(
     request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime
-) -> tuple[list[ConditionChange], dict[str, Any]]:
-    fields = {
-        "resolved_ref": resolved_ref,
-        "base_url": base_url,
-        "last_unpacked": now,
-        "content_digest": content_digest,
-        "verified_keys": request.keys_fingerprint,
-        **RECOVERED,
-    }
-    progressing = (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}")
-    return _changes(progressing, _serving_available(resolved_ref)), fields
+) -> CatalogStatus:
+    return CatalogStatus(
+        resolved_ref=resolved_ref,
+        base_url=base_url,
+        last_unpacked=now,
+        content_digest=content_digest,
+        verified_keys=request.keys_fingerprint,
+    )
+
+
+def _unpacked_progress(resolved_ref: str) -> tuple[str, str, str]:
+    return TRUE, Reason.SUCCEEDED, f"Unpacked and stored {resolved_ref}"
 
 
 def unpacked(
     request: CatalogRequest, resolved_ref: str, content_digest: str, base_url: str, now: datetime, switch: Switch
-) -> Outcome:
-    conditions, fields = _stored(request, resolved_ref, content_digest, base_url, now)
+) -> CatalogOutcome:
     verified = ", its signature verified" if request.signature_keys else ""
     message = f"{switch.summary}; serving {content_digest} from {resolved_ref}{verified}"
-    return Outcome(
-        conditions=conditions,
-        fields=fields,
+    return _step(
+        _unpacked_progress(resolved_ref),
+        _stored(request, resolved_ref, content_digest, base_url, now),
         content_present=True,
         events=[EventNote.normal(Reason.UNPACKED, message)],
         require_content=content_digest,
@@ -100,69 +105,55 @@ def unpacked(
     )
 
 
-def restored(request: CatalogRequest, resolved_ref: str, base_url: str, now: datetime) -> Outcome:
+def restored(request: CatalogRequest, resolved_ref: str, base_url: str, now: datetime) -> CatalogOutcome:
     """The content served, lost from the store, was unpacked again: the same digest, so no switch in the history."""
-    conditions, fields = _stored(request, resolved_ref, request.content_digest, base_url, now)
-    return Outcome(
-        conditions=conditions,
-        fields=fields,
+    return _step(
+        _unpacked_progress(resolved_ref),
+        _stored(request, resolved_ref, request.content_digest, base_url, now),
         content_present=True,
         events=[_restored_event(request, resolved_ref)],
         require_content=request.content_digest,
     )
 
 
-def in_sync(request: CatalogRequest, now: datetime) -> Outcome:
+def in_sync(request: CatalogRequest, now: datetime) -> CatalogOutcome:
     """Serving what the ref names; after a loss (the entry written again meanwhile, e.g. for another catalog
     serving the same digest), the restore gets its event here."""
-    conditions = _changes(
-        (TRUE, Reason.SUCCEEDED, f"Unpacked and stored {request.resolved_ref}"),
-        _serving_available(request.resolved_ref),
-    )
-    changed = _changed(request, _applied(request, conditions, now))
-    events = [_restored_event(request, request.resolved_ref)] if _was_lost(request) else []
-    return Outcome(
-        conditions=conditions,
-        fields=request.status_fields() | RECOVERED,
-        content_present=True,
-        events=events,
-        changes=changed,
-    )
+    outcome = _step(_unpacked_progress(request.resolved_ref), request.served_status(), content_present=True)
+    outcome.changes = _changed(request, _applied(request, outcome.conditions, now))
+    if _was_lost(request):
+        outcome.events.append(_restored_event(request, request.resolved_ref))
+    return outcome
 
 
-def verified(request: CatalogRequest, now: datetime) -> Outcome:
+def verified(request: CatalogRequest, now: datetime) -> CatalogOutcome:
     """The content served was found signed with the (new) signature keys: nothing else changes."""
-    synced = in_sync(request, now)
     message = f"The signature of {request.resolved_ref} verified with the policy keys"
-    fields = synced.fields | {"verified_keys": request.keys_fingerprint}
-    return Outcome(
-        conditions=synced.conditions,
-        fields=fields,
+    return _step(
+        _unpacked_progress(request.resolved_ref),
+        dataclasses.replace(request.served_status(), verified_keys=request.keys_fingerprint),
         content_present=True,
         events=[EventNote.normal(Reason.VERIFIED, message)],
     )
 
 
-def dropped(request: CatalogRequest, now: datetime) -> Outcome:
-    conditions = _changes(
+def dropped(request: CatalogRequest, now: datetime) -> CatalogOutcome:
+    outcome = _step(
         (TRUE, Reason.SUCCEEDED, "Availability mode is Unavailable: nothing is unpacked"),
-        (FALSE, Reason.USER_SPECIFIED_UNAVAILABLE, "Availability mode is Unavailable: content was dropped"),
-    )
-    changed = _changed(request, _applied(request, conditions, now))
-    events = [EventNote.normal(Reason.DROPPED, "Content dropped: availability mode is Unavailable")] if changed else []
-    return Outcome(
-        conditions=conditions,
-        fields=NO_CONTENT | RECOVERED,
+        CatalogStatus(),
         content_present=False,
-        events=events,
-        release_content=request.content_digest,
-        changes=changed or bool(request.content_digest),
     )
+    changed = _changed(request, _applied(request, outcome.conditions, now))
+    if changed:
+        outcome.event(Reason.DROPPED, "Content dropped: availability mode is Unavailable")
+    outcome.release_content = request.content_digest
+    outcome.changes = changed or bool(request.content_digest)
+    return outcome
 
 
 def failed(
     request: CatalogRequest, failure: Failure, now: datetime, retry_at: datetime | None, digest: str | None = None
-) -> Outcome:
+) -> CatalogOutcome:
     """Keep serving old content if there is any; keep the status of content lost from the store (its heal waits);
     otherwise say plainly that nothing is served.
 
@@ -173,19 +164,15 @@ def failed(
         progressing = (FALSE, failure.reason or Reason.BLOCKED, failure.message)
     else:
         progressing = (TRUE, failure.reason or Reason.RETRYING, failure.message)
-    if request.content_present:
-        serving, fields = _serving_available(request.resolved_ref), request.status_fields()
-    elif request.content_digest:  # lost from the store: keep what the catalog serves, so the heal is a restore
-        serving, fields = _heal_waiting(request, failure), request.status_fields()
-    else:
-        serving, fields = (FALSE, Reason.UNAVAILABLE, "No content has been unpacked"), dict(NO_CONTENT)
-    conditions = _changes(progressing, serving)
-    fields = fields | {
-        "failure_count": request.failure_count + 1,
-        "next_attempt_at": retry_at,
-        "blocked_digest": (digest or "") if failure.blocks_digest else "",
-    }
-    events: list[EventNote] = []
-    if _progress_changed(request, _applied(request, conditions, now)):
-        events.append(EventNote.warning(progressing[1], failure.message))
-    return Outcome(conditions=conditions, fields=fields, content_present=request.content_present, events=events)
+    # Content lost from the store keeps what the catalog serves, so the heal is a restore.
+    kept = request.served_status() if request.content_present or request.content_digest else CatalogStatus()
+    status = dataclasses.replace(
+        kept,
+        failure_count=request.failure_count + 1,
+        next_attempt_at=retry_at,
+        blocked_digest=(digest or "") if failure.blocks_digest else "",
+    )
+    outcome = _step(progressing, status, content_present=request.content_present, failure=failure)
+    if _progress_changed(request, _applied(request, outcome.conditions, now)):
+        outcome.event(progressing[1], failure.message, warning=True)
+    return outcome

@@ -15,8 +15,8 @@ from workers.fbc.parse import find_configs_dir, iter_metas
 from workers.fbc.untar import UnpackLimits, apply_layers
 from workers.reconcile.catalog import persist, source
 from workers.reconcile.catalog.changes import describe_switch
+from workers.reconcile.catalog.outcome import CatalogOutcome, Switch
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.outcome import Outcome, Switch
 
 __all__ = ["StoreIo"]
 
@@ -72,5 +72,5 @@ class StoreIo:
     def base_url(self, request: CatalogRequest) -> str:
         return f"{settings.CATALOG_BASE_URL}/catalogs/{request.name}"
 
-    def save(self, request: CatalogRequest, outcome: Outcome, now: datetime) -> bool:
+    def save(self, request: CatalogRequest, outcome: CatalogOutcome, now: datetime) -> bool:
         return persist.save(request, outcome, now, lease_token=self.lease_token)

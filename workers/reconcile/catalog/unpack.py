@@ -6,14 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from workers.reconcile.catalog import source, step_outcomes
+from workers.reconcile.catalog.outcome import CatalogOutcome
 from workers.reconcile.catalog.pass_io import CatalogIo
 from workers.reconcile.catalog.request import CatalogRequest
-from workers.reconcile.outcome import Outcome
 
 __all__ = ["run"]
 
 
-def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> Outcome:
+def run(request: CatalogRequest, io: CatalogIo, digest: str, now: datetime) -> CatalogOutcome:
     """Content lost from the store (the same digest, not intact) is restored, and the history records no switch."""
     written = io.unpack(request, digest)
     resolved_ref, base_url = source.resolved_ref(request, digest), io.base_url(request)

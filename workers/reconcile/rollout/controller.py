@@ -3,10 +3,10 @@
 The rollout row is locked with ``skip_locked``: one controller at a time per rollout, others skip.
 A step reads the current wave's targets and their gateways, asks ``rollouts.machine.step`` what to
 do, and applies it. The machine's ``Decision`` stays its own plan (``rollouts`` may not import ``workers``);
-the pass reports what it did as the ``Outcome`` every kind's pass returns. Starting a target changes only its
-gateway's ``release`` (and bumps the generation), with a conditional update on the row: a user's concurrent spec
-change is kept, and the reconciler converges on both. Target states only move forward, so replaying a step (a
-worker killed before or after the commit) never upgrades a gateway twice for one wave.
+the pass reports what it did as a ``RolloutOutcome``, over the base every kind's outcome shares. Starting a target
+changes only its gateway's ``release`` (and bumps the generation), with a conditional update on the row: a user's
+concurrent spec change is kept, and the reconciler converges on both. Target states only move forward, so replaying
+a step (a worker killed before or after the commit) never upgrades a gateway twice for one wave.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus, EventType
 from controlplane.dispatch import enqueue_on_commit
-from controlplane.events import EventType
 from controlplane.maintenance_windows import Verdict, WindowReason
 from controlplane.queues import QueueName
 from controlplane.tasks import TaskName
@@ -32,8 +31,9 @@ from rollouts.machine import Decision, GatewayObservation, RolloutView, TargetVi
 from rollouts.models import Rollout, RolloutEvent, RolloutTarget
 from rollouts.states import ConditionType, Reason, RolloutPhase, TargetState
 from workers import releases
-from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
+from workers.reconcile.outcome import ConditionChange, apply_conditions
 from workers.reconcile.rollout import wave_gate
+from workers.reconcile.rollout.outcome import RolloutOutcome
 from workers.reconcile.rollout.overrides import dropped_overrides
 
 __all__ = ["active_rollout_ids", "advance"]
@@ -186,14 +186,14 @@ def _window_condition(rollout: Rollout, decision: Decision) -> ConditionChange |
     return None
 
 
-def _outcome(decision: Decision) -> Outcome:
+def _outcome(decision: Decision) -> RolloutOutcome:
     """The rollout's part of ``decision`` that every kind's pass reports: its phase and condition change (the target
     transitions and the events, which name their wave, stay the machine's)."""
     changes = [ConditionChange(*decision.condition)] if decision.condition else []
-    return Outcome(phase=decision.phase, conditions=changes)
+    return RolloutOutcome(phase=decision.phase, conditions=changes)
 
 
-def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decision, now: datetime) -> Outcome:
+def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decision, now: datetime) -> RolloutOutcome:
     """Write ``decision``; the pass's outcome, with the rollout's phase afterwards."""
     outcome = _outcome(decision)
     window = _window_condition(rollout, decision)
@@ -229,7 +229,7 @@ def _apply(rollout: Rollout, targets: dict[int, RolloutTarget], decision: Decisi
     return outcome
 
 
-def advance(rollout_id: str, planner: wave_gate.WavePlanner | None = None) -> Outcome:
+def advance(rollout_id: str, planner: wave_gate.WavePlanner | None = None) -> RolloutOutcome:
     """One step of the rollout. Its outcome's ``phase`` is the rollout's phase afterwards (None when another worker
     holds it or it is gone); a rollout that is not working is left as it is. No ``requeue_after``: the periodic
     advance comes back to every working rollout. A wave that needs approval is planned with ``planner``."""
@@ -243,9 +243,9 @@ def advance(rollout_id: str, planner: wave_gate.WavePlanner | None = None) -> Ou
             .first()
         )
         if rollout is None:
-            return Outcome()
+            return RolloutOutcome()
         if rollout.phase not in WORKING_PHASES:
-            return Outcome(phase=rollout.phase)
+            return RolloutOutcome(phase=rollout.phase)
         now = timezone.now()
         wave = list(rollout.targets.filter(wave=rollout.current_wave).select_related("gateway__cluster"))
         holds = _window_holds(wave, now)

@@ -30,7 +30,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
-from controlplane.events import EventType
+from cluster_vocabulary.kubernetes import EventType
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway, GatewayRelease
 from gateways.plans import spec_of

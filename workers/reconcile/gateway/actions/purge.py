@@ -4,15 +4,17 @@ the bounded failed uninstalls, or on a platform admin's force delete. Each step 
 
 from __future__ import annotations
 
+from cluster_vocabulary.kubernetes import NamespacePhase
 from gateways.states import Reason
-from workers.drivers.kube_vocabulary import NamespacePhase
-from workers.reconcile.gateway.backend_tls import remove_backend_tls
-from workers.reconcile.gateway.drift import INSTANCE_LABEL
-from workers.reconcile.gateway.observe import GatewayView
+from workers.drivers.errors import DriverError
+from workers.reconcile.gateway.actions import Interrupted
+from workers.reconcile.gateway.backend_tls.reconcile import remove_backend_tls
+from workers.reconcile.gateway.observation.drift import INSTANCE_LABEL
+from workers.reconcile.gateway.observation.view import GatewayView
+from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.prerequisites import remove_prerequisites
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.outcome import Outcome
 
 __all__ = ["CLUSTER_SCOPED", "release_selector", "run"]
 
@@ -29,7 +31,19 @@ def release_selector(release: str) -> str:
     return f"{INSTANCE_LABEL}={release},{MANAGED_BY_LABEL}={HELM}"
 
 
-def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: Outcome) -> None:
+def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> GatewayOutcome:
+    """Each step is an event; a step that fails after others did raises ``Interrupted`` with their events."""
+    outcome = GatewayOutcome()
+    try:
+        _remove(request, io, outcome)
+    except DriverError as exc:
+        if outcome.events:
+            raise Interrupted(outcome, exc) from exc
+        raise
+    return outcome
+
+
+def _remove(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> None:
     removed = []
     for api_version, plural in CLUSTER_SCOPED:
         for item in io.kube.list_objects(api_version, plural, label_selector=release_selector(request.release)):

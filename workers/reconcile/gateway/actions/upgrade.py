@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from gateways.states import ConditionType, Reason
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.observation.view import GatewayView
+from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.outcome import Outcome
 
 __all__ = ["run"]
 
 
-def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: Outcome) -> None:
+def run(request: GatewayRequest, io: PassIo, view: GatewayView | None) -> GatewayOutcome:
     release = io.helm.upgrade(
         io.target, request.release, io.chart.ref, request.values or {}, version=io.chart.version, reset_values=True
     )
-    outcome.release = release
+    outcome = GatewayOutcome(release=release, failure_count=0, next_attempt_at=None)
     outcome.condition(
         ConditionType.RELEASED,
         ConditionStatus.TRUE,
@@ -24,4 +24,4 @@ def run(request: GatewayRequest, io: PassIo, view: GatewayView | None, outcome: 
         f"Upgraded to revision {release.revision}",
     )
     outcome.event(Reason.UPGRADE_SUCCEEDED, f"helm upgrade of {request.release} to revision {release.revision}")
-    outcome.failure_count, outcome.next_attempt_at = 0, None
+    return outcome

@@ -16,7 +16,9 @@ from typing import Any
 import yaml
 from django.utils import timezone
 
+from cluster_vocabulary.kubernetes import NamespacePhase
 from controlplane.capabilities import PROBED_RESOURCES
+from controlplane.values_tree import deep_merge
 from gateways.choices import PlanStatus
 from gateways.models import Gateway, GatewayPlan
 from gateways.plans import prune
@@ -26,18 +28,16 @@ from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.helm import Helm
 from workers.drivers.kube import KubeClient
-from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.drivers.kubeconfig import kubeconfig_secrets
-from workers.reconcile.gateway.loop import assess
-from workers.reconcile.gateway.observe import GatewayView, observe_gateway
-from workers.reconcile.gateway.plan_checks import ClusterObjects, prerequisite_checks
-from workers.reconcile.gateway.plan_decide import decide
-from workers.reconcile.gateway.plan_diff import ObjectDiff, field_changes, manifest_diff, parse_manifest
-from workers.reconcile.gateway.plan_redact import Redactor
+from workers.reconcile.gateway.observation.assess import assess
+from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
+from workers.reconcile.gateway.passes.request_from_rows import build_request
+from workers.reconcile.gateway.plan.checks import ClusterObjects, prerequisite_checks
+from workers.reconcile.gateway.plan.decide import decide
+from workers.reconcile.gateway.plan.diff import ObjectDiff, field_changes, manifest_diff, parse_manifest
+from workers.reconcile.gateway.plan.redact import Redactor
 from workers.reconcile.gateway.prerequisites import scc_binding_name
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.request_from_rows import build_request
-from workers.reconcile.gateway.required_apis import effective_values
 
 __all__ = ["build_plan", "plan_candidate", "redactor_for", "run_plan"]
 
@@ -148,7 +148,7 @@ def build_plan(
 ) -> dict[str, Any]:
     """The plan as JSON: the action, the values diff, the per-object diff and the prerequisite checks."""
     objects, view, kube_version = _read_cluster(kube, request)
-    values = effective_values(chart.defaults, request.values or {})
+    values = deep_merge(chart.defaults, request.values or {})
     checks = prerequisite_checks(
         request, values, objects, ca_configmap=TRUSTED_CA_CONFIGMAP, scc_binding=scc_binding_name(request.release)
     )

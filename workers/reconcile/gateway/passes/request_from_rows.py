@@ -7,9 +7,10 @@ from typing import Any
 
 from django.conf import settings
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.flavours import Flavour
 from controlplane.maintenance_windows import Verdict
+from controlplane.values_tree import deep_merge, value_at
 from gateways.chart_keys import UnknownValuesKeys, check_values_keys
 from gateways.choices import DatabaseProvider, Phase
 from gateways.image_rules import policy_condition
@@ -22,15 +23,14 @@ from gateways.values import (
     ValuesError,
     db_secret_name,
     gateway_values,
-    merge_values,
     route_host,
     sandbox_service_account,
     trusted_ca_unmounted,
 )
 from rollouts.states import TargetState
 from workers.charts import Chart, ReleaseInputs
+from workers.reconcile.gateway.observation.required_apis import missing_apis
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest, Prerequisites, Timing
-from workers.reconcile.gateway.required_apis import missing_apis
 from workers.reconcile.retry import RetryPolicy
 from workers.routing import routing_config
 
@@ -56,9 +56,7 @@ def timing() -> Timing:
 def _value(values: dict[str, Any], defaults: dict[str, Any], *path: str) -> object:
     """A values key as Helm will see it: the value set, else the chart's default (None when neither has it)."""
     for tree in (values, defaults):
-        node: object = tree
-        for key in path:
-            node = node.get(key) if isinstance(node, dict) else None
+        node = value_at(tree, path)
         if node is not None:
             return node
     return None
@@ -119,7 +117,7 @@ def build_request(
             raise ValuesError(release.problem)
         if not (unavailable or unverified):  # else the chart is not loaded (or must not run): no values yet
             check_spec(spec, facts)
-            values = merge_values(release.overrides if release else {}, gateway_values(spec, facts, routing_config()))
+            values = deep_merge(release.overrides if release else {}, gateway_values(spec, facts, routing_config()))
             check_values_keys(values, chart.defaults)
             host = route_host(spec, facts)
     except (ValuesError, UnknownValuesKeys) as exc:

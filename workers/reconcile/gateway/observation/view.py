@@ -18,7 +18,7 @@ from typing import Any
 from workers.drivers import errors
 from workers.drivers.helm_storage import HELM_OWNER_SELECTOR, StoredRelease, latest_releases
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.backend_tls_objects import (
+from workers.reconcile.gateway.backend_tls.objects import (
     BACKEND_CA_LABEL,
     BACKEND_TLS_GROUP,
     BACKEND_TLS_PLURAL,
@@ -26,9 +26,9 @@ from workers.reconcile.gateway.backend_tls_objects import (
     backend_ca_name,
     backend_tls_name,
 )
-from workers.reconcile.gateway.cluster_reads import cluster_releases, judged_objects
-from workers.reconcile.gateway.drift import DRIFT_KINDS, INSTANCE_LABEL, Drift, manifest_objects
-from workers.reconcile.gateway.health import workload_ready
+from workers.reconcile.gateway.observation.cluster_reads import cluster_releases, judged_objects
+from workers.reconcile.gateway.observation.drift import DRIFT_KINDS, INSTANCE_LABEL, Drift, manifest_objects
+from workers.reconcile.gateway.observation.health import workload_ready
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
 
 __all__ = ["ClusterSnapshot", "GatewayView", "observe_gateway", "route_kind", "take_snapshot"]

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus
 from controlplane.maintenance_windows import HORIZON, WindowReason
 from gateways.states import ConditionType, Phase, Reason
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.outcome import GatewayOutcome, WindowHold
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.state import State
-from workers.reconcile.outcome import Outcome
 
-__all__ = ["HELD_FIELD", "REQUEUE_CAP_SECONDS", "hold", "report_not_held", "requeue_in"]
+__all__ = ["REQUEUE_CAP_SECONDS", "hold", "report_not_held", "requeue_in"]
 
 REQUEUE_CAP_SECONDS = 1800.0
-HELD_FIELD = "window_held_until"
 
 
 def requeue_in(until: datetime, now: datetime) -> float:
@@ -37,7 +36,7 @@ def _gated(request: GatewayRequest, state: State | None) -> bool:
     return request.window_holds_all and (state is State.ABSENT or state is None)
 
 
-def hold(request: GatewayRequest, state: State | None, outcome: Outcome) -> bool:
+def hold(request: GatewayRequest, state: State | None, outcome: GatewayOutcome) -> bool:
     """Hold the change ``state`` calls for (None: the delete) when the cluster's window is closed; True if held."""
     window = request.window
     if window is None or window.open or not _gated(request, state):
@@ -54,7 +53,7 @@ def hold(request: GatewayRequest, state: State | None, outcome: Outcome) -> bool
         reason,
         f"The {change} waits for the cluster's maintenance window",
     )
-    outcome.fields[HELD_FIELD] = until
+    outcome.window = WindowHold(until)
     outcome.failure_count, outcome.next_attempt_at = request.failure_count, until
     outcome.requeue_after = requeue_in(until, request.now)
     if state is None:
@@ -62,7 +61,7 @@ def hold(request: GatewayRequest, state: State | None, outcome: Outcome) -> bool
     return True
 
 
-def report_not_held(request: GatewayRequest, outcome: Outcome) -> None:
+def report_not_held(request: GatewayRequest, outcome: GatewayOutcome) -> None:
     """Nothing waits: say so, when the cluster has windows or the gateway waited before."""
     window = request.window
     if window is None:
@@ -70,4 +69,4 @@ def report_not_held(request: GatewayRequest, outcome: Outcome) -> None:
     reason = WindowReason.WINDOW_OPEN if window.open else WindowReason.NOTHING_HELD
     message = window.message if window.open else "No change waits for a maintenance window"
     outcome.condition(ConditionType.MAINTENANCE_WINDOW, ConditionStatus.TRUE, reason, message)
-    outcome.fields[HELD_FIELD] = None
+    outcome.window = WindowHold(None)

@@ -23,7 +23,7 @@ from workers.drivers.helm_storage import (
     remembered_release,
 )
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.drift import Drift, remembered_verdict
+from workers.reconcile.gateway.observation.drift import Drift, remembered_verdict
 
 __all__ = ["FETCH_ONE_BY_ONE", "Judged", "cluster_releases", "judged_objects"]
 

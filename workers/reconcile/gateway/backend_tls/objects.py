@@ -20,7 +20,7 @@ from cryptography import x509
 from cryptography.exceptions import InvalidSignature
 from cryptography.x509.oid import ExtendedKeyUsageOID
 
-from workers.reconcile.gateway.drift import INSTANCE_LABEL, manifest_objects
+from workers.reconcile.gateway.observation.drift import INSTANCE_LABEL, manifest_objects
 
 __all__ = [
     "BACKEND_CA_LABEL",

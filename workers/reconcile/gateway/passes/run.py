@@ -21,14 +21,14 @@ from workers.drivers.helm import HelmTarget
 from workers.drivers.kube import KubeClient
 from workers.pool_share import cluster_share
 from workers.reconcile.ending import pass_outcome
-from workers.reconcile.gateway.loop import fail, reconcile, unreachable
+from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.gateway.publish import publish
+from workers.reconcile.gateway.passes.loop import fail, reconcile, unreachable
+from workers.reconcile.gateway.passes.publish import publish
+from workers.reconcile.gateway.passes.request_from_rows import build_request
+from workers.reconcile.gateway.passes.window_gate import requeue_in
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.request_from_rows import build_request
-from workers.reconcile.gateway.window_gate import requeue_in
 from workers.reconcile.lease import held_lease
-from workers.reconcile.outcome import Outcome
 
 __all__ = ["pool_percent", "run_pass"]
 
@@ -112,7 +112,7 @@ def _leased_pass(gateway_id: str, cluster_id: object) -> tuple[PassOutcome, floa
     return ended, STALE_REQUEUE_SECONDS if again or not applied else outcome.requeue_after
 
 
-def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> Outcome:
+def _reconcile(gateway: Gateway, request: GatewayRequest, chart: Chart) -> GatewayOutcome:
     """The pass itself, unless the cluster's circuit is open: then touch nothing and say why."""
     cluster = gateway.cluster
     if breaker.is_open(cluster):

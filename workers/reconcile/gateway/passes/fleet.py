@@ -24,21 +24,22 @@ from workers import breaker, releases, singletons
 from workers.charts import Chart
 from workers.drivers import errors
 from workers.drivers.kube import KubeClient
-from workers.reconcile.gateway.backend_tls_judge import BackendTlsVerdict, judge_backend_tls
-from workers.reconcile.gateway.drift import DRIFT_KINDS
-from workers.reconcile.gateway.loop import assess, settled, summarise, unreachable
-from workers.reconcile.gateway.observe import (
+from workers.reconcile.gateway.backend_tls.judge import BackendTlsVerdict, judge_backend_tls
+from workers.reconcile.gateway.observation.assess import assess
+from workers.reconcile.gateway.observation.drift import DRIFT_KINDS
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.observation.view import (
     BACKEND_TLS_KIND,
     WORKLOAD_KINDS,
     ClusterSnapshot,
     GatewayView,
     take_snapshot,
 )
-from workers.reconcile.gateway.publish import changed_fields, publish
+from workers.reconcile.gateway.outcome import GatewayOutcome
+from workers.reconcile.gateway.passes.loop import report_deployed, settled, unreachable
+from workers.reconcile.gateway.passes.publish import changed_fields, publish
+from workers.reconcile.gateway.passes.request_from_rows import MANAGED_BY, build_request
 from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.request_from_rows import MANAGED_BY, build_request
-from workers.reconcile.gateway.state import State
-from workers.reconcile.outcome import Outcome
 
 __all__ = ["ResyncReport", "resync_cluster", "snapshot_kinds"]
 
@@ -68,7 +69,7 @@ def _held_by_a_pass(gateway: Gateway, now: datetime) -> bool:
     return gateway.lease_expires_at is not None and gateway.lease_expires_at > now
 
 
-def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> Outcome | None:
+def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> GatewayOutcome | None:
     """The status of a gateway that needs no pass, or None when it needs one."""
     early = settled(request)
     if early is not None:
@@ -77,7 +78,7 @@ def _judge(request: GatewayRequest, snapshot: ClusterSnapshot, chart: Chart) -> 
     if _backend_tls_needs_a_pass(request, view, snapshot):
         return None  # only a pass writes or removes the BackendTLSPolicy and its ConfigMap
     if view.namespace_present and assess(request, view, chart.chart_version) is State.IN_SYNC:
-        return summarise(request, view)
+        return report_deployed(request, view)
     return None
 
 
@@ -130,7 +131,7 @@ def resync_cluster(cluster_id: str, enqueue: Callable[[str], object]) -> ResyncR
         chart, release = releases.load(gateway)
         request = build_request(gateway, chart, now, release)
         if snapshot is None:  # no snapshot without an outage, which report.outage names
-            outcome: Outcome | None = unreachable(request, str(report.outage))
+            outcome: GatewayOutcome | None = unreachable(request, str(report.outage))
         else:
             outcome = None if deleting or gateway.pass_requested else _judge(request, snapshot, chart)
         if outcome is None:

@@ -1,41 +1,46 @@
 """One reconcile pass: observe, choose an action, run it, repeat; never the same action twice.
 
 No Django here: the pass reads a ``GatewayRequest``, talks to the cluster through ``PassIo``, and
-returns an ``Outcome`` that the caller saves once.
+returns a ``GatewayOutcome`` that the caller saves once. Each public entry ends in ``summarize``, the one place
+that sets Ready.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
 
-from controlplane.conditions import ConditionStatus
+from cluster_vocabulary.kubernetes import ConditionStatus, NamespacePhase
 from controlplane.image_policy import images_from_values
 from gateways.states import ConditionType, Phase, Reason, Step
 from gateways.values import route_address
 from workers.drivers import errors
-from workers.drivers.kube_vocabulary import NamespacePhase
-from workers.reconcile.gateway.actions import install, purge, uninstall, unlock, upgrade
-from workers.reconcile.gateway.backend_tls import reconcile_backend_tls, remove_backend_tls
-from workers.reconcile.gateway.drift import Drift, drift_message, remembered_drift
-from workers.reconcile.gateway.health import backend_tls_ready, backend_tls_refusals, route_ready, workload_ready
-from workers.reconcile.gateway.observe import GatewayView, observe_gateway
+from workers.reconcile.gateway.actions import GatewayAction, Interrupted, install, purge, uninstall, unlock, upgrade
+from workers.reconcile.gateway.backend_tls.reconcile import reconcile_backend_tls, remove_backend_tls
+from workers.reconcile.gateway.observation.assess import assess, detect_drift
+from workers.reconcile.gateway.observation.drift import Drift, drift_message
+from workers.reconcile.gateway.observation.health import (
+    backend_tls_ready,
+    backend_tls_refusals,
+    route_ready,
+    workload_ready,
+)
+from workers.reconcile.gateway.observation.pod_problems import pod_problems
+from workers.reconcile.gateway.observation.state import State
+from workers.reconcile.gateway.observation.view import GatewayView, observe_gateway
+from workers.reconcile.gateway.outcome import Deployed, FailedAttempt, GatewayOutcome
 from workers.reconcile.gateway.pass_io import PassIo
-from workers.reconcile.gateway.phases import phase_for
-from workers.reconcile.gateway.pod_problems import pod_problems
+from workers.reconcile.gateway.passes.phases import phase_for
+from workers.reconcile.gateway.passes.summary import summarize
+from workers.reconcile.gateway.passes.window_gate import hold, report_not_held
 from workers.reconcile.gateway.prerequisites import ensure_prerequisites, remove_prerequisites
-from workers.reconcile.gateway.request import DriftMode, GatewayRequest
-from workers.reconcile.gateway.state import Observed, State, determine_state
-from workers.reconcile.gateway.window_gate import hold, report_not_held
-from workers.reconcile.outcome import Outcome
+from workers.reconcile.gateway.request import GatewayRequest
 
-__all__ = ["assess", "detect_drift", "fail", "reconcile", "settled", "summarise", "unreachable"]
+__all__ = ["fail", "reconcile", "report_deployed", "settled", "unreachable"]
 
 log = logging.getLogger(__name__)
 
-Action = Callable[[GatewayRequest, PassIo, GatewayView | None, Outcome], None]
-ACTIONS: dict[State, tuple[Step, Action]] = {
+ACTIONS: dict[State, tuple[Step, GatewayAction]] = {
     State.ABSENT: (Step.INSTALL, install.run),
     State.FAILED: (Step.UPGRADE, upgrade.run),
     State.OUT_OF_SYNC: (Step.UPGRADE, upgrade.run),
@@ -54,10 +59,15 @@ APIS_SERVED = (
 )
 
 
-def settled(request: GatewayRequest) -> Outcome | None:
+def settled(request: GatewayRequest) -> GatewayOutcome | None:
     """The outcome of a pass that needs nothing from the cluster (suspended, invalid, chart unavailable, or out of
     retries)."""
-    outcome = Outcome()
+    early = _settled(request)
+    return None if early is None else summarize(request, early)
+
+
+def _settled(request: GatewayRequest) -> GatewayOutcome | None:
+    outcome = GatewayOutcome()
     if request.suspended:
         outcome.condition(
             ConditionType.RECONCILING, ConditionStatus.FALSE, Reason.SUSPENDED, "Reconciliation is suspended"
@@ -65,7 +75,6 @@ def settled(request: GatewayRequest) -> Outcome | None:
         return outcome
     if request.values_error:
         outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.INVALID_VALUES, request.values_error)
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.INVALID_VALUES, request.values_error)
         outcome.phase = Phase.FAILED
         return outcome
     if request.chart_unavailable:
@@ -79,7 +88,6 @@ def settled(request: GatewayRequest) -> Outcome | None:
         # Before any helm call: the chart would fail to render, or render objects nobody serves.
         message = f"The cluster does not serve {', '.join(request.missing_apis)}, which the values need"
         outcome.condition(ConditionType.PREREQUISITES_MISSING, ConditionStatus.TRUE, Reason.APIS_NOT_SERVED, message)
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.PREREQUISITES_MISSING, message)
         outcome.condition(
             ConditionType.RECONCILING,
             ConditionStatus.FALSE,
@@ -91,13 +99,11 @@ def settled(request: GatewayRequest) -> Outcome | None:
     return None
 
 
-def _chart_unavailable(request: GatewayRequest, outcome: Outcome) -> Outcome:
+def _chart_unavailable(request: GatewayRequest, outcome: GatewayOutcome) -> GatewayOutcome:
     """The release's chart cannot be pulled: stall without a helm call or a counted failure, keep the phase, and
     come back when the worker pulls it again (not Invalid: a registry outage passes)."""
     message = request.chart_unavailable or ""
     outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.CHART_UNAVAILABLE, message)
-    if not request.was_running:
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.CHART_UNAVAILABLE, message)
     outcome.condition(
         ConditionType.RECONCILING,
         ConditionStatus.TRUE,
@@ -109,23 +115,25 @@ def _chart_unavailable(request: GatewayRequest, outcome: Outcome) -> Outcome:
     return outcome
 
 
-def _release_unverified(request: GatewayRequest, outcome: Outcome) -> Outcome:
+def _release_unverified(request: GatewayRequest, outcome: GatewayOutcome) -> GatewayOutcome:
     """The release's keys changed and it does not verify with them (yet): no install or upgrade from it, no counted
     failure, the phase kept (running pods keep running); checked again later."""
     message = request.release_unverified or ""
     outcome.condition(ConditionType.STALLED, ConditionStatus.TRUE, Reason.RELEASE_UNVERIFIED, message)
-    if not request.was_running:
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, Reason.RELEASE_UNVERIFIED, message)
     retry_at = request.chart_retry_at or request.now + request.timing.retry.base
     outcome.requeue_after = max((retry_at - request.now).total_seconds(), CHART_RETRY_MIN_SECONDS)
     return outcome
 
 
-def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
-    outcome = Outcome()
+def reconcile(request: GatewayRequest, io: PassIo) -> GatewayOutcome:
+    return summarize(request, _pass(request, io))
+
+
+def _pass(request: GatewayRequest, io: PassIo) -> GatewayOutcome:
+    outcome = GatewayOutcome()
     if request.deleting:
         return _delete(request, io, outcome)
-    early = settled(request)
+    early = _settled(request)
     if early is not None:
         return early
     action_name = Step.PREPARE
@@ -141,7 +149,7 @@ def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
             state = assess(request, view, io.chart.chart_version)
             if state is State.IN_SYNC:
                 action_name = Step.SECURE_BACKEND
-                return summarise(request, view, outcome, reconcile_backend_tls(request, io, view))
+                return _report_deployed(request, view, outcome, reconcile_backend_tls(request, io, view))
             if state is State.BUSY:
                 outcome.requeue_after = BUSY_REQUEUE_SECONDS
                 outcome.phase = Phase.PROVISIONING
@@ -154,11 +162,11 @@ def reconcile(request: GatewayRequest, io: PassIo) -> Outcome:
             done.add(action_name)
             if state is State.DRIFTED:
                 _report_drift(request, detect_drift(request, view), outcome)
-            action(request, io, view, outcome)
+            outcome.merge(action(request, io, view))
     except errors.DriverError as exc:
         if errors.is_outage(exc):
             return unreachable(request, str(exc), outcome)
-        return fail(request, action_name, _with_pod_problems(request, io, str(exc)), outcome)
+        return _failed(request, action_name, _with_pod_problems(request, io, str(exc)), outcome)
 
 
 def _with_pod_problems(request: GatewayRequest, io: PassIo, message: str) -> str:
@@ -171,13 +179,13 @@ def _with_pod_problems(request: GatewayRequest, io: PassIo, message: str) -> str
     return "; ".join([message, *problems])
 
 
-def unreachable(request: GatewayRequest, message: str, outcome: Outcome | None = None) -> Outcome:
-    """The cluster does not answer: say so, keep the phase, count no failure, and wait for it to come back.
+def unreachable(request: GatewayRequest, message: str, outcome: GatewayOutcome | None = None) -> GatewayOutcome:
+    """The cluster does not answer: say so, keep the phase (and Ready), count no failure, and wait for it to come back.
 
     ``cluster_outage`` asks the caller to open the cluster's circuit breaker; the probe closes it and
     resumes every gateway there. Deletion waits as well: an unreachable cluster is never "absent".
     """
-    outcome = outcome or Outcome()
+    outcome = outcome or GatewayOutcome()
     outcome.condition(ConditionType.CLUSTER_REACHABLE, ConditionStatus.FALSE, Reason.UNREACHABLE, message)
     outcome.cluster_outage = message
     outcome.requeue_after = None
@@ -192,18 +200,7 @@ def unreachable(request: GatewayRequest, message: str, outcome: Outcome | None =
     return outcome
 
 
-def detect_drift(request: GatewayRequest, view: GatewayView) -> list[Drift] | None:
-    """The release's objects the cluster lacks or holds otherwise (pure); None when not compared."""
-    if request.drift_detection is DriftMode.DISABLED or view.release is None or not view.namespace_present:
-        return None
-    if view.drift is not None:
-        return list(view.drift)
-    return remembered_drift(
-        view.release.manifest, view.objects, namespace=request.namespace, release=request.release, kinds=view.kinds
-    )
-
-
-def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: Outcome) -> None:
+def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: GatewayOutcome) -> None:
     """Drifted: True naming what differs (an event when newly found), False when clean; nothing when not compared."""
     if drifts is None:
         if request.drift_reported is not None:
@@ -226,26 +223,6 @@ def _report_drift(request: GatewayRequest, drifts: list[Drift] | None, outcome: 
     outcome.condition(ConditionType.DRIFTED, ConditionStatus.TRUE, Reason.DRIFT_DETECTED, message)
     if message != request.drift_reported:
         outcome.event(Reason.DRIFT_DETECTED, message, warning=True)
-
-
-def assess(request: GatewayRequest, view: GatewayView, chart_version: str) -> State:
-    """Classify what the cluster holds for a gateway, from its view alone (pure)."""
-    record = view.release
-    observed = Observed(
-        release_status=record.status.status if record else None,
-        chart_version=record.status.chart_version if record else None,
-        last_deployed=record.status.last_deployed if record else None,
-        applied_values=record.values if record else None,
-        workload_present=bool(view.workloads) and view.namespace_present,
-        drifted=request.drift_detection is DriftMode.ENABLED and bool(detect_drift(request, view)),
-    )
-    return determine_state(
-        observed,
-        desired_values=request.values or {},
-        chart_version=chart_version,
-        now=request.now,
-        pending_timeout=request.timing.pending_timeout,
-    )
 
 
 def _waiting_for(request: GatewayRequest, view: GatewayView, backend_tls_problem: str | None) -> str | None:
@@ -280,16 +257,21 @@ def _provisioning_poll(request: GatewayRequest, view: GatewayView, deployed_at: 
     return max((deployed_at + request.timing.ready_grace - request.now).total_seconds(), poll)
 
 
-def summarise(
+def report_deployed(request: GatewayRequest, view: GatewayView) -> GatewayOutcome:
+    """The status of a deployed, current release: Running once healthy, else Provisioning or Degraded."""
+    return summarize(request, _report_deployed(request, view))
+
+
+def _report_deployed(
     request: GatewayRequest,
     view: GatewayView,
-    outcome: Outcome | None = None,
+    outcome: GatewayOutcome | None = None,
     backend_tls_problem: str | None = None,
-) -> Outcome:
-    """The status of a deployed, current release: Running once healthy, else Provisioning or Degraded.
+) -> GatewayOutcome:
+    """The facts of a deployed, current release (``summarize`` turns them into Ready and the phase).
 
     ``backend_tls_problem`` is why the pass could not set up TLS from the route's proxy to the pod."""
-    outcome = outcome or Outcome()
+    outcome = outcome or GatewayOutcome()
     assert view.release is not None
     release = view.release.status
     outcome.release = release
@@ -298,18 +280,8 @@ def summarise(
     outcome.condition(*APIS_SERVED)
     _report_drift(request, detect_drift(request, view), outcome)
     waiting = _waiting_for(request, view, backend_tls_problem)
-    ready = waiting is None
-    outcome.phase = phase_for(
-        deleting=False,
-        stalled=False,
-        released=True,
-        ready=ready,
-        was_running=request.was_running,
-        deployed_at=release.last_deployed,
-        now=request.now,
-        grace=request.timing.ready_grace,
-    )
-    outcome.route_address = route_address(request.route_host) if ready and request.route_host else ""
+    outcome.deployed = Deployed(waiting, _provisioning_poll(request, view, release.last_deployed))
+    outcome.route_address = route_address(request.route_host) if waiting is None and request.route_host else ""
     outcome.condition(
         ConditionType.RELEASED, ConditionStatus.TRUE, Reason.DEPLOYED, f"Revision {release.revision} is deployed"
     )
@@ -325,41 +297,26 @@ def summarise(
                 Reason.MOUNTED,
                 "The trusted CA is bundled into server.oidc.caConfigMapName",
             )
-    if ready:
-        detail = " and the route is accepted" if request.route_host else ""
-        outcome.condition(ConditionType.READY, ConditionStatus.TRUE, Reason.SUCCEEDED, f"The workload is ready{detail}")
-        outcome.condition(
-            ConditionType.RECONCILING,
-            ConditionStatus.FALSE,
-            Reason.SUCCEEDED,
-            f"Generation {request.generation} is applied",
-        )
-        outcome.requeue_after = None
-    else:
-        assert waiting is not None
-        reason = Reason.PROGRESSING if outcome.phase == Phase.PROVISIONING else Reason.DEGRADED
-        outcome.condition(ConditionType.READY, ConditionStatus.FALSE, reason, waiting)
-        outcome.condition(ConditionType.RECONCILING, ConditionStatus.TRUE, Reason.PROGRESSING, f"Waiting: {waiting}")
-        # Poll only while provisioning; a Degraded gateway is woken by the cluster watcher or the resync.
-        provisioning = outcome.phase == Phase.PROVISIONING
-        outcome.requeue_after = _provisioning_poll(request, view, release.last_deployed) if provisioning else None
     outcome.failure_count, outcome.next_attempt_at = 0, None
     return outcome
 
 
-def fail(request: GatewayRequest, action: str, message: str, outcome: Outcome | None = None) -> Outcome:
+def fail(request: GatewayRequest, action: str, message: str) -> GatewayOutcome:
     """Record a failed attempt: count it, back off, and stall after the last allowed one."""
-    outcome = outcome or Outcome()
+    return summarize(request, _failed(request, action, message, GatewayOutcome()))
+
+
+def _failed(request: GatewayRequest, action: str, message: str, outcome: GatewayOutcome) -> GatewayOutcome:
     if request.deleting:
         return _delete_failed(request, outcome, message)
     policy = request.timing.retry
     failures = request.failure_count + 1
     reason = f"{action}Failed"
     outcome.failure_count, outcome.failed = failures, True
+    outcome.failure = FailedAttempt(reason, message)
     outcome.event(reason, message, warning=True)
     if action in (Step.INSTALL, Step.UPGRADE):
         outcome.condition(ConditionType.RELEASED, ConditionStatus.FALSE, reason, message)
-    outcome.condition(ConditionType.READY, ConditionStatus.FALSE, reason, message)
     if policy.exhausted(failures):
         outcome.condition(
             ConditionType.STALLED,
@@ -397,7 +354,7 @@ def fail(request: GatewayRequest, action: str, message: str, outcome: Outcome | 
     return outcome
 
 
-def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
+def _delete(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> GatewayOutcome:
     """Uninstall, remove what we created, delete the namespace, and only then drop the row. Fails closed. After
     the bounded failed uninstalls, or when a platform admin forces it, removes what the release left without Helm."""
     outcome.phase = Phase.DELETING
@@ -411,7 +368,7 @@ def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
                 outcome.requeue_after = DELETE_POLL_SECONDS
                 return outcome
         else:
-            uninstall.run(request, io, None, outcome)
+            outcome.merge(uninstall.run(request, io, None))
             if io.kube.namespace_exists(request.namespace):
                 remove_backend_tls(request, io)
                 remove_prerequisites(request, io)
@@ -433,7 +390,7 @@ def _delete(request: GatewayRequest, io: PassIo, outcome: Outcome) -> Outcome:
     return outcome
 
 
-def _purge(request: GatewayRequest, io: PassIo, outcome: Outcome) -> None:
+def _purge(request: GatewayRequest, io: PassIo, outcome: GatewayOutcome) -> None:
     """On the first pass (the namespace still active): a forced delete tries helm uninstall once, whatever it says;
     then, on every pass until the namespace is gone, remove what the release left."""
     namespace = io.kube.get_namespace(request.namespace)
@@ -443,16 +400,20 @@ def _purge(request: GatewayRequest, io: PassIo, outcome: Outcome) -> None:
             why = f"helm uninstall failed {request.failure_count} times"
         elif request.failure_count < request.timing.delete_max_failures:
             try:
-                uninstall.run(request, io, None, outcome)
+                outcome.merge(uninstall.run(request, io, None))
             except errors.DriverError as exc:
                 if errors.is_outage(exc):
                     raise
                 outcome.event(Reason.DELETE_FAILED, f"helm uninstall: {exc}", warning=True)
         outcome.event(Reason.FORCED_DELETE, f"Removing what release {request.release} left without Helm: {why}")
-    purge.run(request, io, None, outcome)
+    try:
+        outcome.merge(purge.run(request, io, None))
+    except Interrupted as exc:
+        outcome.merge(exc.done)
+        raise exc.cause from None
 
 
-def _delete_failed(request: GatewayRequest, outcome: Outcome, message: str) -> Outcome:
+def _delete_failed(request: GatewayRequest, outcome: GatewayOutcome, message: str) -> GatewayOutcome:
     """Deletion never gives up: it stays Deleting and retries with backoff until the cluster answers."""
     failures = request.failure_count + 1
     delay = request.timing.retry.delay(failures)

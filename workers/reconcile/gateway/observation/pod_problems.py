@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
+from cluster_vocabulary.kubernetes import EventType
 from workers.drivers.helm_parse import parse_time
-from workers.drivers.kube_vocabulary import EventType
 
 __all__ = ["EVENT_WINDOW", "MAX_PROBLEMS", "pod_problems"]
 

@@ -9,21 +9,23 @@ from typing import Any
 from gateways.models import Gateway, GatewayEvent
 from gateways.states import ConditionType
 from workers.reconcile.fence import locked_row
+from workers.reconcile.gateway.outcome import GatewayOutcome
 from workers.reconcile.gateway.request import GatewayRequest
-from workers.reconcile.gateway.window_gate import HELD_FIELD
-from workers.reconcile.outcome import ConditionChange, Outcome, apply_conditions
+from workers.reconcile.outcome import ConditionChange, apply_conditions
 
 __all__ = ["changed_fields", "publish"]
 
 
-def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, now: datetime) -> dict[str, Any]:
+def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: GatewayOutcome, now: datetime) -> dict[str, Any]:
     changes = list(outcome.conditions)
     if request.image_policy is not None and not request.deleting:
         changes.append(ConditionChange(ConditionType.IMAGE_POLICY, *request.image_policy))
     if request.release_verified is not None and not request.deleting:
         changes.append(ConditionChange(ConditionType.VERIFIED, *request.release_verified))
     conditions = apply_conditions(gateway.conditions, changes, generation=request.generation, now=now)
-    fields: dict[str, Any] = {"conditions": conditions, **outcome.fields}
+    fields: dict[str, Any] = {"conditions": conditions}
+    if outcome.window is not None:
+        fields["window_held_until"] = outcome.window.until
     if outcome.phase:
         fields["phase"] = outcome.phase
     if outcome.route_address is not None:
@@ -44,7 +46,7 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
             deployed_supervisor_image=outcome.deployed_images.supervisor_image,
         )
     # A change held for its maintenance window is not applied: its generation is not observed yet.
-    held = outcome.fields.get(HELD_FIELD) is not None
+    held = outcome.window is not None and outcome.window.until is not None
     applicable = (
         request.values_error is None
         and request.chart_unavailable is None
@@ -58,13 +60,13 @@ def _status_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, 
     return fields
 
 
-def changed_fields(gateway: Gateway, request: GatewayRequest, outcome: Outcome, now: datetime) -> dict[str, Any]:
+def changed_fields(gateway: Gateway, request: GatewayRequest, outcome: GatewayOutcome, now: datetime) -> dict[str, Any]:
     """The status fields ``outcome`` would change on ``gateway``; empty when the row already says it all."""
     fields = _status_fields(gateway, request, outcome, now)
     return {name: value for name, value in fields.items() if getattr(gateway, name) != value}
 
 
-def publish(request: GatewayRequest, outcome: Outcome, now: datetime, *, lease_token: str | None) -> bool:
+def publish(request: GatewayRequest, outcome: GatewayOutcome, now: datetime, *, lease_token: str | None) -> bool:
     """Write ``outcome``; return False when it was not applied: stale, or fenced out.
 
     With ``lease_token`` the pass must still hold that lease. Without one (the fleet resync) no pass

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workers.drivers.kube_vocabulary import ConditionStatus, RouteConditionType
+from cluster_vocabulary.kubernetes import ConditionStatus, RouteConditionType
 
 __all__ = ["backend_tls_ready", "backend_tls_refusals", "route_ready", "workload_ready"]
 

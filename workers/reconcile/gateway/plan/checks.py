@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from cluster_vocabulary.kubernetes import NamespacePhase
 from controlplane.capabilities import needed_apis
-from workers.drivers.kube_vocabulary import NamespacePhase
 from workers.reconcile.gateway.request import GatewayRequest
 
 __all__ = [

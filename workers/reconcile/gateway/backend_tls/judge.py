@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from workers.reconcile.gateway.backend_tls_objects import SECRET_VERSION_ANNOTATION
+from workers.reconcile.gateway.backend_tls.objects import SECRET_VERSION_ANNOTATION
 
 __all__ = ["BackendTlsVerdict", "judge_backend_tls"]
 

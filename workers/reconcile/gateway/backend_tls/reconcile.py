@@ -1,13 +1,13 @@
 """Reconcile the BackendTLSPolicy and BackendCA ConfigMap of a gateway routed through the Gateway API (I/O).
 
-See ``backend_tls_objects`` for why. They are made after Helm, from the server certificate the chart's
+See ``objects`` for why. They are made after Helm, from the server certificate the chart's
 certgen hook (or cert-manager) issued, written again when it or the hostname changes, removed when the route
 or TLS is turned off, and removed with the gateway.
 """
 
 from __future__ import annotations
 
-from workers.reconcile.gateway.backend_tls_objects import (
+from workers.reconcile.gateway.backend_tls.objects import (
     BACKEND_TLS_GROUP,
     BACKEND_TLS_PLURAL,
     BACKEND_TLS_VERSIONS,
@@ -19,7 +19,7 @@ from workers.reconcile.gateway.backend_tls_objects import (
     route_backend_service,
     server_certificate,
 )
-from workers.reconcile.gateway.observe import GatewayView
+from workers.reconcile.gateway.observation.view import GatewayView
 from workers.reconcile.gateway.pass_io import PassIo
 from workers.reconcile.gateway.request import GatewayRequest
 

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gateways.states import PlanAction
-from workers.reconcile.gateway.state import State
+from workers.reconcile.gateway.observation.state import State
 
-__all__ = ["Decision", "decide"]
+__all__ = ["PlanDecision", "decide"]
 
 STATE_ACTIONS = {
     State.ABSENT: PlanAction.INSTALL,
@@ -31,17 +31,21 @@ STATE_REASONS = {
 
 
 @dataclass(frozen=True)
-class Decision:
+class PlanDecision:
     action: PlanAction
     reasons: list[str]
 
 
-def decide(state: State, *, blockers: Sequence[str], suspended: bool, retries_exhausted: bool) -> Decision:
+def decide(state: State, *, blockers: Sequence[str], suspended: bool, retries_exhausted: bool) -> PlanDecision:
     """Suspension wins (nothing runs), then anything that blocks, then the action for the release state."""
     if suspended:
-        return Decision(PlanAction.NOTHING, ["Reconciliation is suspended: nothing is applied until it is resumed."])
+        return PlanDecision(
+            PlanAction.NOTHING, ["Reconciliation is suspended: nothing is applied until it is resumed."]
+        )
     if blockers:
-        return Decision(PlanAction.BLOCKED, list(blockers))
+        return PlanDecision(PlanAction.BLOCKED, list(blockers))
     if retries_exhausted:
-        return Decision(PlanAction.BLOCKED, ["Retries are exhausted: retry the gateway (or change its spec) first."])
-    return Decision(STATE_ACTIONS[state], [STATE_REASONS[state]])
+        return PlanDecision(
+            PlanAction.BLOCKED, ["Retries are exhausted: retry the gateway (or change its spec) first."]
+        )
+    return PlanDecision(STATE_ACTIONS[state], [STATE_REASONS[state]])

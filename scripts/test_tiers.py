@@ -4,10 +4,11 @@ the stack tier.
 The tiers without the stack (pure, db and cluster) run under pytest-xdist, each worker with a test database and
 Redis databases of its own (``tests/settings_env.py``). The stack tier (``-m stack``: e2e, browser, contract and the
 benchmark smokes that start the stack) spends most of its time waiting on its own processes, so its shards overlap
-well with the rest on two cores. Each stack shard has a test database and a ``redis-server`` of its own (on a free
-port, keeping nothing on disk), so no process truncates or flushes what another uses; the other tiers use the
-machine's Redis, as ``pytest`` alone does. Every test module of the stack tier runs in exactly one shard: each
-shard names its folders or modules, and the e2e shard ignores those the ui shard takes.
+well with the rest on two cores. Each stack shard has a database name (so a test database and its live stack's
+database, ``tests/fixtures/stack_database.py``) and a ``redis-server`` of its own (on a free port, keeping nothing on
+disk), so no process touches what another uses; the other tiers use the machine's Redis, as ``pytest`` alone does.
+Every test module of the stack tier runs in exactly one shard: each shard names its folders or modules, and the e2e
+shard ignores those the ui shard takes.
 
 The other tiers print as they run; each shard's output is kept in ``build/test-<shard>.log`` and printed when all
 have finished. Each prints its 25 slowest tests. Started by ``make test``; extra arguments go to every process.

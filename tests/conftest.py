@@ -22,7 +22,9 @@ pytest_plugins = [
     "tests.fixtures.devcluster",
     "tests.fixtures.registry",
     "tests.fixtures.s3",
+    "tests.fixtures.stack_database",
     "tests.fixtures.stack",
+    "tests.fixtures.cleanup",
     "tests.fixtures.registry_proxy",
     "tests.fixtures.token_auth",
     "tests.fixtures.receiver",
@@ -63,6 +65,13 @@ def tier_of(item: pytest.Item) -> Tier:
     return tier
 
 
+def flushes(item: pytest.Item) -> bool:
+    """Whether pytest-django would flush the database after ``item`` (a TRUNCATE of every table)."""
+    marker = item.get_closest_marker("django_db")
+    transaction = marker is not None and (marker.kwargs.get("transaction") or marker.args[:1] == (True,))
+    return "transactional_db" in getattr(item, "fixturenames", ()) or bool(transaction)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """A missing pinned tool stops the run before any test: a test that needs it would otherwise fail alone."""
     missing = [str(tool) for tool in (HELM, KUBECTL) if not tool.exists()]
@@ -81,6 +90,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     reconcile every cluster in the test database). The sort is stable, so every other order is kept."""
     for item in items:
         item.add_marker(tier_of(item).value)  # a plain str: xdist sends the keywords to its controller
+        if tier_of(item) is Tier.STACK and flushes(item):
+            raise pytest.UsageError(f"{item.nodeid}: a stack test asks for stack_db, never a database Django flushes")
     items.sort(key=lambda item: item.get_closest_marker(Tier.STACK) is not None)
 
 

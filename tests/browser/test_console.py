@@ -12,7 +12,6 @@ from selenium.webdriver.common.by import By
 from catalogs.models import Catalog
 from controlplane.models import ManagedCluster
 from gateways.models import Gateway, GatewayEvent
-from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
 from tests.fixtures.registry import expected_lines, fbc_layer
 from tests.waiting import wait_until
@@ -61,7 +60,7 @@ def row_names(console: Console) -> list[str]:
     return console.texts("#result_list tbody th a")
 
 
-def test_create_a_gateway_and_watch_it_reach_running(console: Console, staff_user, gateway_cluster) -> None:
+def test_create_a_gateway_and_watch_it_reach_running(console: Console, staff_user, gateway_cluster, register) -> None:
     register(gateway_cluster, "k8s")
     staff_user("root", superuser=True)
     console.login("root")
@@ -122,7 +121,7 @@ def test_create_a_gateway_and_watch_it_reach_running(console: Console, staff_use
     wait_until(lambda: not Gateway.objects.filter(pk=gateway.pk).exists(), "the worker to remove the gateway", 60)
 
 
-def test_retry_a_failed_gateway(console: Console, staff_user, gateway_cluster) -> None:
+def test_retry_a_failed_gateway(console: Console, staff_user, gateway_cluster, register) -> None:
     # The cluster answers, but refuses the workload: a real failure (an unreachable cluster is not one).
     fault = gateway_cluster.add_fault(
         path_regex=r"/apis/apps/v1/namespaces/gw-doomed-[^/]+/statefulsets", method="PATCH", status=500

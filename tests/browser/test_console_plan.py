@@ -7,7 +7,6 @@ import pytest
 from gateways.choices import DatabaseProvider, Phase
 from gateways.models import Gateway
 from tests.browser.test_console import make_gateway
-from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
 from tests.waiting import wait_until
 
@@ -20,7 +19,9 @@ def plan_status(console: Console) -> str | None:
     return console.driver.execute_script("const p = document.getElementById('cp-plan'); return p && p.dataset.status")
 
 
-def test_preview_changes_shows_the_plan_once_the_worker_is_done(console: Console, staff_user, gateway_cluster) -> None:
+def test_preview_changes_shows_the_plan_once_the_worker_is_done(
+    console: Console, staff_user, gateway_cluster, register
+) -> None:
     cluster = register(gateway_cluster, "k8s")
     owner = staff_user("tenant")
     staff_user("intruder")

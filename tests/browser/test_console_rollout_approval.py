@@ -10,7 +10,6 @@ from gateways.models import Gateway, GatewayRelease
 from rollouts.models import Rollout, WavePlan
 from rollouts.operations import create_rollout
 from tests.browser.test_console import make_gateway
-from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.waiting import wait_until
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_wave_plan_shows_each_diff_and_a_second_admin_approves_it(
-    console: Console, staff_user, gateway_cluster, tmp_path
+    console: Console, staff_user, gateway_cluster, tmp_path, register
 ) -> None:
     GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
     v2 = GatewayRelease.objects.create(name="v2", chart=str(copy_chart(tmp_path / "v2", "0.2.0")))
@@ -44,8 +43,15 @@ def test_the_wave_plan_shows_each_diff_and_a_second_admin_approves_it(
     page = f"/admin/rollouts/rollout/{rollout.pk}/change/"
 
     console.login("creator")
+    # The plan is shown as soon as it is made; Approve once the rollout waits for it (the worker's next step).
     console.reload_until(
-        page, lambda: console.find_all("#cp-rollout-approval[data-state='awaiting']"), "the wave plan", 90
+        page,
+        lambda: (
+            console.find_all("#cp-rollout-approval[data-state='awaiting']")
+            and console.find_all("button[data-operation='approve']")
+        ),
+        "the wave plan and its Approve button",
+        90,
     )
     shown = console.find("#cp-rollout-approval").get_attribute("data-plan-hash")
     assert shown == WavePlan.objects.get(rollout=rollout).plan_hash

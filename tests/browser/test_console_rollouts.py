@@ -8,7 +8,6 @@ from gateways.choices import Phase
 from gateways.models import Gateway, GatewayRelease
 from rollouts.models import Rollout
 from tests.browser.test_console import make_gateway
-from tests.e2e.conftest import register
 from tests.fixtures.browser import Console
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.waiting import wait_until
@@ -21,7 +20,9 @@ def wave_worst(console: Console, wave: int) -> str | None:
     return rows[0].get_attribute("data-worst") if rows else None
 
 
-def test_start_a_rollout_watch_its_waves_and_pause_it(console: Console, staff_user, gateway_cluster, tmp_path) -> None:
+def test_start_a_rollout_watch_its_waves_and_pause_it(
+    console: Console, staff_user, gateway_cluster, tmp_path, register
+) -> None:
     GatewayRelease.objects.create(name="v1", chart=str(MIRROR_CHART), default=True)
     GatewayRelease.objects.create(name="v2", chart=str(copy_chart(tmp_path / "v2", "0.2.0")))
     cluster = register(gateway_cluster, "k8s")

@@ -14,7 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tests.fixtures.browser import start_chromium
 from tests.fixtures.stack import Stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.e2e]
 
 TITLE = "Gateway and catalog control plane API"
 LOCAL = {"127.0.0.1", "localhost", "::1"}

@@ -78,7 +78,7 @@ def page_through(list_call: Callable[..., Any], client: Any, **filters: Any) -> 
 def test_generated_client_end_to_end(
     generated_client: ModuleType,
     live_stack: Stack,
-    transactional_db: None,
+    stack_db: None,
     gateway_cluster: DevCluster,
     registry: Registry,
     repository: str,

@@ -112,7 +112,7 @@ def test_the_typescript_client_type_checks_strictly(generated: Generated) -> Non
 def test_the_python_client_drives_a_gateway_to_running_and_deletes_it(
     python_client: ModuleType,
     live_stack: Stack,
-    transactional_db: None,
+    stack_db: None,
     gateway_cluster: DevCluster,
 ) -> None:
     from django.contrib.auth import get_user_model
@@ -218,7 +218,7 @@ def test_a_gateway_created_by_each_generated_client_without_a_route_gets_the_rou
     generated_client: ModuleType,
     generated: Generated,
     live_stack: Stack,
-    transactional_db: None,
+    stack_db: None,
     gateway_cluster: DevCluster,
 ) -> None:
     """openapi-generator's `python` model sent `"route": null` for a route left out (`from_dict`), which the API

@@ -232,7 +232,7 @@ def fuzzing_session(base_url: str) -> tuple[requests.Session, Pool]:
 
 
 def test_schemathesis_finds_no_contract_violation(
-    quiet_stack: Stack, transactional_db: None, live_schema: dict[str, Any]
+    quiet_stack: Stack, stack_db: None, live_schema: dict[str, Any]
 ) -> None:
     base_url = quiet_stack.api_url
     session, pool = fuzzing_session(base_url)
@@ -321,7 +321,7 @@ STATEFUL_PATHS = r"^/api/v1/(clusters|gateways|catalogs)/"
 
 
 def test_stateful_runs_follow_links_without_a_contract_violation(
-    quiet_stack: Stack, transactional_db: None, live_schema: dict[str, Any]
+    quiet_stack: Stack, stack_db: None, live_schema: dict[str, Any]
 ) -> None:
     base_url = quiet_stack.api_url
     session, pool = fuzzing_session(base_url)

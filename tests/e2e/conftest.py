@@ -13,6 +13,7 @@ import pytest
 from kubernetes import client, config
 
 from controlplane.models import ManagedCluster
+from tests.fixtures.cleanup import Cleanup
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.stack import ApiSession
 from tests.waiting import wait_until
@@ -40,14 +41,21 @@ def gateway_openshift_cluster(tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield dc
 
 
-def register(dc: DevCluster, name: str, *, flavour: str = "kubernetes", gateway_api: bool = True) -> ManagedCluster:
-    return ManagedCluster.objects.create(
-        name=name,
-        flavour=flavour,
-        kubeconfig=dc.kubeconfig.read_text(),
-        base_domain=f"{name}.example.test",
-        gateway_api=gateway_api,
-    )
+@pytest.fixture
+def register(cleanup: Cleanup) -> Callable[..., ManagedCluster]:
+    """Register a devcluster through the API (as a platform admin); it is deleted when the test ends."""
+
+    def make(dc: DevCluster, name: str, *, flavour: str = "kubernetes", gateway_api: bool = True) -> ManagedCluster:
+        body = {
+            "name": name,
+            "flavour": flavour,
+            "kubeconfig": dc.kubeconfig.read_text(),
+            "base_domain": f"{name}.example.test",
+            "gateway_api": gateway_api,
+        }
+        return ManagedCluster.objects.get(pk=cleanup(cleanup.keeper.post("/api/v1/clusters/", json=body))["id"])
+
+    return make
 
 
 def kube_api(dc: DevCluster) -> client.ApiClient:

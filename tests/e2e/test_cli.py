@@ -141,7 +141,7 @@ def test_cli_drives_gateways_and_catalogs(
     header, row = cpctl("gateways", "get", "edge").stdout.splitlines()
     assert header.split() == ["NAME", "OWNER", "CLUSTER", "PHASE", "ADDRESS", "ID"]
     address = f"grpcs://{created['namespace']}.cli.example.test:443"
-    assert row.split() == ["edge", "cli-admin", "cli", "Running", address, created["id"]]
+    assert row.split() == ["edge", admin.username, "cli", "Running", address, created["id"]]
     shown = json.loads(cpctl("gateways", "get", created["id"], "-o", "json").stdout)
     assert shown["id"] == created["id"] and shown["labels"] == {"team": "blue"}
     assert shown["status"]["phase"] == "Running" and shown["status"]["route_address"] == address

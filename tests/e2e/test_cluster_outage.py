@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from controlplane.models import ManagedCluster
-from tests.e2e.conftest import register
 from tests.waiting import repeat_for, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -46,7 +45,7 @@ def watch_outage(tenant, ids: list[str], seconds: float) -> list[dict]:
 
 
 def test_outage_keeps_phase_counts_no_failure_and_recovers_alone(
-    tenant, wait_for_phase, gateway_cluster, second_gateway_cluster
+    tenant, wait_for_phase, gateway_cluster, second_gateway_cluster, register
 ) -> None:
     register(gateway_cluster, "down")
     register(second_gateway_cluster, "fine")
@@ -82,7 +81,9 @@ def test_outage_keeps_phase_counts_no_failure_and_recovers_alone(
     assert not [e for e in events if e["reason"].endswith("Failed")]
 
 
-def test_killed_calls_mid_outage_never_wedge_a_cluster(tenant, wait_for_phase, second_gateway_cluster) -> None:
+def test_killed_calls_mid_outage_never_wedge_a_cluster(
+    tenant, wait_for_phase, second_gateway_cluster, register
+) -> None:
     """An outage that starts mid-pass (a connection refused by a dead port) opens the circuit too."""
     cluster = register(second_gateway_cluster, "flap")
     gw_id = create(tenant, "flap", "flap0")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from kubernetes import client
 
-from tests.e2e.conftest import kube_api, register
+from tests.e2e.conftest import kube_api
 from tests.helpers import release_of
 from tests.waiting import wait_until
 
@@ -16,7 +16,7 @@ def revision(tenant, gw_id: str) -> int:
     return tenant.get(f"/api/v1/gateways/{gw_id}/").json()["status"]["release"]["revision"]
 
 
-def test_deleted_workload_and_namespace_are_repaired(tenant, wait_for_phase, gateway_cluster) -> None:
+def test_deleted_workload_and_namespace_are_repaired(tenant, wait_for_phase, gateway_cluster, register) -> None:
     register(gateway_cluster, "drifty")
     body = {"name": "steady", "cluster": "drifty", "image": "r.test/gw:1", "supervisor_image": "r.test/s:1"}
     created = tenant.post("/api/v1/gateways/", json=body)

@@ -9,7 +9,7 @@ import pytest
 import requests
 from kubernetes import client
 
-from tests.e2e.conftest import kube_api, register
+from tests.e2e.conftest import kube_api
 from tests.fixtures.alerts import alerts, evaluate, rendered_rules, scraped_series
 from tests.helpers import release_of
 from tests.waiting import repeat_for, wait_until
@@ -57,7 +57,7 @@ def releases_in(dc, namespace: str) -> list[dict]:
 
 
 def test_failing_install_backs_off_fails_after_five_and_recovers_with_retry(
-    tenant, wait_for_phase, gateway_cluster, live_stack, tmp_path
+    tenant, wait_for_phase, gateway_cluster, live_stack, tmp_path, register
 ):
     register(gateway_cluster, "flaky")
     fault = gateway_cluster.add_fault(
@@ -81,7 +81,9 @@ def test_failing_install_backs_off_fails_after_five_and_recovers_with_retry(
     assert {c["type"]: c["status"] for c in running["status"]["conditions"]}["Stalled"] == "False"
 
 
-def test_unreachable_cluster_keeps_gateway_deleting_until_it_can_delete(tenant, wait_for_phase, gateway_cluster):
+def test_unreachable_cluster_keeps_gateway_deleting_until_it_can_delete(
+    tenant, wait_for_phase, gateway_cluster, register
+):
     register(gateway_cluster, "cut")
     gw_id, namespace = create(tenant, "cut", name="doomed")
     wait_for_phase(gw_id, "Running")
@@ -106,7 +108,7 @@ def test_unreachable_cluster_keeps_gateway_deleting_until_it_can_delete(tenant, 
 
 
 def test_worker_killed_mid_install_converges_without_duplicate_release(
-    tenant, wait_for_phase, gateway_cluster, live_stack
+    tenant, wait_for_phase, gateway_cluster, live_stack, register
 ):
     register(gateway_cluster, "killed")
     fault = gateway_cluster.add_fault(
@@ -137,7 +139,9 @@ def test_worker_killed_mid_install_converges_without_duplicate_release(
     assert running["status"]["release"]["status"] == "deployed"
 
 
-def test_two_workers_never_run_helm_for_one_gateway_at_once(tenant, wait_for_phase, gateway_cluster, live_stack):
+def test_two_workers_never_run_helm_for_one_gateway_at_once(
+    tenant, wait_for_phase, gateway_cluster, live_stack, register
+):
     register(gateway_cluster, "busy")
     live_stack.start_worker("worker2")
     try:
@@ -163,7 +167,7 @@ def test_two_workers_never_run_helm_for_one_gateway_at_once(tenant, wait_for_pha
 
 
 def test_a_pass_longer_than_its_lease_keeps_it_and_no_second_worker_runs_helm(
-    tenant, wait_for_phase, gateway_cluster, live_stack
+    tenant, wait_for_phase, gateway_cluster, live_stack, register
 ):
     """Two workers with a 3 s lease; an install that takes 8 s; a storm of resyncs meanwhile."""
     register(gateway_cluster, "slow")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from kubernetes import client
 
-from tests.e2e.conftest import kube_api, register
+from tests.e2e.conftest import kube_api
 from tests.helpers import release_of
 from tests.waiting import wait_until
 
@@ -29,7 +29,7 @@ def statefulset_images(api: client.ApiClient, namespace: str) -> list[str]:
     return [c.image for c in sts.spec.template.spec.containers]
 
 
-def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -> None:
+def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster, register) -> None:
     register(gateway_cluster, "k8s")
     created = tenant.post("/api/v1/gateways/", json=gateway_body("k8s"))
     assert created.status_code == 201, created.text
@@ -78,7 +78,7 @@ def test_create_update_unroute_delete(tenant, wait_for_phase, gateway_cluster) -
     assert not [s for s in secrets if s.metadata.namespace == namespace]
 
 
-def test_openshift_gets_scc_binding_and_route(tenant, wait_for_phase, gateway_openshift_cluster) -> None:
+def test_openshift_gets_scc_binding_and_route(tenant, wait_for_phase, gateway_openshift_cluster, register) -> None:
     register(gateway_openshift_cluster, "ocp", flavour="openshift", gateway_api=False)
     created = tenant.post("/api/v1/gateways/", json=gateway_body("ocp", route={"host": "edge.ocp.example.test"}))
     assert created.status_code == 201, created.text

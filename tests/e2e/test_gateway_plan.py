@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from kubernetes import client
 
-from tests.e2e.conftest import kube_api, register
+from tests.e2e.conftest import kube_api
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.helpers import release_of
 
@@ -45,7 +45,7 @@ def bare_cluster(tmp_path) -> Iterator[DevCluster]:
 
 
 def test_noop_then_image_change_shows_exactly_the_statefulset_image(
-    tenant, api_session, wait_for_phase, gateway_cluster
+    tenant, api_session, wait_for_phase, gateway_cluster, register
 ) -> None:
     register(gateway_cluster, "k8s")
     created = tenant.post("/api/v1/gateways/", json=gateway_body("k8s"))
@@ -84,7 +84,7 @@ def test_noop_then_image_change_shows_exactly_the_statefulset_image(
     assert other.get(f"/api/v1/gateways/plans/{plan_id}/").status_code == 404
 
 
-def test_would_be_gateway_plans_an_install_and_creates_nothing(tenant, gateway_cluster) -> None:
+def test_would_be_gateway_plans_an_install_and_creates_nothing(tenant, gateway_cluster, register) -> None:
     register(gateway_cluster, "k8s")
     before = {ns.metadata.name for ns in client.CoreV1Api(kube_api(gateway_cluster)).list_namespace().items}
     response = tenant.post("/api/v1/gateways/plan/?wait=30", json=gateway_body("k8s", name="newbie"))
@@ -108,7 +108,7 @@ def test_would_be_gateway_plans_an_install_and_creates_nothing(tenant, gateway_c
     assert after == before and not [ns for ns in after if ns.startswith("gw-newbie-")]
 
 
-def test_cluster_without_agent_sandbox_is_blocked_naming_it(tenant, bare_cluster) -> None:
+def test_cluster_without_agent_sandbox_is_blocked_naming_it(tenant, bare_cluster, register) -> None:
     register(bare_cluster, "bare")
     plan = finished(tenant.post("/api/v1/gateways/plan/?wait=30", json=gateway_body("bare")))
     assert plan["action"] == "blocked", plan
@@ -118,7 +118,7 @@ def test_cluster_without_agent_sandbox_is_blocked_naming_it(tenant, bare_cluster
     assert "preflight" in plan["render_error"] and plan["objects"] == []
 
 
-def test_bad_would_be_spec_is_400_in_the_error_shape(tenant, gateway_cluster) -> None:
+def test_bad_would_be_spec_is_400_in_the_error_shape(tenant, gateway_cluster, register) -> None:
     register(gateway_cluster, "k8s")
     response = tenant.post("/api/v1/gateways/plan/", json=gateway_body("k8s", image="Bad Image"))
     assert response.status_code == 400

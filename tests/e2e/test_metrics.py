@@ -6,7 +6,6 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.e2e.conftest import register
 from tests.e2e.test_gateway_lifecycle import gateway_body
 from tests.fixtures.stack import Stack
 from tests.waiting import wait_until
@@ -45,7 +44,7 @@ def quiet(stack: Stack) -> Figures:
     return wait_until(check, "helm to be idle", timeout=60, interval=1)  # the same count a second apart
 
 
-def test_a_new_gateway_shows_on_metrics(live_stack, tenant, wait_for_phase, gateway_cluster) -> None:
+def test_a_new_gateway_shows_on_metrics(live_stack, tenant, wait_for_phase, gateway_cluster, register) -> None:
     register(gateway_cluster, "metered")
     before = quiet(live_stack)
     created = tenant.post("/api/v1/gateways/", json=gateway_body("metered", name="metered"))

@@ -22,7 +22,6 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from controlplane.celery import app
 from controlplane.models import ManagedCluster
 from controlplane.tasks import TaskName
-from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, copy_chart
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.receiver import HOLD, Receiver, Seen
@@ -87,6 +86,7 @@ def test_failed_gateway_halted_rollout_invalid_signature_and_lost_cluster_each_r
     registry: Registry,
     repository: str,
     tmp_path_factory: pytest.TempPathFactory,
+    register,
 ) -> None:
     receiver.answer = lambda seen, earlier: 500 if earlier == 0 else 200
     add_receiver(admin, receiver)
@@ -201,6 +201,7 @@ def test_a_worker_killed_mid_delivery_resends_with_the_same_key_and_never_after_
     receiver: Receiver,
     gateway_cluster: DevCluster,
     live_stack: Stack,
+    register,
 ) -> None:
     receiver.answer = lambda seen, earlier: HOLD if earlier == 0 else 200
     add_receiver(admin, receiver)

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, copy_chart, helm_json
 from tests.fixtures.stack import ApiSession, Stack
 from tests.waiting import wait_until
@@ -38,7 +37,7 @@ def approver(api_session: Callable[..., ApiSession]) -> ApiSession:
 
 
 @pytest.fixture
-def fleet(creator, tenant, gateway_cluster, tmp_path: Path) -> dict[str, Any]:
+def fleet(creator, tenant, gateway_cluster, tmp_path: Path, register) -> dict[str, Any]:
     """Releases v1 (the default) and v2 (chart 0.2.0); two Running gateways on v1 on one cluster."""
     for name, chart, default in (("v1", MIRROR_CHART, True), ("v2", copy_chart(tmp_path / "v2", "0.2.0"), False)):
         image, supervisor = IMAGES[name]
@@ -202,6 +201,6 @@ def test_cpctl_shows_the_plan_asks_and_approves_or_rejects(
     own = cpctl("--context", "creator", "rollouts", "approve", "second", "--yes", status=1)
     assert "Four eyes" in own.stderr and "HTTP 403" in own.stderr
     approved = cpctl("--context", "approver", "rollouts", "approve", "second", "-o", "json", typed="y\n")
-    assert json.loads(approved.stdout)["status"]["approval"]["decided_by"] == "second-admin"
+    assert json.loads(approved.stdout)["status"]["approval"]["decided_by"] == approver.username
     listed = cpctl("--context", "approver", "rollouts", "list").stdout
     assert "second" in listed and "approved" in listed

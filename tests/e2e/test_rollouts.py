@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, copy_chart, helm_images
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.stack import ApiSession, Stack
@@ -50,14 +49,13 @@ def admin(api_session: Callable[..., ApiSession]) -> ApiSession:
 
 
 @pytest.fixture
-def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_gateway_cluster):
+def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_gateway_cluster, register, cleanup):
     """Releases v1 (the default), v2 and bad; six Running gateways on v1 over three clusters."""
     releases = (("v1", MIRROR_CHART, True), ("v2", charts["v2"], False), ("bad", charts["bad"], False))
     for name, chart, default in releases:
         image, supervisor = IMAGES[name]
         body = {"name": name, "chart": str(chart), "default": default, "image": image, "supervisor_image": supervisor}
-        response = admin.post("/api/v1/releases/", json=body)
-        assert response.status_code == 201, response.text
+        cleanup(admin.post("/api/v1/releases/", json=body))
     clusters, kubeconfigs = [], {}
     for index, dc in enumerate((gateway_cluster, second_gateway_cluster, third_gateway_cluster)):
         clusters.append(register(dc, f"ro-c{index}").name)
@@ -66,16 +64,11 @@ def fleet(admin, tenant, charts, gateway_cluster, second_gateway_cluster, third_
     for cluster in clusters:
         for index in range(GATEWAYS_PER_CLUSTER):
             body = {"name": f"{cluster}-g{index}", "cluster": cluster, "labels": {"cluster": cluster}}
-            response = tenant.post("/api/v1/gateways/", json=body)
-            assert response.status_code == 201, response.text
-            assert response.json()["release"] == "v1"
+            created = cleanup(tenant.post("/api/v1/gateways/", json=body))
+            assert created["release"] == "v1"
             image, supervisor = IMAGES["v1"]
-            assert response.json()["desired_images"] == {
-                "image": image,
-                "supervisor_image": supervisor,
-                "overridden": False,
-            }
-            gateways[response.json()["id"]] = cluster
+            assert created["desired_images"] == {"image": image, "supervisor_image": supervisor, "overridden": False}
+            gateways[created["id"]] = cluster
     for gateway_id in gateways:
         body = wait_until_running(tenant, gateway_id, "v1")
         assert deployed(body) == IMAGES["v1"]

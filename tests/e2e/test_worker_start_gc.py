@@ -24,9 +24,7 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def worker_stack(
-    transactional_db: None, catalog_store: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
+def worker_stack(stack_db: None, catalog_store: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The environment of a worker that shares this test's database and content store; no process started yet."""
     db = settings.DATABASES["default"]
     database_url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"

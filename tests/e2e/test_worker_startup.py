@@ -12,7 +12,6 @@ import pytest
 import requests
 
 from controlplane.models import ManagedCluster
-from tests.e2e.conftest import register
 from tests.fixtures.charts import MIRROR_CHART, push_chart
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer
@@ -36,13 +35,13 @@ def start_worker(env: dict[str, str]) -> subprocess.CompletedProcess:
     )
 
 
-def test_worker_refuses_a_chart_it_cannot_load(live_stack, transactional_db) -> None:
+def test_worker_refuses_a_chart_it_cannot_load(live_stack, stack_db) -> None:
     result = start_worker({**live_stack.env, "GATEWAY_CHART": "/nonexistent/chart"})
     assert result.returncode != 0
     assert "The worker cannot start" in result.stderr and "GATEWAY_CHART" in result.stderr
 
 
-def test_worker_refuses_openshift_routes_without_an_issuer(live_stack, transactional_db) -> None:
+def test_worker_refuses_openshift_routes_without_an_issuer(live_stack, stack_db) -> None:
     ManagedCluster.objects.create(
         name="ocp-no-gwapi", flavour="openshift", gateway_api=False, kubeconfig=KUBECONFIG, base_domain="o.test"
     )
@@ -51,7 +50,7 @@ def test_worker_refuses_openshift_routes_without_an_issuer(live_stack, transacti
     assert "cert-manager issuer" in result.stderr
 
 
-def test_worker_refuses_the_upstream_oci_chart_without_a_pinned_version(live_stack, transactional_db) -> None:
+def test_worker_refuses_the_upstream_oci_chart_without_a_pinned_version(live_stack, stack_db) -> None:
     env = {k: v for k, v in live_stack.env.items() if k != "GATEWAY_CHART_VERSION"}
     result = start_worker({**env, "GATEWAY_CHART": "oci://ghcr.io/nvidia/openshell/helm-chart"})
     assert result.returncode != 0
@@ -59,7 +58,7 @@ def test_worker_refuses_the_upstream_oci_chart_without_a_pinned_version(live_sta
     assert "oci://ghcr.io/nvidia/openshell/helm-chart" in result.stderr and "GATEWAY_CHART_VERSION" in result.stderr
 
 
-def test_worker_refuses_the_default_embedded_chart_where_the_image_did_not_embed_it(live_stack, transactional_db):
+def test_worker_refuses_the_default_embedded_chart_where_the_image_did_not_embed_it(live_stack, stack_db):
     env = {k: v for k, v in live_stack.env.items() if k not in ("GATEWAY_CHART", "GATEWAY_CHART_VERSION")}
     result = start_worker(env)  # the default is the image's archive, which a checkout does not have
     assert result.returncode != 0
@@ -95,6 +94,7 @@ def test_a_worker_started_while_the_chart_registry_answers_503_serves_catalogs_a
     registry_proxy: RegistryProxy,
     own_registry: Registry,
     repository: str,
+    register,
 ) -> None:
     assert "GATEWAY_CHART: cannot pull" in live_stack.log("worker") and "503" in live_stack.log("worker")
     admin = api_session()

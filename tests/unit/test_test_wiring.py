@@ -16,10 +16,6 @@ Check = Callable[[ast.AST], list[int]]
 CLOCKS = ("time.monotonic", "time.time", "time.perf_counter")
 # The wiring itself, and this check (which names what it forbids).
 WIRING = {TESTS_DIR / "paths.py", TESTS_DIR / "waiting.py", TESTS_DIR / "unit" / "test_test_wiring.py"}
-# Sleeps that synchronise nothing, each with its reason.
-SLEEPS_ALLOWED = {
-    "tests/fixtures/stack.py": "the backoff between retries of Django's flush after a deadlock with the stack",
-}
 
 
 def modules() -> Iterator[Path]:
@@ -94,6 +90,13 @@ def own_paths(tree: ast.AST) -> list[int]:
     ]
 
 
+def teardown_patches(tree: ast.AST) -> list[int]:
+    """Any mention of Django's per-test flush, ``TransactionTestCase._fixture_teardown``: nothing patches it."""
+    return [
+        node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr == "_fixture_teardown"
+    ]
+
+
 def findings(check: Check) -> dict[str, list[int]]:
     found = {}
     for path in modules():
@@ -104,12 +107,8 @@ def findings(check: Check) -> dict[str, list[int]]:
 
 
 def test_no_test_module_sleeps_to_synchronise() -> None:
-    found = {path: lines for path, lines in findings(sleeps).items() if path not in SLEEPS_ALLOWED}
+    found = findings(sleeps)
     assert not found, f"wait on a condition with tests.waiting.wait_until instead: {found}"
-
-
-def test_every_allowed_sleep_is_still_there() -> None:
-    assert set(SLEEPS_ALLOWED) <= set(findings(sleeps)), "drop the allowance of a sleep that went"
 
 
 def test_no_test_module_polls_with_a_deadline_of_its_own() -> None:
@@ -122,6 +121,10 @@ def test_no_test_module_judges_elapsed_time() -> None:
 
 def test_no_test_module_locates_the_repository_itself() -> None:
     assert not findings(own_paths), "import the path from tests.paths"
+
+
+def test_nothing_patches_djangos_flush() -> None:
+    assert not findings(teardown_patches), "the live stack has a database of its own: nothing flushes it"
 
 
 @pytest.mark.parametrize(
@@ -139,13 +142,14 @@ def test_no_test_module_locates_the_repository_itself() -> None:
         ("import time\nassert time.time() - stamp >= 0.3\n", timed_asserts),
         ("from pathlib import Path\nROOT = Path(__file__).parent\n", own_paths),
         ("HELM = ROOT / '.tools' / 'helm'\n", own_paths),
+        ("TransactionTestCase._fixture_teardown = retrying\n", teardown_patches),
     ],
 )
 def test_each_check_finds_what_it_forbids(source: str, check: Check) -> None:
     assert check(ast.parse(source)) != []
 
 
-@pytest.mark.parametrize("check", [sleeps, deadline_loops, timed_asserts, own_paths])
+@pytest.mark.parametrize("check", [sleeps, deadline_loops, timed_asserts, own_paths, teardown_patches])
 def test_each_check_passes_a_plain_wait(check: Check) -> None:
     source = "from tests.waiting import wait_until\nwait_until(lambda: True, 'nothing')\n"
     assert check(ast.parse(source)) == []

@@ -70,11 +70,17 @@ class SpecResource(models.Model):
         return instance
 
     def spec_snapshot(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.SPEC_FIELDS}
+        """The spec fields loaded on this instance. A deferred one (a row Django's delete collector loads with its key
+        only, say) is left out: reading it would load the row again, whose loading would snapshot it again."""
+        deferred = self.get_deferred_fields()
+        return {name: getattr(self, name) for name in self.SPEC_FIELDS if name not in deferred}
 
     def spec_changed(self) -> bool:
         loaded = getattr(self, "_loaded_spec", None)
-        return loaded is not None and loaded != self.spec_snapshot()
+        if loaded is None:
+            return False
+        current = self.spec_snapshot()
+        return any(current.get(name, value) != value for name, value in loaded.items())
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """A spec change bumps the generation and is a fresh start: it resets the ``FRESH_START`` fields."""

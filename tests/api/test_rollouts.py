@@ -82,6 +82,15 @@ def test_exactly_one_default_and_new_gateways_get_it(admin_api, v1, v2, alice_ap
     assert admin_api.delete(f"/api/v1/releases/{v1.pk}/").status_code == 204
 
 
+def test_a_release_that_gateways_run_is_a_409_and_is_kept(admin_api, fleet, v1, v2) -> None:
+    assert admin_api.patch(f"/api/v1/releases/{v2.pk}/", {"default": True}, format="json").status_code == 200
+    response = admin_api.delete(f"/api/v1/releases/{v1.pk}/")
+    assert response.status_code == 409, response.content
+    assert "still use this release" in response.json()["error"]["message"]
+    assert GatewayRelease.objects.filter(pk=v1.pk).exists()
+    assert set(Gateway.objects.values_list("release__name", flat=True)) == {"v1"}
+
+
 def test_create_plans_waves_and_targets_the_selection(admin_api, fleet, v2) -> None:
     response = admin_api.post("/api/v1/rollouts/", rollout_body(selector={"labels": {"tier": "prod"}}), format="json")
     assert response.status_code == 201, response.content

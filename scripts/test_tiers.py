@@ -8,7 +8,7 @@ well with the rest on two cores. Each stack shard has a database name (so a test
 database, ``tests/fixtures/stack_database.py``) and a ``redis-server`` of its own (on a free port, keeping nothing on
 disk), so no process touches what another uses; the other tiers use the machine's Redis, as ``pytest`` alone does.
 Every test module of the stack tier runs in exactly one shard: each shard names its folders or modules, and the e2e
-shard ignores those the ui shard takes.
+shard ignores those the other two take.
 
 The other tiers print as they run; each shard's output is kept in ``build/test-<shard>.log`` and printed when all
 have finished. Each prints its 25 slowest tests. Started by ``make test``; extra arguments go to every process.
@@ -39,8 +39,12 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/controlplane"
 PYTEST = [sys.executable, "-m", "pytest", "--durations=25"]
 INTERRUPT_REPEAT_SECONDS = 5
 INTERRUPT_GRACE_SECONDS = 60
-# The slow modules of the stack tier that run beside the browser and contract tests; the rest of e2e is the other.
-SECOND_SHARD_E2E = ("tests/e2e/test_cluster_outage.py", "tests/e2e/test_chaos.py", "tests/e2e/test_cli.py")
+# The stack tier's modules outside the e2e shard, so that the three shards take about as long (seen in CI's
+# --durations): the browser shard takes two e2e modules, and the benchmark smokes' shard the fuzzing and the outages.
+UI_SHARD = ("tests/browser", "tests/contract/test_openapi_generator.py", "tests/contract/test_generated_client.py")
+UI_SHARD_E2E = ("tests/e2e/test_deploy_chart_processes.py", "tests/e2e/test_embedded_burst.py")
+SLOW_SHARD = ("tests/bench", "tests/contract/test_schemathesis.py")
+SLOW_SHARD_E2E = ("tests/e2e/test_cluster_outage.py", "tests/e2e/test_chaos.py", "tests/e2e/test_cli.py")
 # Redis databases on a stack shard's own server: the pytest process's broker and cache, the live stack's broker,
 # and the deployed chart's broker and cache (tests/e2e/test_deploy_chart_processes.py).
 SHARD_REDIS_DATABASES = {
@@ -66,9 +70,9 @@ class Shard:
 REST_WORKERS = 3
 SHARDS = (
     Shard("rest", ("-m", "not stack", "-n", str(REST_WORKERS), "--dist", "loadfile"), own_services=False),
-    Shard("stack-e2e", ("-m", "stack", "tests/e2e", *(f"--ignore={module}" for module in SECOND_SHARD_E2E))),
-    Shard("stack-ui", ("-m", "stack", "tests/browser", "tests/contract", *SECOND_SHARD_E2E)),
-    Shard("stack-bench", ("-m", "stack", "tests/bench")),
+    Shard("stack-e2e", ("-m", "stack", "tests/e2e", *(f"--ignore={m}" for m in (*UI_SHARD_E2E, *SLOW_SHARD_E2E)))),
+    Shard("stack-ui", ("-m", "stack", *UI_SHARD, *UI_SHARD_E2E)),
+    Shard("stack-slow", ("-m", "stack", *SLOW_SHARD, *SLOW_SHARD_E2E)),
 )
 
 

@@ -40,11 +40,14 @@ PYTEST = [sys.executable, "-m", "pytest", "--durations=25"]
 INTERRUPT_REPEAT_SECONDS = 5
 INTERRUPT_GRACE_SECONDS = 60
 # The stack tier's modules outside the e2e shard, so that the three shards take about as long (seen in CI's
-# --durations): the browser shard takes two e2e modules, and the benchmark smokes' shard the fuzzing and the outages.
+# --durations): the browser shard takes three e2e modules, and the benchmark smokes' shard the schema fuzzing.
 UI_SHARD = ("tests/browser", "tests/contract/test_openapi_generator.py", "tests/contract/test_generated_client.py")
-UI_SHARD_E2E = ("tests/e2e/test_deploy_chart_processes.py", "tests/e2e/test_embedded_burst.py")
+UI_SHARD_E2E = (
+    "tests/e2e/test_deploy_chart_processes.py",
+    "tests/e2e/test_embedded_burst.py",
+    "tests/e2e/test_cluster_outage.py",
+)
 SLOW_SHARD = ("tests/bench", "tests/contract/test_schemathesis.py")
-SLOW_SHARD_E2E = ("tests/e2e/test_cluster_outage.py", "tests/e2e/test_chaos.py", "tests/e2e/test_cli.py")
 # Redis databases on a stack shard's own server: the pytest process's broker and cache, the live stack's broker,
 # and the deployed chart's broker and cache (tests/e2e/test_deploy_chart_processes.py).
 SHARD_REDIS_DATABASES = {
@@ -70,9 +73,9 @@ class Shard:
 REST_WORKERS = 3
 SHARDS = (
     Shard("rest", ("-m", "not stack", "-n", str(REST_WORKERS), "--dist", "loadfile"), own_services=False),
-    Shard("stack-e2e", ("-m", "stack", "tests/e2e", *(f"--ignore={m}" for m in (*UI_SHARD_E2E, *SLOW_SHARD_E2E)))),
+    Shard("stack-e2e", ("-m", "stack", "tests/e2e", *(f"--ignore={module}" for module in UI_SHARD_E2E))),
     Shard("stack-ui", ("-m", "stack", *UI_SHARD, *UI_SHARD_E2E)),
-    Shard("stack-slow", ("-m", "stack", *SLOW_SHARD, *SLOW_SHARD_E2E)),
+    Shard("stack-slow", ("-m", "stack", *SLOW_SHARD)),
 )
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import requests
-from django.conf import settings
 
 from catalogs.models import Catalog
 from tests.fixtures.registry import expected_lines, stored_content
+from tests.fixtures.stack_database import database_url
 from tests.paths import PROJECT_ROOT
 from tests.ports import free_port
 from tests.waiting import wait_serving
@@ -53,10 +53,9 @@ print(json.dumps({"answers": answers, "loaded": loaded}))
 
 
 def process_env(catalog_store: Path) -> dict[str, str]:
-    db = settings.DATABASES["default"]
     return {
         **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": database_url(),
         "CATALOG_STORE_DIR": str(catalog_store),
     }
 

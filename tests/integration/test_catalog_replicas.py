@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 import requests
-from django.conf import settings
 
 from catalogs.models import Catalog
 from controlplane.dispatch import send
 from tests.fixtures.registry import Registry, expected_lines, fbc_layer, stored_content
 from tests.fixtures.s3 import S3Server
+from tests.fixtures.stack_database import database_url
 from tests.paths import PROJECT_ROOT
 from tests.ports import free_port
 from tests.waiting import wait_serving, wait_until
@@ -51,10 +51,9 @@ GRAPHQL_QUERIES = [
 
 
 def process_env(tmp_path: Path, store_env: dict[str, str]) -> dict[str, str]:
-    db = settings.DATABASES["default"]
     return {
         **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DATABASE_URL": database_url(),
         **store_env,
     }
 

@@ -17,6 +17,7 @@ from gateways import operations
 from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster
 from tests.fixtures.stack import Stack, stack_env
+from tests.fixtures.stack_database import database_url
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -35,9 +36,7 @@ def gateway(owner, cluster: ManagedCluster, name: str) -> Gateway:
 
 
 def worker_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    db = settings.DATABASES["default"]
-    database_url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    return {**stack_env(database_url, settings.CELERY_BROKER_URL, tmp_path_factory), "GATEWAY_TENANT_QUEUES": "8"}
+    return {**stack_env(database_url(), settings.CELERY_BROKER_URL, tmp_path_factory), "GATEWAY_TENANT_QUEUES": "8"}
 
 
 def test_a_tenants_burst_delays_neither_another_tenants_pass_nor_an_admins(

@@ -23,6 +23,7 @@ from controlplane.models import ManagedCluster
 from gateways.models import Gateway
 from tests.fixtures.devcluster import DevCluster, start_devcluster
 from tests.fixtures.stack import Stack, stack_env
+from tests.fixtures.stack_database import database_url
 from tests.ports import free_port
 from tests.waiting import wait_until
 
@@ -42,10 +43,9 @@ def devclusters(tmp_path: Path) -> Iterator[list[DevCluster]]:
 
 @pytest.fixture
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    db = settings.DATABASES["default"]
     broker = settings.CELERY_BROKER_URL
     redis.Redis.from_url(broker).flushdb()
-    env = stack_env(f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}", broker, tmp_path_factory)
+    env = stack_env(database_url(), broker, tmp_path_factory)
     env.update(WATCHER_LEASE_SECONDS=str(LEASE_SECONDS), RESYNC_INTERVAL_SECONDS="3600")
     running = Stack(api_url=f"http://127.0.0.1:{free_port()}", env=env, logdir=tmp_path_factory.mktemp("shards"))
     try:
